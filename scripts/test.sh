@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs its tools into ./.tools, checks formatting, lints,
+# validates the SAM template, starts moto on 127.0.0.1 for the SQS and second-DynamoDB runs, then
+# runs every test of the workspace (end-to-end tests drive the real bump-cli against `specpress serve`).
+#
+# Usage: scripts/test.sh            # everything
+#        SKIP_LAMBDA_BUILD=1 scripts/test.sh   # skip the release build of the Lambda binaries
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+export CI="${CI:-false}"
+export SAM_CLI_TELEMETRY=0
+export SPECPRESS_CORPUS="${SPECPRESS_CORPUS:-$ROOT/../shared/corpus}"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "installing test tools into .tools"
+bash scripts/install-tools.sh
+export PATH="$ROOT/.tools/venv/bin:$ROOT/.tools/npm/node_modules/.bin:$PATH"
+export SPECPRESS_BUMP_CLI="$ROOT/.tools/npm/node_modules/.bin/bump"
+export SPECPRESS_TOOLS_PYTHON="$ROOT/.tools/venv/bin/python"
+export SPECPRESS_NODE_MODULES="$ROOT/.tools/npm/node_modules"
+
+if [ ! -d "$SPECPRESS_CORPUS" ]; then
+  echo "error: the API corpus is missing at $SPECPRESS_CORPUS (set SPECPRESS_CORPUS)" >&2
+  exit 1
+fi
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "sam validate --lint"
+sam validate --lint --region us-east-1
+cfn-lint template.yaml
+
+mkdir -p "$ROOT/target"
+step "starting moto server on 127.0.0.1"
+MOTO_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+moto_server -H 127.0.0.1 -p "$MOTO_PORT" > "$ROOT/target/moto.log" 2>&1 &
+MOTO_PID=$!
+trap 'kill $MOTO_PID 2>/dev/null || true' EXIT
+for _ in $(seq 1 100); do
+  if curl -sf -o /dev/null "http://127.0.0.1:$MOTO_PORT/moto-api/"; then break; fi
+  sleep 0.2
+done
+curl -sf -o /dev/null "http://127.0.0.1:$MOTO_PORT/moto-api/" || { echo "moto did not start" >&2; cat "$ROOT/target/moto.log" >&2; exit 1; }
+export SPECPRESS_TEST_MOTO_ENDPOINT="http://127.0.0.1:$MOTO_PORT"
+
+step "cargo nextest run --workspace"
+cargo nextest run --workspace --no-fail-fast
+
+if [ "${SKIP_LAMBDA_BUILD:-0}" != "1" ]; then
+  step "cargo lambda build --release (every function)"
+  cargo lambda build --release --workspace --exclude specpress-e2e
+fi
+step "all checks passed"
