@@ -37,7 +37,10 @@ pub struct Location {
 
 impl Location {
     pub fn root(file: FileId) -> Self {
-        Location { file, pointer: String::new() }
+        Location {
+            file,
+            pointer: String::new(),
+        }
     }
 
     /// The location of a child: `token` is a raw object key or array index, escaped here
@@ -53,7 +56,10 @@ impl Location {
                 c => pointer.push(c),
             }
         }
-        Location { file: self.file, pointer }
+        Location {
+            file: self.file,
+            pointer,
+        }
     }
 
     pub fn index(&self, i: usize) -> Self {
