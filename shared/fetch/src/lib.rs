@@ -1,0 +1,1 @@
+//! Hardened outbound HTTP client (work in progress).

@@ -1,0 +1,1 @@
+//! specpress-pagination (work in progress).
