@@ -1,1 +1,538 @@
-//! Hardened outbound HTTP client (work in progress).
+//! The one hardened outbound HTTP client of Specpress, shared by diff-by-URL downloads and
+//! webhook delivery. Every outbound request the service makes on behalf of a user goes through
+//! [`SafeClient`], because every such URL is attacker-controlled (SSRF, reliability.md §4.1).
+//!
+//! # Rules and the reasoning behind them
+//!
+//! * **Schemes**: `http` and `https` only. `file:`, `gopher:` and friends reach things an HTTP
+//!   client must not (on Lambda, `file:///proc/self/environ` holds the role credentials).
+//! * **No user info** (`https://user:pass@host`): credentials in URLs end up in logs, and
+//!   `user@host` spellings are a classic way to confuse allow-list parsers.
+//! * **Addresses**: only public unicast ([`classify_ip`] documents every refused range:
+//!   loopback, RFC 1918, link-local incl. 169.254.169.254, CGNAT, unique-local, multicast,
+//!   unspecified, documentation, benchmarking, reserved, IPv4-in-IPv6, NAT64, 6to4, Teredo).
+//! * **IP literals** are normalised by the WHATWG URL parser (`url` crate), the same parser the
+//!   HTTP stack uses, so `2852039166`, `0251.0376.0251.0376`, `0xa9fea9fe`, `127.1` and `0`
+//!   are checked as the address that would be dialled. They are checked without DNS.
+//! * **Host names** are resolved once, by our resolver plugged into the connector, and the
+//!   connection is made to the checked addresses (no check-then-resolve-again TOCTOU, so DNS
+//!   rebinding cannot switch the target). If any answer is refused, the whole name is refused.
+//! * **Loopback** is refused unless [`FetchPolicy::allow_loopback`] is set (services set it from
+//!   `SPECPRESS_ALLOW_LOOPBACK_URLS=true`, for local development and tests). It never unlocks
+//!   private, link-local or any other range.
+//! * **Ports**: any port is allowed. The address check is what keeps requests off internal
+//!   services; on a public host a non-default port is legitimate (dev servers, `:8443` webhook
+//!   receivers). Restricting to 80/443 would break those users without adding protection to our
+//!   own network. (The Lambda runtime API on `127.0.0.1:9001` is refused as loopback.)
+//! * **Redirects**: [`SafeClient::get`] follows at most [`FetchPolicy::max_redirects`] (default
+//!   3) and re-checks **every hop** like a new URL (scheme, user info, literal address, and DNS
+//!   through the filtering resolver); an `https` to `http` downgrade is refused. The HTTP stack's
+//!   own redirect handling is disabled: it would skip the literal-address check of later hops.
+//!   [`SafeClient::post_json`] never follows redirects (a webhook 3xx is a failed attempt).
+//! * **Time**: connect timeout 3 s (DNS + TCP + TLS), total 10 s for the whole exchange
+//!   including all hops and the body; both configurable (webhooks use 15 s).
+//! * **Body**: capped (default 5 MiB) and counted **after** decompression (gzip, deflate,
+//!   brotli), streaming, so a compression bomb stops at the cap instead of filling memory.
+//! * **No proxy from the environment**: `HTTP(S)_PROXY` would route around the resolver check.
+//! * **No automatic retries** inside the client: the webhook retry policy owns retries.
+//!
+//! Errors are a typed [`FetchError`] with a user-safe message and a separate log detail.
+
+mod error;
+mod ip;
+mod resolver;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::header::{CONTENT_TYPE, LOCATION};
+use http::{HeaderMap, HeaderValue, StatusCode};
+use url::{Host, Url};
+
+pub use error::{FetchError, TimeoutPhase};
+pub use ip::{AddressClass, check_ip, classify_ip, classify_v4, classify_v6};
+pub use resolver::{DnsResolve, SystemResolver};
+
+use resolver::{DnsRefusal, FilteringResolver};
+
+/// Environment variable the services read to set [`FetchPolicy::allow_loopback`].
+pub const ALLOW_LOOPBACK_ENV: &str = "SPECPRESS_ALLOW_LOOPBACK_URLS";
+/// Longest URL accepted.
+pub const MAX_URL_LEN: usize = 8 * 1024;
+/// Default body cap: 5 MiB, after decompression.
+pub const DEFAULT_MAX_BODY_BYTES: u64 = 5 * 1024 * 1024;
+/// How much of a POST response is kept for the delivery log.
+pub const DEFAULT_RESPONSE_PREFIX_BYTES: usize = 2 * 1024;
+
+/// Interprets the value of [`ALLOW_LOOPBACK_ENV`]: only the exact text `true` (any case,
+/// surrounding spaces ignored) enables loopback, so a typo fails closed.
+pub fn allow_loopback_from_env_value(value: Option<&str>) -> bool {
+    value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+}
+
+/// Limits and switches of a [`SafeClient`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchPolicy {
+    /// Permit loopback targets (127.0.0.0/8, ::1) and nothing else beyond public addresses.
+    pub allow_loopback: bool,
+    /// Budget for DNS + TCP connect + TLS handshake.
+    pub connect_timeout: Duration,
+    /// Budget for the whole exchange of [`SafeClient::get`] (all hops, headers and body).
+    pub total_timeout: Duration,
+    /// Cap on the decompressed body of [`SafeClient::get`].
+    pub max_body_bytes: u64,
+    /// Redirects [`SafeClient::get`] follows (each hop re-checked); 0 returns the 3xx as is.
+    pub max_redirects: u32,
+    /// Bytes of a [`SafeClient::post_json`] response kept in [`PostOutcome::body_prefix`].
+    pub response_prefix_bytes: usize,
+}
+
+impl Default for FetchPolicy {
+    fn default() -> Self {
+        Self {
+            allow_loopback: false,
+            connect_timeout: Duration::from_secs(3),
+            total_timeout: Duration::from_secs(10),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_redirects: 3,
+            response_prefix_bytes: DEFAULT_RESPONSE_PREFIX_BYTES,
+        }
+    }
+}
+
+impl FetchPolicy {
+    /// The webhook delivery preset: 15 s total, no redirects, 2 KB response prefix.
+    pub fn webhook() -> Self {
+        Self {
+            total_timeout: Duration::from_secs(15),
+            max_redirects: 0,
+            ..Self::default()
+        }
+    }
+}
+
+/// A downloaded document.
+#[derive(Debug, Clone)]
+pub struct FetchedBody {
+    /// Final status (after redirects).
+    pub status: StatusCode,
+    /// Final response headers.
+    pub headers: HeaderMap,
+    /// The decompressed body, at most `max_body_bytes`.
+    pub bytes: Bytes,
+    /// The URL the body came from (after redirects).
+    pub final_url: Url,
+}
+
+impl FetchedBody {
+    /// `Err(FetchError::HttpStatus)` unless the status is 2xx.
+    pub fn error_for_status(self) -> Result<Self, FetchError> {
+        if self.status.is_success() {
+            Ok(self)
+        } else {
+            Err(FetchError::HttpStatus {
+                status: self.status.as_u16(),
+            })
+        }
+    }
+}
+
+/// The result of one webhook POST that got an HTTP answer.
+#[derive(Debug, Clone)]
+pub struct PostOutcome {
+    /// Response status.
+    pub status: StatusCode,
+    /// Response headers (e.g. `Retry-After`).
+    pub headers: HeaderMap,
+    /// The first `response_prefix_bytes` of the (decompressed) response body, best effort: a
+    /// body that fails or stalls mid-way keeps what arrived.
+    pub body_prefix: Bytes,
+    /// Time from sending the request to receiving the response headers.
+    pub latency: Duration,
+}
+
+/// The hardened client. Cheap to clone (shares the connection pool); build it once per process.
+#[derive(Clone)]
+pub struct SafeClient {
+    client: reqwest::Client,
+    resolver: Arc<FilteringResolver>,
+    policy: FetchPolicy,
+}
+
+impl std::fmt::Debug for SafeClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SafeClient")
+            .field("policy", &self.policy)
+            .finish()
+    }
+}
+
+/// Validates a URL without network access: length, syntax, scheme, user info, and (for IP
+/// literals, in every spelling) the address. Host names pass here and are checked when
+/// resolved. Use it to refuse a subscriber URL at registration time.
+pub fn check_url(url: &str, policy: &FetchPolicy) -> Result<Url, FetchError> {
+    if url.len() > MAX_URL_LEN {
+        return Err(FetchError::InvalidUrl {
+            reason: format!("longer than {MAX_URL_LEN} characters"),
+        });
+    }
+    let parsed = Url::parse(url.trim()).map_err(|e| FetchError::InvalidUrl {
+        reason: e.to_string(),
+    })?;
+    check_parsed(parsed, policy)
+}
+
+fn check_parsed(url: Url, policy: &FetchPolicy) -> Result<Url, FetchError> {
+    match url.scheme() {
+        "http" | "https" => {}
+        other => {
+            return Err(FetchError::UnsupportedScheme {
+                scheme: other.to_owned(),
+            });
+        }
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(FetchError::UserInfo);
+    }
+    let literal = match url.host() {
+        None => {
+            return Err(FetchError::InvalidUrl {
+                reason: "no host".to_owned(),
+            });
+        }
+        Some(Host::Domain(d)) if d.is_empty() => {
+            return Err(FetchError::InvalidUrl {
+                reason: "empty host".to_owned(),
+            });
+        }
+        Some(Host::Domain(_)) => None,
+        Some(Host::Ipv4(v4)) => Some(std::net::IpAddr::V4(v4)),
+        Some(Host::Ipv6(v6)) => Some(std::net::IpAddr::V6(v6)),
+    };
+    if let Some(ip) = literal {
+        check_ip(ip, policy.allow_loopback).map_err(|class| FetchError::BlockedAddress {
+            host: url.host_str().unwrap_or_default().to_owned(),
+            ip,
+            class,
+            literal: true,
+        })?;
+    }
+    Ok(url)
+}
+
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![err.to_string()];
+    let mut source = err.source();
+    while let Some(e) = source {
+        parts.push(e.to_string());
+        source = e.source();
+    }
+    parts.join(": ")
+}
+
+fn find_refusal<'a>(err: &'a (dyn std::error::Error + 'static)) -> Option<&'a DnsRefusal> {
+    let mut current: Option<&'a (dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = current {
+        if let Some(r) = e.downcast_ref::<DnsRefusal>() {
+            return Some(r);
+        }
+        current = e.source();
+    }
+    None
+}
+
+fn refusal_to_error(r: &DnsRefusal) -> FetchError {
+    match r {
+        DnsRefusal::Blocked { host, ip, class } => FetchError::BlockedAddress {
+            host: host.clone(),
+            ip: *ip,
+            class: *class,
+            literal: false,
+        },
+        DnsRefusal::NoAddress { host, detail } => FetchError::Dns {
+            host: host.clone(),
+            detail: detail.clone(),
+        },
+    }
+}
+
+impl SafeClient {
+    /// A client with the system resolver.
+    pub fn new(policy: FetchPolicy) -> Result<Self, FetchError> {
+        Self::with_resolver(policy, Arc::new(SystemResolver))
+    }
+
+    /// A client with a custom DNS source (tests make names resolve to chosen addresses). The
+    /// answers still go through the address filter.
+    pub fn with_resolver(
+        policy: FetchPolicy,
+        resolver: Arc<dyn DnsResolve>,
+    ) -> Result<Self, FetchError> {
+        let filtering = Arc::new(FilteringResolver {
+            inner: resolver,
+            allow_loopback: policy.allow_loopback,
+        });
+        let client = reqwest::Client::builder()
+            .dns_resolver(Arc::clone(&filtering))
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .retry(reqwest::retry::never())
+            .referer(false)
+            .connect_timeout(policy.connect_timeout)
+            .user_agent(concat!("Specpress/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| FetchError::ClientSetup {
+                detail: error_chain(&e),
+            })?;
+        Ok(Self {
+            client,
+            resolver: filtering,
+            policy,
+        })
+    }
+
+    /// The policy this client enforces.
+    pub fn policy(&self) -> &FetchPolicy {
+        &self.policy
+    }
+
+    /// [`check_url`] under this client's policy.
+    pub fn check_url(&self, url: &str) -> Result<Url, FetchError> {
+        check_url(url, &self.policy)
+    }
+
+    /// [`check_url`] plus a DNS check of host names through the filtering resolver, for early
+    /// feedback at registration. This is advisory (DNS can change later): every request is
+    /// checked again when it connects.
+    pub async fn check_url_resolved(&self, url: &str) -> Result<Url, FetchError> {
+        let url = self.check_url(url)?;
+        if let Some(Host::Domain(d)) = url.host() {
+            let lookup = self.resolver.resolve_checked(d);
+            match tokio::time::timeout(self.policy.connect_timeout, lookup).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(r)) => return Err(refusal_to_error(&r)),
+                Err(_) => {
+                    return Err(FetchError::Timeout {
+                        phase: TimeoutPhase::Connect,
+                        after: self.policy.connect_timeout,
+                    });
+                }
+            }
+        }
+        Ok(url)
+    }
+
+    fn map_error(&self, err: reqwest::Error, url: &Url) -> FetchError {
+        if let Some(r) = find_refusal(&err) {
+            return refusal_to_error(r);
+        }
+        let host = url.host_str().unwrap_or_default().to_owned();
+        if err.is_timeout() {
+            return FetchError::Timeout {
+                phase: if err.is_connect() {
+                    TimeoutPhase::Connect
+                } else {
+                    TimeoutPhase::Total
+                },
+                after: if err.is_connect() {
+                    self.policy.connect_timeout
+                } else {
+                    self.policy.total_timeout
+                },
+            };
+        }
+        if err.is_connect() {
+            return FetchError::Connect {
+                host,
+                detail: error_chain(&err),
+            };
+        }
+        FetchError::Transport {
+            detail: error_chain(&err),
+        }
+    }
+
+    /// Downloads `url` (GET), following at most `max_redirects` re-checked redirects, within
+    /// the total timeout, with the body capped after decompression. Any final status is
+    /// returned; see [`FetchedBody::error_for_status`].
+    pub async fn get(&self, url: &str) -> Result<FetchedBody, FetchError> {
+        let budget = self.policy.total_timeout;
+        match tokio::time::timeout(budget, self.get_inner(url)).await {
+            Ok(result) => result,
+            Err(_) => Err(FetchError::Timeout {
+                phase: TimeoutPhase::Total,
+                after: budget,
+            }),
+        }
+    }
+
+    async fn get_inner(&self, url: &str) -> Result<FetchedBody, FetchError> {
+        let mut current = self.check_url(url)?;
+        let mut hops = 0u32;
+        loop {
+            let response = self
+                .client
+                .get(current.clone())
+                .send()
+                .await
+                .map_err(|e| self.map_error(e, &current))?;
+            let status = response.status();
+            let is_redirect = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
+            if !is_redirect || self.policy.max_redirects == 0 {
+                return self.read_body(response, current).await;
+            }
+            hops += 1;
+            if hops > self.policy.max_redirects {
+                return Err(FetchError::TooManyRedirects {
+                    max: self.policy.max_redirects,
+                });
+            }
+            current = self.next_hop(&current, response.headers().get(LOCATION))?;
+        }
+    }
+
+    fn next_hop(&self, current: &Url, location: Option<&HeaderValue>) -> Result<Url, FetchError> {
+        let location = location
+            .and_then(|v| v.to_str().ok())
+            .ok_or_else(|| FetchError::BadRedirect {
+                reason: "redirect without a readable Location".to_owned(),
+            })?;
+        if location.len() > MAX_URL_LEN {
+            return Err(FetchError::BadRedirect {
+                reason: "redirect Location too long".to_owned(),
+            });
+        }
+        let next = current
+            .join(location)
+            .map_err(|_| FetchError::BadRedirect {
+                reason: "redirect Location is not a valid URL".to_owned(),
+            })?;
+        let next = check_parsed(next, &self.policy)?;
+        if current.scheme() == "https" && next.scheme() == "http" {
+            return Err(FetchError::BadRedirect {
+                reason: "redirect from https to http".to_owned(),
+            });
+        }
+        Ok(next)
+    }
+
+    async fn read_body(
+        &self,
+        mut response: reqwest::Response,
+        final_url: Url,
+    ) -> Result<FetchedBody, FetchError> {
+        let limit = self.policy.max_body_bytes;
+        // Without content coding the declared length is the body length: refuse early. With
+        // content coding the HTTP stack decompresses and hides the length; the streaming count
+        // below is the real guard.
+        if let Some(declared) = response.content_length()
+            && declared > limit
+        {
+            return Err(FetchError::BodyTooLarge { limit });
+        }
+        let status = response.status();
+        let headers = response.headers().clone();
+        let mut body: Vec<u8> = Vec::new();
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.map_error(e, &final_url))?
+        {
+            let new_len = u64::try_from(body.len().saturating_add(chunk.len())).unwrap_or(u64::MAX);
+            if new_len > limit {
+                return Err(FetchError::BodyTooLarge { limit });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(FetchedBody {
+            status,
+            headers,
+            bytes: Bytes::from(body),
+            final_url,
+        })
+    }
+
+    /// POSTs `body` to `url` with `headers` (a JSON content type is added unless given), never
+    /// following redirects, within `timeout` (webhooks: 15 s). Any HTTP answer is an `Ok`
+    /// outcome (the caller classifies the status); refusals, DNS, connect and timeout failures
+    /// are errors.
+    pub async fn post_json(
+        &self,
+        url: &str,
+        headers: &HeaderMap,
+        body: impl Into<Bytes>,
+        timeout: Duration,
+    ) -> Result<PostOutcome, FetchError> {
+        let url = self.check_url(url)?;
+        let started = Instant::now();
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut request = self
+            .client
+            .post(url.clone())
+            .headers(headers.clone())
+            .body(body.into());
+        if !headers.contains_key(CONTENT_TYPE) {
+            request = request.header(CONTENT_TYPE, "application/json");
+        }
+        let mut response = match tokio::time::timeout_at(deadline, request.send()).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => return Err(self.map_error(e, &url)),
+            Err(_) => {
+                return Err(FetchError::Timeout {
+                    phase: TimeoutPhase::Total,
+                    after: timeout,
+                });
+            }
+        };
+        let latency = started.elapsed();
+        let status = response.status();
+        let response_headers = response.headers().clone();
+        let cap = self.policy.response_prefix_bytes;
+        let mut prefix: Vec<u8> = Vec::new();
+        // Best effort: the status is what the delivery log needs; a stalled or broken body keeps
+        // what arrived before the deadline.
+        while prefix.len() < cap {
+            match tokio::time::timeout_at(deadline, response.chunk()).await {
+                Ok(Ok(Some(chunk))) => {
+                    let take = chunk.len().min(cap - prefix.len());
+                    prefix.extend_from_slice(&chunk[..take]);
+                }
+                Ok(Ok(None)) | Ok(Err(_)) | Err(_) => break,
+            }
+        }
+        Ok(PostOutcome {
+            status,
+            headers: response_headers,
+            body_prefix: Bytes::from(prefix),
+            latency,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_value_enables_loopback_only_for_true() {
+        assert!(allow_loopback_from_env_value(Some("true")));
+        assert!(allow_loopback_from_env_value(Some(" TRUE ")));
+        for v in [None, Some(""), Some("1"), Some("yes"), Some("false"), Some("tru")] {
+            assert!(!allow_loopback_from_env_value(v), "{v:?}");
+        }
+    }
+
+    #[test]
+    fn default_policy_matches_the_documented_limits() {
+        let p = FetchPolicy::default();
+        assert!(!p.allow_loopback);
+        assert_eq!(p.connect_timeout, Duration::from_secs(3));
+        assert_eq!(p.total_timeout, Duration::from_secs(10));
+        assert_eq!(p.max_body_bytes, 5 * 1024 * 1024);
+        assert_eq!(p.max_redirects, 3);
+        let w = FetchPolicy::webhook();
+        assert_eq!(w.total_timeout, Duration::from_secs(15));
+        assert_eq!(w.max_redirects, 0);
+    }
+}

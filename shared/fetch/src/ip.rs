@@ -1,0 +1,188 @@
+//! Which IP addresses an outbound request may reach.
+//!
+//! The rule is "public unicast only". Every range below is either internal to us (loopback,
+//! the Lambda runtime API on 127.0.0.1:9001, link-local including the cloud metadata service
+//! 169.254.169.254), internal to some network (RFC 1918, CGNAT, unique-local), not a unicast
+//! destination (multicast, broadcast, unspecified), never routed (documentation, benchmarking,
+//! reserved), or a *translation* of an embedded IPv4 address (IPv4-mapped, IPv4-compatible,
+//! SIIT, NAT64, 6to4, Teredo) that could smuggle a private IPv4 past an IPv4-only check.
+//! Translation forms are refused outright rather than unwrapped and re-checked: no legitimate
+//! document or webhook host needs them, and refusing them removes a whole class of bypasses.
+//!
+//! For IPv6 the check is an allow-list first: only the global unicast block `2000::/3` can pass,
+//! and then the special-purpose sub-ranges inside it are refused. Anything IANA allocates later
+//! outside `2000::/3` is refused until reviewed.
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+
+/// Why an address is not public.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AddressClass {
+    /// 127.0.0.0/8, ::1 (includes the Lambda runtime API at 127.0.0.1:9001).
+    Loopback,
+    /// RFC 1918 (10/8, 172.16/12, 192.168/16) and deprecated IPv6 site-local fec0::/10.
+    Private,
+    /// 169.254.0.0/16 (cloud metadata 169.254.169.254), fe80::/10.
+    LinkLocal,
+    /// 100.64.0.0/10 carrier-grade NAT shared space.
+    SharedAddressSpace,
+    /// fc00::/7 unique-local (includes the EC2 IPv6 metadata address fd00:ec2::254).
+    UniqueLocal,
+    /// 224.0.0.0/4, ff00::/8.
+    Multicast,
+    /// 0.0.0.0/8 ("this network"; connecting to 0.0.0.0 reaches the local host on Linux), ::.
+    Unspecified,
+    /// 255.255.255.255.
+    Broadcast,
+    /// 192.0.2/24, 198.51.100/24, 203.0.113/24, 2001:db8::/32, 3fff::/20.
+    Documentation,
+    /// 198.18.0.0/15, 2001:2::/48.
+    Benchmarking,
+    /// IPv4 embedded in IPv6: ::ffff:0:0/96 (mapped), ::/96 (compatible), ::ffff:0:0:0/96 (SIIT).
+    Ipv4Embedded,
+    /// 64:ff9b::/96 and 64:ff9b:1::/48 (NAT64).
+    Nat64,
+    /// 2002::/16 (6to4), 192.88.99.0/24 (6to4 relay anycast), 2001::/32 (Teredo).
+    Tunnel,
+    /// Other special-purpose or unallocated space: 192.0.0.0/24, 240.0.0.0/4, 100::/64,
+    /// 2001::/23, 5f00::/16 (SRv6), and IPv6 outside 2000::/3.
+    Reserved,
+}
+
+impl AddressClass {
+    /// Short user-facing description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Loopback => "a loopback address",
+            Self::Private => "a private network address",
+            Self::LinkLocal => "a link-local address",
+            Self::SharedAddressSpace => "a carrier-grade NAT address",
+            Self::UniqueLocal => "a unique-local IPv6 address",
+            Self::Multicast => "a multicast address",
+            Self::Unspecified => "an unspecified address",
+            Self::Broadcast => "a broadcast address",
+            Self::Documentation => "a documentation-only address",
+            Self::Benchmarking => "a benchmarking address",
+            Self::Ipv4Embedded => "an IPv4-in-IPv6 address form",
+            Self::Nat64 => "a NAT64 address",
+            Self::Tunnel => "a tunnelling (6to4/Teredo) address",
+            Self::Reserved => "a reserved address",
+        }
+    }
+}
+
+impl fmt::Display for AddressClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+fn in_v4(addr: u32, net: [u8; 4], prefix: u32) -> bool {
+    let net = u32::from_be_bytes(net);
+    let mask = if prefix == 0 {
+        0
+    } else {
+        u32::MAX << (32 - prefix)
+    };
+    addr & mask == net & mask
+}
+
+fn in_v6(addr: u128, net: u128, prefix: u32) -> bool {
+    let mask = if prefix == 0 {
+        0
+    } else {
+        u128::MAX << (128 - prefix)
+    };
+    addr & mask == net & mask
+}
+
+/// Classifies an IPv4 address; `None` means public unicast.
+pub fn classify_v4(ip: Ipv4Addr) -> Option<AddressClass> {
+    let a = u32::from(ip);
+    let table: &[([u8; 4], u32, AddressClass)] = &[
+        ([255, 255, 255, 255], 32, AddressClass::Broadcast),
+        ([0, 0, 0, 0], 8, AddressClass::Unspecified),
+        ([10, 0, 0, 0], 8, AddressClass::Private),
+        ([100, 64, 0, 0], 10, AddressClass::SharedAddressSpace),
+        ([127, 0, 0, 0], 8, AddressClass::Loopback),
+        ([169, 254, 0, 0], 16, AddressClass::LinkLocal),
+        ([172, 16, 0, 0], 12, AddressClass::Private),
+        ([192, 0, 0, 0], 24, AddressClass::Reserved),
+        ([192, 0, 2, 0], 24, AddressClass::Documentation),
+        ([192, 88, 99, 0], 24, AddressClass::Tunnel),
+        ([192, 168, 0, 0], 16, AddressClass::Private),
+        ([198, 18, 0, 0], 15, AddressClass::Benchmarking),
+        ([198, 51, 100, 0], 24, AddressClass::Documentation),
+        ([203, 0, 113, 0], 24, AddressClass::Documentation),
+        ([224, 0, 0, 0], 4, AddressClass::Multicast),
+        ([240, 0, 0, 0], 4, AddressClass::Reserved),
+    ];
+    table
+        .iter()
+        .find(|(net, prefix, _)| in_v4(a, *net, *prefix))
+        .map(|(_, _, class)| *class)
+}
+
+/// Classifies an IPv6 address; `None` means public unicast.
+pub fn classify_v6(ip: Ipv6Addr) -> Option<AddressClass> {
+    let a = u128::from(ip);
+    if a == 0 {
+        return Some(AddressClass::Unspecified);
+    }
+    if a == 1 {
+        return Some(AddressClass::Loopback);
+    }
+    let seg = |s: [u16; 8]| u128::from(Ipv6Addr::from(s));
+    // Order matters: the more specific entries come first.
+    let table: &[(u128, u32, AddressClass)] = &[
+        (seg([0, 0, 0, 0, 0, 0xffff, 0, 0]), 96, AddressClass::Ipv4Embedded),
+        (seg([0, 0, 0, 0, 0xffff, 0, 0, 0]), 96, AddressClass::Ipv4Embedded),
+        (0, 96, AddressClass::Ipv4Embedded),
+        (seg([0x64, 0xff9b, 0, 0, 0, 0, 0, 0]), 96, AddressClass::Nat64),
+        (seg([0x64, 0xff9b, 1, 0, 0, 0, 0, 0]), 48, AddressClass::Nat64),
+        (seg([0x100, 0, 0, 0, 0, 0, 0, 0]), 64, AddressClass::Reserved),
+        (seg([0x2001, 0, 0, 0, 0, 0, 0, 0]), 32, AddressClass::Tunnel),
+        (seg([0x2001, 2, 0, 0, 0, 0, 0, 0]), 48, AddressClass::Benchmarking),
+        (seg([0x2001, 0, 0, 0, 0, 0, 0, 0]), 23, AddressClass::Reserved),
+        (seg([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]), 32, AddressClass::Documentation),
+        (seg([0x2002, 0, 0, 0, 0, 0, 0, 0]), 16, AddressClass::Tunnel),
+        (seg([0x3fff, 0, 0, 0, 0, 0, 0, 0]), 20, AddressClass::Documentation),
+        (seg([0x5f00, 0, 0, 0, 0, 0, 0, 0]), 16, AddressClass::Reserved),
+        (seg([0xfc00, 0, 0, 0, 0, 0, 0, 0]), 7, AddressClass::UniqueLocal),
+        (seg([0xfe80, 0, 0, 0, 0, 0, 0, 0]), 10, AddressClass::LinkLocal),
+        (seg([0xfec0, 0, 0, 0, 0, 0, 0, 0]), 10, AddressClass::Private),
+        (seg([0xff00, 0, 0, 0, 0, 0, 0, 0]), 8, AddressClass::Multicast),
+    ];
+    if let Some((_, _, class)) = table
+        .iter()
+        .find(|(net, prefix, _)| in_v6(a, *net, *prefix))
+    {
+        return Some(*class);
+    }
+    // Allow-list: only global unicast 2000::/3 may pass.
+    if !in_v6(a, seg([0x2000, 0, 0, 0, 0, 0, 0, 0]), 3) {
+        return Some(AddressClass::Reserved);
+    }
+    None
+}
+
+/// Classifies any address; `None` means public unicast.
+pub fn classify_ip(ip: IpAddr) -> Option<AddressClass> {
+    match ip {
+        IpAddr::V4(v4) => classify_v4(v4),
+        IpAddr::V6(v6) => classify_v6(v6),
+    }
+}
+
+/// Checks an address against the policy: public addresses pass; with `allow_loopback`, plain
+/// loopback (127.0.0.0/8 and ::1, not their IPv4-in-IPv6 spellings) passes too. Nothing else
+/// ever does: private and link-local stay refused in every configuration.
+pub fn check_ip(ip: IpAddr, allow_loopback: bool) -> Result<(), AddressClass> {
+    match classify_ip(ip) {
+        None => Ok(()),
+        Some(AddressClass::Loopback) if allow_loopback => Ok(()),
+        Some(class) => Err(class),
+    }
+}
