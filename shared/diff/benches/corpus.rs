@@ -1,0 +1,2 @@
+//! Corpus benchmark (filled in below).
+fn main() {}

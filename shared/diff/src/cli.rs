@@ -1,0 +1,321 @@
+//! `specpress diff PREVIOUS CURRENT`: the offline command-line entry point.
+//!
+//! Files may be YAML or JSON. External `$ref`s are read from disk relative to the file that
+//! contains them, only below the directory of the root file, and passed to the spec engine as
+//! its `references`. Exit code 0 when no change reaches the `--fail-on` level, 1 when one does,
+//! 2 on usage, I/O or parse errors.
+
+use std::collections::{HashSet, VecDeque};
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+use specpress_spec::{Document, Limits, Reference};
+
+use crate::{DiffOptions, DiffReport, Format, Level, OptionsError};
+
+/// Largest file the command reads (the service keeps the spec engine's default of 5 MiB).
+pub const MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+/// Most external files one document may pull in.
+pub const MAX_FILES: usize = 200;
+
+/// The level at which the command exits with status 1.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// Exit 1 when a breaking change is found.
+    Breaking,
+    /// Exit 1 when a breaking change or a warning is found.
+    Warning,
+}
+
+/// `specpress diff PREVIOUS CURRENT [--format text|markdown|json|html] [--fail-on breaking|warning]`
+#[derive(clap::Args, Debug, Clone)]
+#[command(about = "Compare two API documents and classify every change")]
+pub struct DiffCommand {
+    /// The previous version of the document (YAML or JSON).
+    pub previous: PathBuf,
+    /// The current version of the document (YAML or JSON).
+    pub current: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    /// Exit with status 1 when a change at this level (or above) is found.
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// Override a rule's level, e.g. `--level response-body-enum-value-added=breaking`.
+    #[arg(long = "level", value_name = "RULE=LEVEL")]
+    pub levels: Vec<String>,
+    /// Ignore a rule everywhere, or for one operation: `--ignore 'endpoint-removed@GET /pets/{id}'`.
+    #[arg(long = "ignore", value_name = "RULE[@METHOD /path]")]
+    pub ignore: Vec<String>,
+}
+
+/// What can go wrong before a diff exists.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path} is {size} bytes, more than the limit of {limit} bytes")]
+    TooLarge {
+        path: String,
+        size: u64,
+        limit: usize,
+    },
+    #[error("{path} is not valid UTF-8")]
+    Encoding { path: String },
+    #[error(
+        "{path}: $ref '{reference}' points outside {root} (only files below the document's directory are read)"
+    )]
+    Outside {
+        path: String,
+        reference: String,
+        root: String,
+    },
+    #[error("{path}: more than {limit} referenced files")]
+    TooManyFiles { path: String, limit: usize },
+    #[error("{path} is not a valid API document:\n{message}")]
+    Invalid { path: String, message: String },
+    #[error(transparent)]
+    Options(#[from] OptionsError),
+    #[error("cannot write the output: {0}")]
+    Output(#[source] std::io::Error),
+}
+
+impl DiffCommand {
+    /// Runs the command, printing to stdout (errors to stderr).
+    pub fn run(&self) -> ExitCode {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        match self.execute(&mut out) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                eprintln!("specpress diff: error: {e}");
+                ExitCode::from(2)
+            }
+        }
+    }
+
+    /// Runs the command, writing the rendering to `out`; returns the exit status (0 or 1).
+    pub fn execute(&self, out: &mut dyn Write) -> Result<u8, CliError> {
+        let report = self.report()?;
+        out.write_all(report.render(self.format).as_bytes())
+            .map_err(CliError::Output)?;
+        out.flush().map_err(CliError::Output)?;
+        let failed = match self.fail_on {
+            Some(FailOn::Breaking) => report.has_level(Level::Breaking),
+            Some(FailOn::Warning) => report.has_level(Level::Warning),
+            None => false,
+        };
+        Ok(u8::from(failed))
+    }
+
+    /// The options the flags describe.
+    pub fn options(&self) -> Result<DiffOptions, CliError> {
+        let mut options = DiffOptions::new();
+        for l in &self.levels {
+            options.apply_override(l)?;
+        }
+        for i in &self.ignore {
+            options.apply_ignore(i)?;
+        }
+        Ok(options)
+    }
+
+    /// Loads both files and diffs them.
+    pub fn report(&self) -> Result<DiffReport, CliError> {
+        let options = self.options()?;
+        let previous = load_document(&self.previous)?;
+        let current = load_document(&self.current)?;
+        Ok(crate::diff(&previous, &current, &options))
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, CliError> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|source| CliError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(CliError::TooLarge {
+            path: shown,
+            size: meta.len(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let bytes = std::fs::read(path).map_err(|source| CliError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|_| CliError::Encoding { path: shown })
+}
+
+/// The `$ref` values written in a YAML or JSON text (a lexical scan: it finds refs in block
+/// and flow YAML as well as JSON, quoted or not).
+pub(crate) fn scan_refs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(pos) = text[from..].find("$ref") {
+        let mut rest = &text[from + pos + 4..];
+        from += pos + 4;
+        rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let value = if let Some(r) = rest.strip_prefix('"') {
+            r.split('"').next().unwrap_or("")
+        } else if let Some(r) = rest.strip_prefix('\'') {
+            r.split('\'').next().unwrap_or("")
+        } else {
+            let end = rest.find([',', '}', ']', '\n', '\r']).unwrap_or(rest.len());
+            let v = &rest[..end];
+            v.split(" #").next().unwrap_or(v).trim()
+        };
+        out.push(value.to_string());
+    }
+    out
+}
+
+/// `a/./b/../c` → `a/c` (purely lexical; `None` if it climbs above the start).
+fn normalize(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    Some(out)
+}
+
+/// Reads a document and every file its `$ref`s name (recursively), then parses it.
+pub fn load_document(path: &Path) -> Result<Document, CliError> {
+    let shown = path.display().to_string();
+    let root_text = read_text(path)?;
+    let root_path = std::fs::canonicalize(path).map_err(|source| CliError::Io {
+        path: shown.clone(),
+        source,
+    })?;
+    let base = root_path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut references: Vec<Reference> = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    // (relative location of the file that holds the refs, its text)
+    let mut queue: VecDeque<(PathBuf, String)> = VecDeque::new();
+    queue.push_back((PathBuf::new(), root_text.clone()));
+    let mut first = true;
+    while let Some((rel_file, text)) = queue.pop_front() {
+        let dir = if first {
+            PathBuf::new()
+        } else {
+            rel_file.parent().map(Path::to_path_buf).unwrap_or_default()
+        };
+        first = false;
+        for r in scan_refs(&text) {
+            let file_part = r.split('#').next().unwrap_or("");
+            if file_part.is_empty() || file_part.contains("://") || file_part.starts_with("urn:") {
+                continue;
+            }
+            let outside = || CliError::Outside {
+                path: shown.clone(),
+                reference: r.clone(),
+                root: base.display().to_string(),
+            };
+            if Path::new(file_part).is_absolute() {
+                return Err(outside());
+            }
+            let rel = normalize(&dir.join(file_part)).ok_or_else(outside)?;
+            if !seen.insert(rel.clone()) {
+                continue;
+            }
+            if references.len() >= MAX_FILES {
+                return Err(CliError::TooManyFiles {
+                    path: shown,
+                    limit: MAX_FILES,
+                });
+            }
+            let full = base.join(&rel);
+            let canonical = std::fs::canonicalize(&full).map_err(|source| CliError::Io {
+                path: full.display().to_string(),
+                source,
+            })?;
+            if !canonical.starts_with(&base) {
+                return Err(outside());
+            }
+            let content = read_text(&canonical)?;
+            let location = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            references.push(Reference {
+                location,
+                content: content.clone(),
+                name: None,
+            });
+            queue.push_back((rel, content));
+        }
+    }
+    let limits = Limits {
+        max_bytes: MAX_FILE_BYTES,
+        max_nodes: 20_000_000,
+        max_refs: 1_000_000,
+        max_files: MAX_FILES,
+        ..Limits::default()
+    };
+    specpress_spec::parse(&root_text, &references, &limits).map_err(|e| CliError::Invalid {
+        path: shown,
+        message: e
+            .diagnostics
+            .iter()
+            .map(|d| format!("  - {d}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_are_found_in_json_block_and_flow_yaml() {
+        let text = r##"{"$ref": "a.json#/x"}
+schema:
+  $ref: ./b.yaml#/components/schemas/B   # comment
+items: {$ref: 'c.yaml', x: 1}
+other: {"$ref":"#/local"}
+"##;
+        assert_eq!(
+            scan_refs(text),
+            vec![
+                "a.json#/x",
+                "./b.yaml#/components/schemas/B",
+                "c.yaml",
+                "#/local"
+            ]
+        );
+    }
+
+    #[test]
+    fn normalize_refuses_to_climb_above_the_root() {
+        assert_eq!(
+            normalize(Path::new("a/./b/../c.yaml")),
+            Some(PathBuf::from("a/c.yaml"))
+        );
+        assert_eq!(normalize(Path::new("../x.yaml")), None);
+    }
+}

@@ -1,0 +1,2227 @@
+//! The comparison walk: operations, parameters, bodies, responses, security, servers, AsyncAPI
+//! operations/messages/channels. Schemas are compared in [`crate::schema`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+use specpress_spec::{
+    ApiModel, Channel, Direction, Document, Location, MediaType, Message, MessageOperation,
+    Operation, OperationKind, Parameter, ParameterIn, RequestBody, Response, SecurityRequirement,
+    SecurityScheme, Server,
+};
+
+use crate::change::{Change, Crumb, NodeKind, Owner, Status};
+use crate::options::{DiffOptions, normalize_template};
+use crate::rules::{B, Level, Role, RuleId, S};
+
+/// Upper bound on schema node pairs visited in one diff (a budget against hostile input).
+pub(crate) const MAX_SCHEMA_VISITS: usize = 4_000_000;
+/// Upper bound on inline (non-component) schema nesting followed in one walk.
+pub(crate) const MAX_INLINE_DEPTH: usize = 96;
+
+/// A use of a shared component from an owner (operation or another component).
+#[derive(Clone, Debug)]
+pub(crate) struct Edge {
+    pub from: usize,
+    pub to: usize,
+    pub crumbs: Vec<Crumb>,
+}
+
+/// A shared component compared in one role.
+#[derive(Clone, Debug)]
+pub(crate) struct ComponentPair {
+    pub owner: usize,
+    pub previous: Location,
+    pub current: Location,
+    pub role: Role,
+}
+
+/// State of one diff run.
+pub(crate) struct Engine<'a> {
+    pub p: &'a Document,
+    pub c: &'a Document,
+    pub options: &'a DiffOptions,
+    pub p_names: HashMap<&'a Location, &'a str>,
+    pub c_names: HashMap<&'a Location, &'a str>,
+    pub owners: Vec<Owner>,
+    pub changes: Vec<Change>,
+    pub edges: Vec<Edge>,
+    pub components: Vec<ComponentPair>,
+    pub component_index: HashMap<(String, Role), usize>,
+    pub queue: VecDeque<usize>,
+    pub visited: HashSet<(Location, Location, Role)>,
+    pub content_seen: HashSet<(S, Location, Location)>,
+    pub visits: usize,
+    pub truncated: bool,
+    pub today: String,
+}
+
+fn slug(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut dash = false;
+    for ch in s.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+            dash = false;
+        } else if !dash && !out.is_empty() {
+            out.push('-');
+            dash = true;
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+pub(crate) fn item_slug(s: &str) -> String {
+    slug(s)
+}
+
+fn opt_eq(a: &Option<String>, b: &Option<String>) -> bool {
+    a.as_deref().unwrap_or("").trim() == b.as_deref().unwrap_or("").trim()
+}
+
+fn sv(s: &Option<String>) -> Option<Value> {
+    s.as_ref().map(|s| Value::String(s.clone()))
+}
+
+fn in_name(p: ParameterIn) -> &'static str {
+    match p {
+        ParameterIn::Path => "path",
+        ParameterIn::Query => "query",
+        ParameterIn::Header => "header",
+        ParameterIn::Cookie => "cookie",
+    }
+}
+
+fn is_success(status: &str) -> bool {
+    matches!(status.as_bytes().first(), Some(b'1' | b'2' | b'3'))
+}
+
+/// Normalized security: alternatives keyed by their sorted scheme names.
+type NormSecurity = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+
+fn normalize_security(reqs: &[SecurityRequirement]) -> (bool, NormSecurity) {
+    let mut anonymous = reqs.is_empty();
+    let mut out = NormSecurity::new();
+    for r in reqs {
+        if r.is_empty() {
+            anonymous = true;
+            continue;
+        }
+        let mut names: Vec<&String> = r.keys().collect();
+        names.sort();
+        let key = names
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" + ");
+        let scopes = r
+            .iter()
+            .map(|(k, v)| (k.clone(), v.iter().cloned().collect::<BTreeSet<_>>()))
+            .collect();
+        out.insert(key, scopes);
+    }
+    (anonymous, out)
+}
+
+impl<'a> Engine<'a> {
+    pub(crate) fn new(p: &'a Document, c: &'a Document, options: &'a DiffOptions) -> Self {
+        let p_names = p
+            .model()
+            .schemas
+            .iter()
+            .map(|(n, l)| (l, n.as_str()))
+            .collect();
+        let c_names = c
+            .model()
+            .schemas
+            .iter()
+            .map(|(n, l)| (l, n.as_str()))
+            .collect();
+        Engine {
+            p,
+            c,
+            options,
+            p_names,
+            c_names,
+            owners: Vec::new(),
+            changes: Vec::new(),
+            edges: Vec::new(),
+            components: Vec::new(),
+            component_index: HashMap::new(),
+            queue: VecDeque::new(),
+            visited: HashSet::new(),
+            content_seen: HashSet::new(),
+            visits: 0,
+            truncated: false,
+            today: options.today(),
+        }
+    }
+
+    pub(crate) fn add_owner(&mut self, owner: Owner) -> usize {
+        self.owners.push(owner);
+        self.owners.len() - 1
+    }
+
+    /// Records one change (unless ignored), with its effective level.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn emit(
+        &mut self,
+        rule: RuleId,
+        owner: usize,
+        crumbs: &[Crumb],
+        status: Status,
+        message: String,
+        previous: Option<Value>,
+        current: Option<Value>,
+        previous_at: Option<&Location>,
+        current_at: Option<&Location>,
+    ) {
+        let matcher = self.owners.get(owner).and_then(|o| o.matcher.as_deref());
+        if self.options.ignored(rule, matcher) {
+            return;
+        }
+        let level = self.options.level(rule);
+        self.changes.push(Change {
+            rule,
+            level,
+            message,
+            owner,
+            crumbs: crumbs.to_vec(),
+            status,
+            previous,
+            current,
+            previous_at: previous_at.cloned(),
+            current_at: current_at.cloned(),
+        });
+    }
+
+    /// Shorthand for a base rule.
+    #[allow(clippy::too_many_arguments)]
+    fn base(
+        &mut self,
+        b: B,
+        owner: usize,
+        crumbs: &[Crumb],
+        status: Status,
+        message: String,
+        previous: Option<Value>,
+        current: Option<Value>,
+        at: (Option<&Location>, Option<&Location>),
+    ) {
+        self.emit(
+            RuleId::base(b),
+            owner,
+            crumbs,
+            status,
+            message,
+            previous,
+            current,
+            at.0,
+            at.1,
+        );
+    }
+
+    /// Runs the whole comparison.
+    pub(crate) fn run(&mut self) {
+        let pm: &'a ApiModel = self.p.model();
+        let cm: &'a ApiModel = self.c.model();
+        self.operations(pm, cm);
+        self.message_operations(pm, cm);
+        self.channels(pm, cm);
+        self.servers_doc(&pm.servers, &cm.servers);
+        self.security_schemes(&pm.security_schemes, &cm.security_schemes);
+        self.api_security(pm, cm);
+        self.component_schemas(pm, cm);
+        self.drain_components();
+    }
+
+    fn drain_components(&mut self) {
+        while let Some(i) = self.queue.pop_front() {
+            let pair = self.components[i].clone();
+            let mut crumbs = Vec::new();
+            self.schema_resolved(
+                pair.owner,
+                &mut crumbs,
+                pair.role,
+                &pair.previous,
+                &pair.current,
+                0,
+            );
+        }
+    }
+
+    /// The owner of a shared component compared in `role`, created (and queued) on first use.
+    pub(crate) fn component(
+        &mut self,
+        name: &str,
+        role: Role,
+        previous: &Location,
+        current: &Location,
+    ) -> usize {
+        if let Some(&i) = self.component_index.get(&(name.to_string(), role)) {
+            return self.components[i].owner;
+        }
+        let owner = self.add_owner(Owner {
+            item_type: "schema",
+            id: format!("schema-{}-{}", slug(name), role.prefix()),
+            name: name.to_string(),
+            status: Status::Modified,
+            previous: None,
+            current: None,
+            matcher: None,
+            role: Some(role),
+        });
+        self.components.push(ComponentPair {
+            owner,
+            previous: previous.clone(),
+            current: current.clone(),
+            role,
+        });
+        let i = self.components.len() - 1;
+        self.component_index.insert((name.to_string(), role), i);
+        self.queue.push_back(i);
+        owner
+    }
+
+    // ----------------------------------------------------------------- operations
+
+    fn endpoint_owner(&mut self, op: &Operation, status: Status) -> usize {
+        let webhook = op.key.kind == OperationKind::Webhook;
+        let name = if webhook {
+            format!("{} {}", op.key.method, op.path)
+        } else {
+            format!("{} {}", op.key.method, op.path)
+        };
+        let value = json!({"path": op.path, "verb": op.key.method, "deprecated": op.deprecated});
+        self.add_owner(Owner {
+            item_type: if webhook { "webhook" } else { "endpoint" },
+            id: slug(&name),
+            name,
+            status,
+            previous: (status != Status::Added).then(|| value.clone()),
+            current: (status != Status::Removed).then_some(value),
+            matcher: Some(format!(
+                "{} {}",
+                op.key.method,
+                normalize_template(&op.key.path)
+            )),
+            role: None,
+        })
+    }
+
+    fn operations(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+        for (key, c) in &cm.operations {
+            match pm.operations.get(key) {
+                Some(p) => {
+                    let owner = self.endpoint_owner(c, Status::Modified);
+                    if let Some(o) = self.owners.get_mut(owner) {
+                        o.previous = Some(
+                            json!({"path": p.path, "verb": p.key.method, "deprecated": p.deprecated}),
+                        );
+                    }
+                    self.operation(owner, pm, cm, p, c);
+                }
+                None => {
+                    let owner = self.endpoint_owner(c, Status::Added);
+                    let b = if key.kind == OperationKind::Webhook {
+                        B::WebhookAdded
+                    } else {
+                        B::EndpointAdded
+                    };
+                    self.base(
+                        b,
+                        owner,
+                        &[],
+                        Status::Added,
+                        format!("{} {} was added", c.key.method, c.path),
+                        None,
+                        None,
+                        (None, Some(&c.source)),
+                    );
+                }
+            }
+        }
+        for (key, p) in &pm.operations {
+            if cm.operations.contains_key(key) {
+                continue;
+            }
+            let owner = self.endpoint_owner(p, Status::Removed);
+            let (b, why) = if key.kind == OperationKind::Webhook {
+                (B::WebhookRemoved, "")
+            } else if !p.deprecated {
+                (B::EndpointRemoved, " without prior deprecation")
+            } else {
+                match p.sunset.as_deref() {
+                    Some(s) if s.get(..10).unwrap_or(s) > self.today.as_str() => {
+                        (B::EndpointRemovedBeforeSunset, " before its sunset date")
+                    }
+                    _ => (B::EndpointRemovedAfterDeprecation, " after deprecation"),
+                }
+            };
+            self.base(
+                b,
+                owner,
+                &[],
+                Status::Removed,
+                format!("{} {} was removed{why}", p.key.method, p.path),
+                None,
+                None,
+                (Some(&p.source), None),
+            );
+        }
+    }
+
+    fn operation(
+        &mut self,
+        owner: usize,
+        pm: &'a ApiModel,
+        cm: &'a ApiModel,
+        p: &'a Operation,
+        c: &'a Operation,
+    ) {
+        let at = (Some(&p.source), Some(&c.source));
+        if p.deprecated != c.deprecated {
+            let (b, msg) = if c.deprecated {
+                (B::EndpointDeprecated, "the operation was deprecated")
+            } else {
+                (
+                    B::EndpointReactivated,
+                    "the operation is no longer deprecated",
+                )
+            };
+            self.base(
+                b,
+                owner,
+                &[],
+                Status::Modified,
+                msg.into(),
+                Some(p.deprecated.into()),
+                Some(c.deprecated.into()),
+                at,
+            );
+        }
+        if p.sunset.is_some() && c.sunset.is_some() && p.sunset != c.sunset {
+            self.base(
+                B::EndpointSunsetChanged,
+                owner,
+                &[],
+                Status::Modified,
+                format!(
+                    "sunset date changed from {} to {}",
+                    p.sunset.as_deref().unwrap_or(""),
+                    c.sunset.as_deref().unwrap_or("")
+                ),
+                sv(&p.sunset),
+                sv(&c.sunset),
+                at,
+            );
+        }
+        if p.operation_id.is_some() && c.operation_id.is_some() && p.operation_id != c.operation_id
+        {
+            self.base(
+                B::OperationIdChanged,
+                owner,
+                &[],
+                Status::Modified,
+                format!(
+                    "operationId changed from `{}` to `{}`",
+                    p.operation_id.as_deref().unwrap_or(""),
+                    c.operation_id.as_deref().unwrap_or("")
+                ),
+                sv(&p.operation_id),
+                sv(&c.operation_id),
+                at,
+            );
+        }
+        if !opt_eq(&p.summary, &c.summary) {
+            self.base(
+                B::OperationSummaryChanged,
+                owner,
+                &[],
+                Status::Modified,
+                "summary changed".into(),
+                sv(&p.summary),
+                sv(&c.summary),
+                at,
+            );
+        }
+        if !opt_eq(&p.description, &c.description) {
+            self.base(
+                B::OperationDescriptionChanged,
+                owner,
+                &[],
+                Status::Modified,
+                "description changed".into(),
+                sv(&p.description),
+                sv(&c.description),
+                at,
+            );
+        }
+        if p.tags != c.tags {
+            self.base(
+                B::OperationTagsChanged,
+                owner,
+                &[],
+                Status::Modified,
+                format!("tags changed from {:?} to {:?}", p.tags, c.tags),
+                Some(json!(p.tags)),
+                Some(json!(c.tags)),
+                at,
+            );
+        }
+        if p.path != c.path && p.key.kind == OperationKind::Path {
+            self.base(
+                B::PathParameterRenamed,
+                owner,
+                &[],
+                Status::Modified,
+                format!("path template changed from `{}` to `{}`", p.path, c.path),
+                Some(p.path.clone().into()),
+                Some(c.path.clone().into()),
+                at,
+            );
+        }
+        self.parameters(owner, &p.parameters, &c.parameters);
+        self.request_body(owner, p.request_body.as_ref(), c.request_body.as_ref());
+        self.responses(owner, &p.responses, &c.responses);
+        if p.security.is_some() || c.security.is_some() {
+            let ps = p.security.as_ref().or(pm.security.as_ref());
+            let cs = c.security.as_ref().or(cm.security.as_ref());
+            self.security_requirements(owner, ps, cs, false, at);
+        }
+        if let (Some(ps), Some(cs)) = (&p.servers, &c.servers) {
+            self.endpoint_servers(owner, ps, cs, at);
+        }
+        self.callbacks(owner, &p.callbacks, &c.callbacks, at);
+    }
+
+    fn param_key(p: &Parameter) -> (ParameterIn, String) {
+        match (p.location, p.path_index) {
+            (ParameterIn::Path, Some(i)) => (ParameterIn::Path, format!("#{i}")),
+            (ParameterIn::Header, _) => (ParameterIn::Header, p.name.to_ascii_lowercase()),
+            (l, _) => (l, p.name.clone()),
+        }
+    }
+
+    fn param_schema(p: &Parameter) -> Option<&Location> {
+        p.schema
+            .as_ref()
+            .or_else(|| p.content.values().find_map(|m| m.schema.as_ref()))
+    }
+
+    fn parameters(&mut self, owner: usize, prev: &'a [Parameter], cur: &'a [Parameter]) {
+        let pk: IndexMap<_, &Parameter> = prev.iter().map(|p| (Self::param_key(p), p)).collect();
+        let ck: IndexMap<_, &Parameter> = cur.iter().map(|p| (Self::param_key(p), p)).collect();
+        let mut moved: HashSet<String> = HashSet::new();
+        // A non-path parameter that disappears from one location and appears in another moved.
+        for (k, p) in &pk {
+            if ck.contains_key(k) || p.location == ParameterIn::Path {
+                continue;
+            }
+            if let Some(c) = ck.iter().find_map(|(ck2, c)| {
+                (!pk.contains_key(ck2)
+                    && c.location != ParameterIn::Path
+                    && c.name.eq_ignore_ascii_case(&p.name))
+                .then_some(*c)
+            }) {
+                moved.insert(p.name.to_ascii_lowercase());
+                let crumbs = [Crumb::new(NodeKind::Parameter(c.location), c.name.clone())];
+                self.base(
+                    B::RequestParameterLocationChanged,
+                    owner,
+                    &crumbs,
+                    Status::Modified,
+                    format!(
+                        "parameter `{}` moved from {} to {}",
+                        p.name,
+                        in_name(p.location),
+                        in_name(c.location)
+                    ),
+                    Some(in_name(p.location).into()),
+                    Some(in_name(c.location).into()),
+                    (Some(&p.source), Some(&c.source)),
+                );
+            }
+        }
+        for (k, c) in &ck {
+            let crumbs = vec![Crumb::new(NodeKind::Parameter(c.location), c.name.clone())];
+            match pk.get(k) {
+                Some(p) => self.parameter(owner, crumbs, p, c),
+                None if moved.contains(&c.name.to_ascii_lowercase()) => {}
+                None => {
+                    let (b, msg) = if c.required {
+                        (B::RequestRequiredParameterAdded, "required")
+                    } else {
+                        (B::RequestParameterAdded, "optional")
+                    };
+                    self.base(
+                        b,
+                        owner,
+                        &crumbs,
+                        Status::Added,
+                        format!(
+                            "{msg} {} parameter `{}` was added",
+                            in_name(c.location),
+                            c.name
+                        ),
+                        None,
+                        None,
+                        (None, Some(&c.source)),
+                    );
+                }
+            }
+        }
+        for (k, p) in &pk {
+            if ck.contains_key(k) || moved.contains(&p.name.to_ascii_lowercase()) {
+                continue;
+            }
+            let crumbs = [Crumb::new(NodeKind::Parameter(p.location), p.name.clone())];
+            self.base(
+                B::RequestParameterRemoved,
+                owner,
+                &crumbs,
+                Status::Removed,
+                format!("{} parameter `{}` was removed", in_name(p.location), p.name),
+                None,
+                None,
+                (Some(&p.source), None),
+            );
+        }
+    }
+
+    fn parameter(
+        &mut self,
+        owner: usize,
+        mut crumbs: Vec<Crumb>,
+        p: &'a Parameter,
+        c: &'a Parameter,
+    ) {
+        let at = (Some(&p.source), Some(&c.source));
+        let name = &c.name;
+        if !p.required && c.required {
+            self.base(
+                B::RequestParameterBecameRequired,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!("parameter `{name}` became required"),
+                Some(false.into()),
+                Some(true.into()),
+                at,
+            );
+        } else if p.required && !c.required {
+            self.base(
+                B::RequestParameterBecameOptional,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!("parameter `{name}` became optional"),
+                Some(true.into()),
+                Some(false.into()),
+                at,
+            );
+        }
+        let default_style = |x: &Parameter| match x.location {
+            ParameterIn::Query | ParameterIn::Cookie => "form",
+            ParameterIn::Path | ParameterIn::Header => "simple",
+        };
+        let ps = p.style.as_deref().unwrap_or(default_style(p));
+        let cs = c.style.as_deref().unwrap_or(default_style(c));
+        if ps != cs {
+            self.base(
+                B::RequestParameterStyleChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!("style changed from `{ps}` to `{cs}`"),
+                Some(ps.into()),
+                Some(cs.into()),
+                at,
+            );
+        }
+        let pe = p.explode.unwrap_or(ps == "form");
+        let ce = c.explode.unwrap_or(cs == "form");
+        if pe != ce && ps == cs {
+            self.base(
+                B::RequestParameterExplodeChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!("explode changed from {pe} to {ce}"),
+                Some(pe.into()),
+                Some(ce.into()),
+                at,
+            );
+        }
+        if p.allow_empty_value != c.allow_empty_value {
+            let b = if c.allow_empty_value {
+                B::RequestParameterAllowEmptyValueAdded
+            } else {
+                B::RequestParameterAllowEmptyValueRemoved
+            };
+            self.base(
+                b,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!(
+                    "allowEmptyValue changed from {} to {}",
+                    p.allow_empty_value, c.allow_empty_value
+                ),
+                Some(p.allow_empty_value.into()),
+                Some(c.allow_empty_value.into()),
+                at,
+            );
+        }
+        if p.allow_reserved && !c.allow_reserved {
+            self.base(
+                B::RequestParameterAllowReservedRemoved,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "reserved characters are no longer allowed unencoded".into(),
+                Some(true.into()),
+                Some(false.into()),
+                at,
+            );
+        }
+        if !p.deprecated && c.deprecated {
+            self.base(
+                B::RequestParameterDeprecated,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!("parameter `{name}` was deprecated"),
+                Some(false.into()),
+                Some(true.into()),
+                at,
+            );
+        }
+        if !opt_eq(&p.description, &c.description) {
+            self.base(
+                B::RequestParameterDescriptionChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "description changed".into(),
+                sv(&p.description),
+                sv(&c.description),
+                at,
+            );
+        }
+        if let (Some(ps), Some(cs)) = (Self::param_schema(p), Self::param_schema(c)) {
+            self.schema(owner, &mut crumbs, Role::RequestParameter, ps, cs, 0);
+        }
+    }
+
+    fn media_crumb(
+        prev: &IndexMap<String, MediaType>,
+        cur: &IndexMap<String, MediaType>,
+        key: &str,
+    ) -> Option<Crumb> {
+        (prev.len() > 1 || cur.len() > 1).then(|| Crumb::new(NodeKind::MediaType, key))
+    }
+
+    fn request_body(
+        &mut self,
+        owner: usize,
+        p: Option<&'a RequestBody>,
+        c: Option<&'a RequestBody>,
+    ) {
+        let body = Crumb::new(NodeKind::Body, "body");
+        match (p, c) {
+            (None, None) => {}
+            (None, Some(c)) => {
+                let (b, what) = if c.required {
+                    (B::RequestRequiredBodyAdded, "a required")
+                } else {
+                    (B::RequestBodyAdded, "an optional")
+                };
+                self.base(
+                    b,
+                    owner,
+                    &[body],
+                    Status::Added,
+                    format!("{what} request body was added"),
+                    None,
+                    None,
+                    (None, Some(&c.source)),
+                );
+            }
+            (Some(p), None) => self.base(
+                B::RequestBodyRemoved,
+                owner,
+                &[body],
+                Status::Removed,
+                "the request body was removed".into(),
+                None,
+                None,
+                (Some(&p.source), None),
+            ),
+            (Some(p), Some(c)) => {
+                let at = (Some(&p.source), Some(&c.source));
+                let crumbs = vec![body];
+                if !p.required && c.required {
+                    self.base(
+                        B::RequestBodyBecameRequired,
+                        owner,
+                        &crumbs,
+                        Status::Modified,
+                        "the request body became required".into(),
+                        Some(false.into()),
+                        Some(true.into()),
+                        at,
+                    );
+                } else if p.required && !c.required {
+                    self.base(
+                        B::RequestBodyBecameOptional,
+                        owner,
+                        &crumbs,
+                        Status::Modified,
+                        "the request body became optional".into(),
+                        Some(true.into()),
+                        Some(false.into()),
+                        at,
+                    );
+                }
+                if !opt_eq(&p.description, &c.description) {
+                    self.base(
+                        B::RequestBodyDescriptionChanged,
+                        owner,
+                        &crumbs,
+                        Status::Modified,
+                        "description changed".into(),
+                        sv(&p.description),
+                        sv(&c.description),
+                        at,
+                    );
+                }
+                self.content(owner, crumbs, &p.content, &c.content, true);
+            }
+        }
+    }
+
+    /// Media types of a request body or response.
+    fn content(
+        &mut self,
+        owner: usize,
+        base: Vec<Crumb>,
+        prev: &'a IndexMap<String, MediaType>,
+        cur: &'a IndexMap<String, MediaType>,
+        request: bool,
+    ) {
+        for (mt, c) in cur {
+            let mut crumbs = base.clone();
+            match prev.get(mt) {
+                None => {
+                    crumbs.push(Crumb::new(NodeKind::MediaType, mt.clone()));
+                    let b = if request {
+                        B::RequestBodyMediaTypeAdded
+                    } else {
+                        B::ResponseMediaTypeAdded
+                    };
+                    self.base(
+                        b,
+                        owner,
+                        &crumbs,
+                        Status::Added,
+                        format!("media type `{mt}` was added"),
+                        None,
+                        None,
+                        (None, Some(&c.source)),
+                    );
+                }
+                Some(p) => {
+                    if let Some(mc) = Self::media_crumb(prev, cur, mt) {
+                        crumbs.push(mc);
+                    }
+                    let at = (Some(&p.source), Some(&c.source));
+                    match (&p.schema, &c.schema) {
+                        (Some(ps), Some(cs)) => {
+                            let role = if request {
+                                Role::RequestBody
+                            } else {
+                                Role::ResponseBody
+                            };
+                            self.schema(owner, &mut crumbs, role, ps, cs, 0);
+                        }
+                        (None, Some(_)) => {
+                            let b = if request {
+                                B::RequestBodySchemaAdded
+                            } else {
+                                B::ResponseBodySchemaAdded
+                            };
+                            self.base(
+                                b,
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!("media type `{mt}` now declares a schema"),
+                                None,
+                                None,
+                                at,
+                            );
+                        }
+                        (Some(_), None) => {
+                            let b = if request {
+                                B::RequestBodySchemaRemoved
+                            } else {
+                                B::ResponseBodySchemaRemoved
+                            };
+                            self.base(
+                                b,
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!("media type `{mt}` no longer declares a schema"),
+                                None,
+                                None,
+                                at,
+                            );
+                        }
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+        for (mt, p) in prev {
+            if cur.contains_key(mt) {
+                continue;
+            }
+            let mut crumbs = base.clone();
+            crumbs.push(Crumb::new(NodeKind::MediaType, mt.clone()));
+            let b = if request {
+                B::RequestBodyMediaTypeRemoved
+            } else {
+                B::ResponseMediaTypeRemoved
+            };
+            self.base(
+                b,
+                owner,
+                &crumbs,
+                Status::Removed,
+                format!("media type `{mt}` was removed"),
+                None,
+                None,
+                (Some(&p.source), None),
+            );
+        }
+    }
+
+    fn responses(
+        &mut self,
+        owner: usize,
+        prev: &'a IndexMap<String, Response>,
+        cur: &'a IndexMap<String, Response>,
+    ) {
+        for (status, c) in cur {
+            let crumbs = vec![Crumb::new(NodeKind::Response, status.clone())];
+            match prev.get(status) {
+                Some(p) => self.response(owner, crumbs, p, c),
+                None => {
+                    let b = if is_success(status) {
+                        B::ResponseSuccessStatusAdded
+                    } else {
+                        B::ResponseNonSuccessStatusAdded
+                    };
+                    self.base(
+                        b,
+                        owner,
+                        &crumbs,
+                        Status::Added,
+                        format!("response `{status}` was added"),
+                        None,
+                        None,
+                        (None, Some(&c.source)),
+                    );
+                }
+            }
+        }
+        for (status, p) in prev {
+            if cur.contains_key(status) {
+                continue;
+            }
+            let crumbs = [Crumb::new(NodeKind::Response, status.clone())];
+            let b = if is_success(status) {
+                B::ResponseSuccessStatusRemoved
+            } else {
+                B::ResponseNonSuccessStatusRemoved
+            };
+            self.base(
+                b,
+                owner,
+                &crumbs,
+                Status::Removed,
+                format!("response `{status}` was removed"),
+                None,
+                None,
+                (Some(&p.source), None),
+            );
+        }
+    }
+
+    fn response(&mut self, owner: usize, crumbs: Vec<Crumb>, p: &'a Response, c: &'a Response) {
+        let at = (Some(&p.source), Some(&c.source));
+        if !opt_eq(&p.description, &c.description) {
+            self.base(
+                B::ResponseDescriptionChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "description changed".into(),
+                sv(&p.description),
+                sv(&c.description),
+                at,
+            );
+        }
+        self.content(owner, crumbs.clone(), &p.content, &c.content, false);
+        let lower = |m: &'a IndexMap<String, specpress_spec::Header>| {
+            m.iter()
+                .map(|(k, v)| (k.to_ascii_lowercase(), (k, v)))
+                .collect::<IndexMap<_, _>>()
+        };
+        let ph = lower(&p.headers);
+        let ch = lower(&c.headers);
+        for (k, (name, c)) in &ch {
+            let mut hc = crumbs.clone();
+            hc.push(Crumb::new(NodeKind::Header, (*name).clone()));
+            match ph.get(k) {
+                None => self.base(
+                    B::ResponseHeaderAdded,
+                    owner,
+                    &hc,
+                    Status::Added,
+                    format!("header `{name}` was added"),
+                    None,
+                    None,
+                    (None, Some(&c.source)),
+                ),
+                Some((_, p)) => {
+                    let at = (Some(&p.source), Some(&c.source));
+                    if p.required && !c.required {
+                        self.base(
+                            B::ResponseHeaderBecameOptional,
+                            owner,
+                            &hc,
+                            Status::Modified,
+                            format!("header `{name}` became optional"),
+                            Some(true.into()),
+                            Some(false.into()),
+                            at,
+                        );
+                    } else if !p.required && c.required {
+                        self.base(
+                            B::ResponseHeaderBecameRequired,
+                            owner,
+                            &hc,
+                            Status::Modified,
+                            format!("header `{name}` became required"),
+                            Some(false.into()),
+                            Some(true.into()),
+                            at,
+                        );
+                    }
+                    if !p.deprecated && c.deprecated {
+                        self.base(
+                            B::ResponseHeaderDeprecated,
+                            owner,
+                            &hc,
+                            Status::Modified,
+                            format!("header `{name}` was deprecated"),
+                            Some(false.into()),
+                            Some(true.into()),
+                            at,
+                        );
+                    }
+                    if !opt_eq(&p.description, &c.description) {
+                        self.base(
+                            B::ResponseHeaderDescriptionChanged,
+                            owner,
+                            &hc,
+                            Status::Modified,
+                            "description changed".into(),
+                            sv(&p.description),
+                            sv(&c.description),
+                            at,
+                        );
+                    }
+                    if let (Some(ps), Some(cs)) = (&p.schema, &c.schema) {
+                        self.schema(owner, &mut hc, Role::ResponseHeader, ps, cs, 0);
+                    }
+                }
+            }
+        }
+        for (k, (name, p)) in &ph {
+            if ch.contains_key(k) {
+                continue;
+            }
+            let mut hc = crumbs.clone();
+            hc.push(Crumb::new(NodeKind::Header, (*name).clone()));
+            let b = if p.required {
+                B::ResponseRequiredHeaderRemoved
+            } else {
+                B::ResponseHeaderRemoved
+            };
+            self.base(
+                b,
+                owner,
+                &hc,
+                Status::Removed,
+                format!("header `{name}` was removed"),
+                None,
+                None,
+                (Some(&p.source), None),
+            );
+        }
+    }
+
+    /// Compares effective security requirements (`api` = the document-level ones).
+    fn security_requirements(
+        &mut self,
+        owner: usize,
+        prev: Option<&Vec<SecurityRequirement>>,
+        cur: Option<&Vec<SecurityRequirement>>,
+        api: bool,
+        at: (Option<&Location>, Option<&Location>),
+    ) {
+        let empty = Vec::new();
+        let (p_anon, p) = normalize_security(prev.unwrap_or(&empty));
+        let (c_anon, c) = normalize_security(cur.unwrap_or(&empty));
+        let crumbs = if api {
+            vec![]
+        } else {
+            vec![Crumb::new(NodeKind::Security, "security")]
+        };
+        let pick = |e: B, a: B| if api { a } else { e };
+        let p_open = p_anon || p.is_empty();
+        let c_open = c_anon || c.is_empty();
+        if p_open && !c_open {
+            self.base(
+                pick(B::EndpointSecurityAdded, B::ApiSecurityAdded),
+                owner,
+                &crumbs,
+                Status::Added,
+                format!(
+                    "authentication is now required ({})",
+                    c.keys().cloned().collect::<Vec<_>>().join(" or ")
+                ),
+                None,
+                Some(json!(c.keys().collect::<Vec<_>>())),
+                at,
+            );
+            return;
+        }
+        if !p_open && c_open {
+            self.base(
+                pick(B::EndpointSecurityRemoved, B::ApiSecurityRemoved),
+                owner,
+                &crumbs,
+                Status::Removed,
+                "authentication is no longer required".into(),
+                Some(json!(p.keys().collect::<Vec<_>>())),
+                None,
+                at,
+            );
+            return;
+        }
+        for (k, cs) in &c {
+            match p.get(k) {
+                None => self.base(
+                    pick(
+                        B::EndpointSecurityAlternativeAdded,
+                        B::ApiSecurityAlternativeAdded,
+                    ),
+                    owner,
+                    &crumbs,
+                    Status::Modified,
+                    format!("security alternative `{k}` was added"),
+                    None,
+                    Some(k.clone().into()),
+                    at,
+                ),
+                Some(ps) => {
+                    for (scheme, scopes) in cs {
+                        let before = ps.get(scheme);
+                        let added: Vec<&String> = scopes
+                            .iter()
+                            .filter(|s| before.is_none_or(|b| !b.contains(*s)))
+                            .collect();
+                        if !added.is_empty() {
+                            self.base(
+                                pick(B::EndpointSecurityScopeAdded, B::ApiSecurityScopeAdded),
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!("`{scheme}` now requires scopes {added:?}"),
+                                None,
+                                Some(json!(added)),
+                                at,
+                            );
+                        }
+                        if let Some(before) = before {
+                            let removed: Vec<&String> =
+                                before.iter().filter(|s| !scopes.contains(*s)).collect();
+                            if !removed.is_empty() {
+                                self.base(
+                                    pick(
+                                        B::EndpointSecurityScopeRemoved,
+                                        B::ApiSecurityScopeRemoved,
+                                    ),
+                                    owner,
+                                    &crumbs,
+                                    Status::Modified,
+                                    format!("`{scheme}` no longer requires scopes {removed:?}"),
+                                    Some(json!(removed)),
+                                    None,
+                                    at,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for k in p.keys() {
+            if !c.contains_key(k) {
+                self.base(
+                    pick(
+                        B::EndpointSecurityAlternativeRemoved,
+                        B::ApiSecurityAlternativeRemoved,
+                    ),
+                    owner,
+                    &crumbs,
+                    Status::Modified,
+                    format!("security alternative `{k}` was removed"),
+                    Some(k.clone().into()),
+                    None,
+                    at,
+                );
+            }
+        }
+    }
+
+    fn api_security(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+        if pm.security == cm.security {
+            return;
+        }
+        // Only operations that inherit the document-level security are affected; if every
+        // operation declares its own, the document-level change has no effect but is still
+        // reported once here.
+        let owner = self.add_owner(Owner {
+            item_type: "security",
+            id: "security".into(),
+            name: "security".into(),
+            status: Status::Modified,
+            previous: None,
+            current: None,
+            matcher: None,
+            role: None,
+        });
+        let root = Location::root(specpress_spec::FileId::ROOT).child("security");
+        self.security_requirements(
+            owner,
+            pm.security.as_ref(),
+            cm.security.as_ref(),
+            true,
+            (Some(&root), Some(&root)),
+        );
+    }
+
+    fn security_schemes(
+        &mut self,
+        prev: &'a IndexMap<String, SecurityScheme>,
+        cur: &'a IndexMap<String, SecurityScheme>,
+    ) {
+        for (name, c) in cur {
+            let status = if prev.contains_key(name) {
+                Status::Modified
+            } else {
+                Status::Added
+            };
+            let Some(p) = prev.get(name) else {
+                let owner = self.scheme_owner(name, status);
+                self.base(
+                    B::SecuritySchemeAdded,
+                    owner,
+                    &[],
+                    Status::Added,
+                    format!("security scheme `{name}` was added"),
+                    None,
+                    None,
+                    (None, Some(&c.source)),
+                );
+                continue;
+            };
+            if p == c {
+                continue;
+            }
+            let owner = self.scheme_owner(name, status);
+            let at = (Some(&p.source), Some(&c.source));
+            if p.scheme_type != c.scheme_type {
+                self.base(
+                    B::SecuritySchemeTypeChanged,
+                    owner,
+                    &[],
+                    Status::Modified,
+                    format!(
+                        "type changed from `{}` to `{}`",
+                        p.scheme_type, c.scheme_type
+                    ),
+                    Some(p.scheme_type.clone().into()),
+                    Some(c.scheme_type.clone().into()),
+                    at,
+                );
+                continue;
+            }
+            let lower = |s: &Option<String>| s.as_deref().map(str::to_ascii_lowercase);
+            if lower(&p.scheme) != lower(&c.scheme) {
+                self.base(
+                    B::SecuritySchemeHttpSchemeChanged,
+                    owner,
+                    &[],
+                    Status::Modified,
+                    format!(
+                        "HTTP scheme changed from `{}` to `{}`",
+                        p.scheme.as_deref().unwrap_or(""),
+                        c.scheme.as_deref().unwrap_or("")
+                    ),
+                    sv(&p.scheme),
+                    sv(&c.scheme),
+                    at,
+                );
+            }
+            if p.location != c.location || p.name != c.name {
+                self.base(
+                    B::SecuritySchemeApiKeyChanged,
+                    owner,
+                    &[],
+                    Status::Modified,
+                    format!(
+                        "API key moved from {} `{}` to {} `{}`",
+                        p.location.as_deref().unwrap_or("?"),
+                        p.name.as_deref().unwrap_or("?"),
+                        c.location.as_deref().unwrap_or("?"),
+                        c.name.as_deref().unwrap_or("?")
+                    ),
+                    Some(json!({"in": p.location, "name": p.name})),
+                    Some(json!({"in": c.location, "name": c.name})),
+                    at,
+                );
+            }
+            if p.bearer_format != c.bearer_format {
+                self.base(
+                    B::SecuritySchemeBearerFormatChanged,
+                    owner,
+                    &[],
+                    Status::Modified,
+                    "bearer format changed".into(),
+                    sv(&p.bearer_format),
+                    sv(&c.bearer_format),
+                    at,
+                );
+            }
+            if p.open_id_connect_url != c.open_id_connect_url {
+                self.base(
+                    B::SecuritySchemeOpenIdUrlChanged,
+                    owner,
+                    &[],
+                    Status::Modified,
+                    "OpenID Connect URL changed".into(),
+                    sv(&p.open_id_connect_url),
+                    sv(&c.open_id_connect_url),
+                    at,
+                );
+            }
+            for (flow, cscopes) in &c.flows {
+                let crumbs = [Crumb::new(NodeKind::Flow, flow.clone())];
+                match p.flows.get(flow) {
+                    None => self.base(
+                        B::SecuritySchemeOauthFlowAdded,
+                        owner,
+                        &crumbs,
+                        Status::Added,
+                        format!("OAuth2 flow `{flow}` was added"),
+                        None,
+                        None,
+                        at,
+                    ),
+                    Some(pscopes) => {
+                        let added: Vec<&String> = cscopes
+                            .keys()
+                            .filter(|s| !pscopes.contains_key(*s))
+                            .collect();
+                        let removed: Vec<&String> = pscopes
+                            .keys()
+                            .filter(|s| !cscopes.contains_key(*s))
+                            .collect();
+                        if !added.is_empty() {
+                            self.base(
+                                B::SecuritySchemeOauthScopeAdded,
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!("scopes added: {added:?}"),
+                                None,
+                                Some(json!(added)),
+                                at,
+                            );
+                        }
+                        if !removed.is_empty() {
+                            self.base(
+                                B::SecuritySchemeOauthScopeRemoved,
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!("scopes removed: {removed:?}"),
+                                Some(json!(removed)),
+                                None,
+                                at,
+                            );
+                        }
+                    }
+                }
+            }
+            for flow in p.flows.keys() {
+                if !c.flows.contains_key(flow) {
+                    let crumbs = [Crumb::new(NodeKind::Flow, flow.clone())];
+                    self.base(
+                        B::SecuritySchemeOauthFlowRemoved,
+                        owner,
+                        &crumbs,
+                        Status::Removed,
+                        format!("OAuth2 flow `{flow}` was removed"),
+                        None,
+                        None,
+                        at,
+                    );
+                }
+            }
+        }
+        for (name, p) in prev {
+            if !cur.contains_key(name) {
+                let owner = self.scheme_owner(name, Status::Removed);
+                self.base(
+                    B::SecuritySchemeRemoved,
+                    owner,
+                    &[],
+                    Status::Removed,
+                    format!("security scheme `{name}` was removed"),
+                    None,
+                    None,
+                    (Some(&p.source), None),
+                );
+            }
+        }
+    }
+
+    fn scheme_owner(&mut self, name: &str, status: Status) -> usize {
+        self.add_owner(Owner {
+            item_type: "security_scheme",
+            id: format!("security-scheme-{}", slug(name)),
+            name: name.to_string(),
+            status,
+            previous: None,
+            current: None,
+            matcher: None,
+            role: None,
+        })
+    }
+
+    // ----------------------------------------------------------------- servers
+
+    fn origin_and_path(url: &str) -> (&str, &str) {
+        let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
+        match url[after_scheme..].find('/') {
+            Some(i) => url.split_at(after_scheme + i),
+            None => (url, ""),
+        }
+    }
+
+    fn servers_doc(&mut self, prev: &'a [Server], cur: &'a [Server]) {
+        let root = Location::root(specpress_spec::FileId::ROOT);
+        let mut used_prev: HashSet<usize> = HashSet::new();
+        let mut used_cur: HashSet<usize> = HashSet::new();
+        let server_owner = |e: &mut Self, url: &str, status: Status| {
+            e.add_owner(Owner {
+                item_type: "server",
+                id: format!("server-{}", slug(url)),
+                name: url.to_string(),
+                status,
+                previous: None,
+                current: None,
+                matcher: None,
+                role: None,
+            })
+        };
+        // Exact URL matches.
+        for (ci, c) in cur.iter().enumerate() {
+            if let Some(pi) = prev
+                .iter()
+                .enumerate()
+                .position(|(pi, p)| !used_prev.contains(&pi) && p.url == c.url)
+            {
+                used_prev.insert(pi);
+                used_cur.insert(ci);
+                let p = &prev[pi];
+                if p != c {
+                    let owner = server_owner(self, &c.url, Status::Modified);
+                    self.server(owner, &[], p, c);
+                }
+            }
+        }
+        // Same origin, different path: the base path changed.
+        for (ci, c) in cur.iter().enumerate() {
+            if used_cur.contains(&ci) {
+                continue;
+            }
+            let (co, cp) = Self::origin_and_path(&c.url);
+            if let Some(pi) = (0..prev.len())
+                .find(|pi| !used_prev.contains(pi) && Self::origin_and_path(&prev[*pi].url).0 == co)
+            {
+                used_prev.insert(pi);
+                used_cur.insert(ci);
+                let p = &prev[pi];
+                let owner = server_owner(self, &c.url, Status::Modified);
+                let pp = Self::origin_and_path(&p.url).1;
+                self.base(
+                    B::ServerBasePathChanged,
+                    owner,
+                    &[],
+                    Status::Modified,
+                    format!("base path changed from `{pp}` to `{cp}`"),
+                    Some(pp.into()),
+                    Some(cp.into()),
+                    (Some(&root), Some(&root)),
+                );
+                self.server(owner, &[], p, c);
+            }
+        }
+        for (ci, c) in cur.iter().enumerate() {
+            if !used_cur.contains(&ci) {
+                let owner = server_owner(self, &c.url, Status::Added);
+                self.base(
+                    B::ServerAdded,
+                    owner,
+                    &[],
+                    Status::Added,
+                    format!("server `{}` was added", c.url),
+                    None,
+                    Some(c.url.clone().into()),
+                    (None, Some(&root)),
+                );
+            }
+        }
+        for (pi, p) in prev.iter().enumerate() {
+            if !used_prev.contains(&pi) {
+                let owner = server_owner(self, &p.url, Status::Removed);
+                self.base(
+                    B::ServerRemoved,
+                    owner,
+                    &[],
+                    Status::Removed,
+                    format!("server `{}` was removed", p.url),
+                    Some(p.url.clone().into()),
+                    None,
+                    (Some(&root), None),
+                );
+            }
+        }
+    }
+
+    fn server(&mut self, owner: usize, crumbs: &[Crumb], p: &Server, c: &Server) {
+        let root = Location::root(specpress_spec::FileId::ROOT);
+        let at = (Some(&root), Some(&root));
+        if p.protocol.is_some() && c.protocol.is_some() && p.protocol != c.protocol {
+            self.base(
+                B::ServerProtocolChanged,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!(
+                    "protocol changed from `{}` to `{}`",
+                    p.protocol.as_deref().unwrap_or(""),
+                    c.protocol.as_deref().unwrap_or("")
+                ),
+                sv(&p.protocol),
+                sv(&c.protocol),
+                at,
+            );
+        }
+        if !opt_eq(&p.description, &c.description) {
+            self.base(
+                B::ServerDescriptionChanged,
+                owner,
+                crumbs,
+                Status::Modified,
+                "description changed".into(),
+                sv(&p.description),
+                sv(&c.description),
+                at,
+            );
+        }
+        for (name, cv) in &c.variables {
+            let mut vc = crumbs.to_vec();
+            vc.push(Crumb::new(NodeKind::Variable, name.clone()));
+            match p.variables.get(name) {
+                None => self.base(
+                    B::ServerVariableAdded,
+                    owner,
+                    &vc,
+                    Status::Added,
+                    format!("server variable `{name}` was added"),
+                    None,
+                    None,
+                    at,
+                ),
+                Some(pv) => {
+                    if pv.default != cv.default {
+                        self.base(
+                            B::ServerVariableDefaultChanged,
+                            owner,
+                            &vc,
+                            Status::Modified,
+                            format!(
+                                "default changed from `{}` to `{}`",
+                                pv.default.as_deref().unwrap_or(""),
+                                cv.default.as_deref().unwrap_or("")
+                            ),
+                            sv(&pv.default),
+                            sv(&cv.default),
+                            at,
+                        );
+                    }
+                    if !pv.enumeration.is_empty() || !cv.enumeration.is_empty() {
+                        let removed: Vec<&String> = pv
+                            .enumeration
+                            .iter()
+                            .filter(|v| !cv.enumeration.is_empty() && !cv.enumeration.contains(v))
+                            .collect();
+                        let added: Vec<&String> = cv
+                            .enumeration
+                            .iter()
+                            .filter(|v| !pv.enumeration.is_empty() && !pv.enumeration.contains(v))
+                            .collect();
+                        if !removed.is_empty() || (pv.enumeration.is_empty()) {
+                            let removed_msg = if pv.enumeration.is_empty() {
+                                "values are now restricted".to_string()
+                            } else {
+                                format!("values removed: {removed:?}")
+                            };
+                            self.base(
+                                B::ServerVariableEnumValueRemoved,
+                                owner,
+                                &vc,
+                                Status::Modified,
+                                removed_msg,
+                                Some(json!(removed)),
+                                None,
+                                at,
+                            );
+                        }
+                        if !added.is_empty() {
+                            self.base(
+                                B::ServerVariableEnumValueAdded,
+                                owner,
+                                &vc,
+                                Status::Modified,
+                                format!("values added: {added:?}"),
+                                None,
+                                Some(json!(added)),
+                                at,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for name in p.variables.keys() {
+            if !c.variables.contains_key(name) {
+                let mut vc = crumbs.to_vec();
+                vc.push(Crumb::new(NodeKind::Variable, name.clone()));
+                self.base(
+                    B::ServerVariableRemoved,
+                    owner,
+                    &vc,
+                    Status::Removed,
+                    format!("server variable `{name}` was removed"),
+                    None,
+                    None,
+                    at,
+                );
+            }
+        }
+    }
+
+    fn endpoint_servers(
+        &mut self,
+        owner: usize,
+        prev: &[Server],
+        cur: &[Server],
+        at: (Option<&Location>, Option<&Location>),
+    ) {
+        for c in cur {
+            let crumbs = [Crumb::new(NodeKind::Server, c.url.clone())];
+            match prev.iter().find(|p| p.url == c.url) {
+                None => self.base(
+                    B::EndpointServerAdded,
+                    owner,
+                    &crumbs,
+                    Status::Added,
+                    format!("server `{}` was added", c.url),
+                    None,
+                    None,
+                    at,
+                ),
+                Some(p) if p != c => self.server(owner, &crumbs, p, c),
+                Some(_) => {}
+            }
+        }
+        for p in prev {
+            if !cur.iter().any(|c| c.url == p.url) {
+                let crumbs = [Crumb::new(NodeKind::Server, p.url.clone())];
+                self.base(
+                    B::EndpointServerRemoved,
+                    owner,
+                    &crumbs,
+                    Status::Removed,
+                    format!("server `{}` was removed", p.url),
+                    None,
+                    None,
+                    at,
+                );
+            }
+        }
+    }
+
+    fn callbacks(
+        &mut self,
+        owner: usize,
+        prev: &'a IndexMap<String, Vec<Operation>>,
+        cur: &'a IndexMap<String, Vec<Operation>>,
+        at: (Option<&Location>, Option<&Location>),
+    ) {
+        for (name, cops) in cur {
+            let crumbs = [Crumb::new(NodeKind::Callback, name.clone())];
+            match prev.get(name) {
+                None => self.base(
+                    B::CallbackAdded,
+                    owner,
+                    &crumbs,
+                    Status::Added,
+                    format!("callback `{name}` was added"),
+                    None,
+                    None,
+                    at,
+                ),
+                Some(pops) => {
+                    for c in cops {
+                        if !pops.iter().any(|p| p.key == c.key) {
+                            self.base(
+                                B::CallbackOperationAdded,
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!("callback operation {} {} was added", c.key.method, c.path),
+                                None,
+                                None,
+                                (at.0, Some(&c.source)),
+                            );
+                        }
+                    }
+                    for p in pops {
+                        if !cops.iter().any(|c| c.key == p.key) {
+                            self.base(
+                                B::CallbackOperationRemoved,
+                                owner,
+                                &crumbs,
+                                Status::Modified,
+                                format!(
+                                    "callback operation {} {} was removed",
+                                    p.key.method, p.path
+                                ),
+                                None,
+                                None,
+                                (Some(&p.source), at.1),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for name in prev.keys() {
+            if !cur.contains_key(name) {
+                let crumbs = [Crumb::new(NodeKind::Callback, name.clone())];
+                self.base(
+                    B::CallbackRemoved,
+                    owner,
+                    &crumbs,
+                    Status::Removed,
+                    format!("callback `{name}` was removed"),
+                    None,
+                    None,
+                    at,
+                );
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------- components
+
+    fn component_schemas(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+        for (name, loc) in &cm.schemas {
+            if !pm.schemas.contains_key(name) {
+                let owner = self.add_owner(Owner {
+                    item_type: "schema",
+                    id: format!("schema-{}", slug(name)),
+                    name: name.clone(),
+                    status: Status::Added,
+                    previous: None,
+                    current: None,
+                    matcher: None,
+                    role: None,
+                });
+                self.base(
+                    B::ComponentSchemaAdded,
+                    owner,
+                    &[],
+                    Status::Added,
+                    format!("schema `{name}` was added"),
+                    None,
+                    None,
+                    (None, Some(loc)),
+                );
+            }
+        }
+        for (name, loc) in &pm.schemas {
+            if !cm.schemas.contains_key(name) {
+                let owner = self.add_owner(Owner {
+                    item_type: "schema",
+                    id: format!("schema-{}", slug(name)),
+                    name: name.clone(),
+                    status: Status::Removed,
+                    previous: None,
+                    current: None,
+                    matcher: None,
+                    role: None,
+                });
+                self.base(
+                    B::ComponentSchemaRemoved,
+                    owner,
+                    &[],
+                    Status::Removed,
+                    format!("schema `{name}` was removed"),
+                    None,
+                    None,
+                    (Some(loc), None),
+                );
+            }
+        }
+    }
+
+    // ----------------------------------------------------------------- AsyncAPI
+
+    fn message_operation_owner(&mut self, op: &MessageOperation, status: Status) -> usize {
+        let verb = match op.key.direction {
+            Direction::Send => "SEND",
+            Direction::Receive => "RECEIVE",
+        };
+        let name = format!("{verb} {}", op.channel_address);
+        let value = json!({"channel": op.channel_address, "action": verb.to_ascii_lowercase(), "deprecated": op.deprecated});
+        self.add_owner(Owner {
+            item_type: "operation",
+            id: slug(&format!(
+                "{name} {}",
+                op.key.discriminator.as_deref().unwrap_or("")
+            )),
+            name,
+            status,
+            previous: (status != Status::Added).then(|| value.clone()),
+            current: (status != Status::Removed).then_some(value),
+            matcher: Some(format!("{verb} {}", normalize_template(&op.key.channel))),
+            role: None,
+        })
+    }
+
+    fn message_operations(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+        for (key, c) in &cm.message_operations {
+            match pm.message_operations.get(key) {
+                None => {
+                    let owner = self.message_operation_owner(c, Status::Added);
+                    self.base(
+                        B::MessageOperationAdded,
+                        owner,
+                        &[],
+                        Status::Added,
+                        "the operation was added".into(),
+                        None,
+                        None,
+                        (None, Some(&c.source)),
+                    );
+                }
+                Some(p) => {
+                    let owner = self.message_operation_owner(c, Status::Modified);
+                    self.message_operation(owner, p, c);
+                }
+            }
+        }
+        for (key, p) in &pm.message_operations {
+            if cm.message_operations.contains_key(key) {
+                continue;
+            }
+            let owner = self.message_operation_owner(p, Status::Removed);
+            let b = if p.deprecated {
+                B::MessageOperationRemovedAfterDeprecation
+            } else {
+                B::MessageOperationRemoved
+            };
+            self.base(
+                b,
+                owner,
+                &[],
+                Status::Removed,
+                "the operation was removed".into(),
+                None,
+                None,
+                (Some(&p.source), None),
+            );
+        }
+    }
+
+    fn message_operation(
+        &mut self,
+        owner: usize,
+        p: &'a MessageOperation,
+        c: &'a MessageOperation,
+    ) {
+        let at = (Some(&p.source), Some(&c.source));
+        if !p.deprecated && c.deprecated {
+            self.base(
+                B::MessageOperationDeprecated,
+                owner,
+                &[],
+                Status::Modified,
+                "the operation was deprecated".into(),
+                Some(false.into()),
+                Some(true.into()),
+                at,
+            );
+        }
+        if p.operation_id.is_some() && c.operation_id.is_some() && p.operation_id != c.operation_id
+        {
+            self.base(
+                B::MessageOperationIdChanged,
+                owner,
+                &[],
+                Status::Modified,
+                format!(
+                    "operationId changed from `{}` to `{}`",
+                    p.operation_id.as_deref().unwrap_or(""),
+                    c.operation_id.as_deref().unwrap_or("")
+                ),
+                sv(&p.operation_id),
+                sv(&c.operation_id),
+                at,
+            );
+        }
+        if !opt_eq(&p.summary, &c.summary) {
+            self.base(
+                B::MessageOperationSummaryChanged,
+                owner,
+                &[],
+                Status::Modified,
+                "summary changed".into(),
+                sv(&p.summary),
+                sv(&c.summary),
+                at,
+            );
+        }
+        if !opt_eq(&p.description, &c.description) {
+            self.base(
+                B::MessageOperationDescriptionChanged,
+                owner,
+                &[],
+                Status::Modified,
+                "description changed".into(),
+                sv(&p.description),
+                sv(&c.description),
+                at,
+            );
+        }
+        if p.security.is_some() || c.security.is_some() {
+            self.security_requirements(owner, p.security.as_ref(), c.security.as_ref(), false, at);
+        }
+        let send = c.key.direction == Direction::Send;
+        let role = if send {
+            Role::MessageSent
+        } else {
+            Role::MessageReceived
+        };
+        for (name, cmsg) in &c.messages {
+            let crumbs = vec![Crumb::new(NodeKind::Message, name.clone())];
+            match p.messages.get(name) {
+                Some(pmsg) => self.message(owner, crumbs, role, pmsg, cmsg),
+                None => {
+                    let b = if send {
+                        B::SentMessageAdded
+                    } else {
+                        B::ReceivedMessageAdded
+                    };
+                    self.base(
+                        b,
+                        owner,
+                        &crumbs,
+                        Status::Added,
+                        format!("message `{name}` was added"),
+                        None,
+                        None,
+                        (None, Some(&cmsg.source)),
+                    );
+                }
+            }
+        }
+        for (name, pmsg) in &p.messages {
+            if c.messages.contains_key(name) {
+                continue;
+            }
+            let crumbs = [Crumb::new(NodeKind::Message, name.clone())];
+            let b = if send {
+                B::SentMessageRemoved
+            } else {
+                B::ReceivedMessageRemoved
+            };
+            self.base(
+                b,
+                owner,
+                &crumbs,
+                Status::Removed,
+                format!("message `{name}` was removed"),
+                None,
+                None,
+                (Some(&pmsg.source), None),
+            );
+        }
+    }
+
+    fn message(
+        &mut self,
+        owner: usize,
+        mut crumbs: Vec<Crumb>,
+        role: Role,
+        p: &'a Message,
+        c: &'a Message,
+    ) {
+        let at = (Some(&p.source), Some(&c.source));
+        if p.content_type != c.content_type {
+            self.base(
+                B::MessageContentTypeChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!(
+                    "content type changed from `{}` to `{}`",
+                    p.content_type.as_deref().unwrap_or("default"),
+                    c.content_type.as_deref().unwrap_or("default")
+                ),
+                sv(&p.content_type),
+                sv(&c.content_type),
+                at,
+            );
+        }
+        if p.schema_format != c.schema_format {
+            self.base(
+                B::MessageSchemaFormatChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                format!(
+                    "schema format changed from `{}` to `{}`",
+                    p.schema_format.as_deref().unwrap_or("default"),
+                    c.schema_format.as_deref().unwrap_or("default")
+                ),
+                sv(&p.schema_format),
+                sv(&c.schema_format),
+                at,
+            );
+        }
+        if p.correlation_id != c.correlation_id {
+            self.base(
+                B::MessageCorrelationIdChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "correlation id changed".into(),
+                sv(&p.correlation_id),
+                sv(&c.correlation_id),
+                at,
+            );
+        }
+        if !p.deprecated && c.deprecated {
+            self.base(
+                B::MessageDeprecated,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "the message was deprecated".into(),
+                Some(false.into()),
+                Some(true.into()),
+                at,
+            );
+        }
+        if !opt_eq(&p.description, &c.description)
+            || !opt_eq(&p.summary, &c.summary)
+            || !opt_eq(&p.title, &c.title)
+        {
+            self.base(
+                B::MessageDescriptionChanged,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "title, summary or description changed".into(),
+                sv(&p.description),
+                sv(&c.description),
+                at,
+            );
+        }
+        match (&p.payload, &c.payload) {
+            (Some(pp), Some(cp)) => {
+                if p.schema_format == c.schema_format {
+                    self.schema(owner, &mut crumbs, role, pp, cp, 0);
+                }
+            }
+            (None, Some(_)) => self.base(
+                B::MessagePayloadAdded,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "the message now declares a payload schema".into(),
+                None,
+                None,
+                at,
+            ),
+            (Some(_), None) => self.base(
+                B::MessagePayloadRemoved,
+                owner,
+                &crumbs,
+                Status::Modified,
+                "the message no longer declares a payload schema".into(),
+                None,
+                None,
+                at,
+            ),
+            (None, None) => {}
+        }
+        if let (Some(ph), Some(ch)) = (&p.headers, &c.headers) {
+            crumbs.push(Crumb::new(NodeKind::MessageHeaders, "headers"));
+            self.schema(owner, &mut crumbs, role, ph, ch, 0);
+        }
+    }
+
+    fn channels(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+        let channel_owner = |e: &mut Self, ch: &Channel, status: Status| {
+            e.add_owner(Owner {
+                item_type: "channel",
+                id: format!("channel-{}", slug(&ch.address)),
+                name: ch.address.clone(),
+                status,
+                previous: None,
+                current: None,
+                matcher: None,
+                role: None,
+            })
+        };
+        for (key, c) in &cm.channels {
+            match pm.channels.get(key) {
+                None => {
+                    let owner = channel_owner(self, c, Status::Added);
+                    self.base(
+                        B::ChannelAdded,
+                        owner,
+                        &[],
+                        Status::Added,
+                        format!("channel `{}` was added", c.address),
+                        None,
+                        None,
+                        (None, Some(&c.source)),
+                    );
+                }
+                Some(p) => {
+                    let owner = channel_owner(self, c, Status::Modified);
+                    let at = (Some(&p.source), Some(&c.source));
+                    if !opt_eq(&p.description, &c.description) {
+                        self.base(
+                            B::ChannelDescriptionChanged,
+                            owner,
+                            &[],
+                            Status::Modified,
+                            "description changed".into(),
+                            sv(&p.description),
+                            sv(&c.description),
+                            at,
+                        );
+                    }
+                    for (name, cs) in &c.parameters {
+                        let mut crumbs = vec![Crumb::new(NodeKind::ChannelParameter, name.clone())];
+                        match p.parameters.get(name) {
+                            None => self.base(
+                                B::ChannelParameterAdded,
+                                owner,
+                                &crumbs,
+                                Status::Added,
+                                format!("channel parameter `{name}` was added"),
+                                None,
+                                None,
+                                at,
+                            ),
+                            Some(ps) => {
+                                if let (Some(ps), Some(cs)) = (ps, cs) {
+                                    self.schema(
+                                        owner,
+                                        &mut crumbs,
+                                        Role::ChannelParameter,
+                                        ps,
+                                        cs,
+                                        0,
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    for name in p.parameters.keys() {
+                        if !c.parameters.contains_key(name) {
+                            let crumbs = [Crumb::new(NodeKind::ChannelParameter, name.clone())];
+                            self.base(
+                                B::ChannelParameterRemoved,
+                                owner,
+                                &crumbs,
+                                Status::Removed,
+                                format!("channel parameter `{name}` was removed"),
+                                None,
+                                None,
+                                at,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for (key, p) in &pm.channels {
+            if !cm.channels.contains_key(key) {
+                let owner = channel_owner(self, p, Status::Removed);
+                self.base(
+                    B::ChannelRemoved,
+                    owner,
+                    &[],
+                    Status::Removed,
+                    format!("channel `{}` was removed", p.address),
+                    None,
+                    None,
+                    (Some(&p.source), None),
+                );
+            }
+        }
+    }
+}

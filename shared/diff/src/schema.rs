@@ -1,0 +1,1197 @@
+//! Schema comparison: recursive through `$ref`s, composition keywords, items, properties,
+//! additionalProperties and the JSON Schema 2020-12 keywords of OpenAPI 3.1.
+//!
+//! Termination and "report once": a `$ref` pair that lands on the same named component on
+//! both sides is never followed inline. The component is queued once per role and compared
+//! once, its changes are owned by the component, and the use site only records an edge (which
+//! later becomes a link item and the component's list of affected operations). Every other
+//! schema pair is memoized by (previous location, current location, role), so circular inline
+//! references terminate as well, and inline nesting is capped at [`MAX_INLINE_DEPTH`].
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+use specpress_spec::{Document, Location};
+
+use crate::change::{Crumb, NodeKind, Status};
+use crate::engine::{Edge, Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
+use crate::rules::{CHECKS, Role, RuleId, S};
+
+/// Type facts of one schema.
+struct Types<'v> {
+    set: BTreeSet<&'v str>,
+    nullable: bool,
+}
+
+fn types(m: &Map<String, Value>) -> Types<'_> {
+    let mut set = BTreeSet::new();
+    let mut nullable = false;
+    match m.get("type") {
+        Some(Value::String(t)) if t == "null" => nullable = true,
+        Some(Value::String(t)) => {
+            set.insert(t.as_str());
+        }
+        Some(Value::Array(ts)) => {
+            for t in ts.iter().filter_map(Value::as_str) {
+                if t == "null" {
+                    nullable = true;
+                } else {
+                    set.insert(t);
+                }
+            }
+        }
+        _ => {}
+    }
+    if m.get("nullable").and_then(Value::as_bool) == Some(true)
+        || m.get("x-nullable").and_then(Value::as_bool) == Some(true)
+    {
+        nullable = true;
+    }
+    Types { set, nullable }
+}
+
+fn covers(wide: &BTreeSet<&str>, narrow: &BTreeSet<&str>) -> bool {
+    narrow
+        .iter()
+        .all(|t| wide.contains(t) || (*t == "integer" && wide.contains("number")))
+}
+
+fn join(set: &BTreeSet<&str>) -> String {
+    set.iter().copied().collect::<Vec<_>>().join(", ")
+}
+
+/// An upper or lower numeric bound: (value, exclusive).
+fn bound(m: &Map<String, Value>, plain: &str, exclusive: &str) -> Option<(f64, bool)> {
+    let inclusive = m.get(plain).and_then(Value::as_f64);
+    match m.get(exclusive) {
+        // JSON Schema 2020-12 / 3.1: a number.
+        Some(Value::Number(n)) => {
+            let e = n.as_f64()?;
+            match inclusive {
+                Some(i) if plain == "maximum" && i < e => Some((i, false)),
+                Some(i) if plain == "minimum" && i > e => Some((i, false)),
+                _ => Some((e, true)),
+            }
+        }
+        // Draft 4 / OpenAPI 3.0: a boolean modifying the plain bound.
+        Some(Value::Bool(b)) => inclusive.map(|i| (i, *b)),
+        _ => inclusive.map(|i| (i, false)),
+    }
+}
+
+fn fmt_bound(b: Option<(f64, bool)>) -> String {
+    match b {
+        None => "none".into(),
+        Some((v, true)) => format!("{v} (exclusive)"),
+        Some((v, false)) => format!("{v}"),
+    }
+}
+
+/// The allowed values (enum ∪ const), if restricted.
+fn allowed(m: &Map<String, Value>) -> Option<Vec<&Value>> {
+    let mut out: Option<Vec<&Value>> = None;
+    if let Some(Value::Array(vs)) = m.get("enum") {
+        out = Some(vs.iter().collect());
+    }
+    if let Some(c) = m.get("const") {
+        out.get_or_insert_with(Vec::new).push(c);
+    }
+    out
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.len() > 60 {
+        let mut cut = 57;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        format!("{}...", &s[..cut])
+    } else {
+        s
+    }
+}
+
+fn names(list: &[&Value]) -> String {
+    list.iter().map(|v| short(v)).collect::<Vec<_>>().join(", ")
+}
+
+fn required_set(m: &Map<String, Value>) -> BTreeSet<&str> {
+    m.get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// A boolean keyword of a (possibly `$ref`) schema: the local value wins, else the target's.
+fn flag(doc: &Document, at: &Location, key: &str) -> bool {
+    let Some(v) = doc.value(at) else {
+        return false;
+    };
+    if let Some(b) = v.get(key).and_then(Value::as_bool) {
+        return b;
+    }
+    if v.get("$ref").is_some()
+        && let Ok((_, t)) = doc.resolve(at)
+    {
+        return t.get(key).and_then(Value::as_bool).unwrap_or(false);
+    }
+    false
+}
+
+/// How a member of allOf/oneOf/anyOf is matched across versions: by the component a `$ref`
+/// points to, else by position among the inline members.
+fn member_keys(list: &[Value]) -> Vec<String> {
+    let mut inline = 0usize;
+    list.iter()
+        .map(|v| match v.get("$ref").and_then(Value::as_str) {
+            Some(r) => format!("ref:{}", r.rsplit('/').next().unwrap_or(r)),
+            None => {
+                inline += 1;
+                format!("inline:{}", inline - 1)
+            }
+        })
+        .collect()
+}
+
+impl<'a> Engine<'a> {
+    /// Compares the schemas at two locations (either may be a `$ref`).
+    pub(crate) fn schema(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        p: &Location,
+        c: &Location,
+        depth: usize,
+    ) {
+        self.schema_at(owner, crumbs, role, p, c, depth, false);
+    }
+
+    /// Compares a queued component pair (its own definition, not a use of it).
+    pub(crate) fn schema_resolved(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        p: &Location,
+        c: &Location,
+        depth: usize,
+    ) {
+        self.schema_at(owner, crumbs, role, p, c, depth, true);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn schema_at(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        p: &Location,
+        c: &Location,
+        depth: usize,
+        definition: bool,
+    ) {
+        let (pdoc, cdoc) = (self.p, self.c);
+        let Ok((pl, pv)) = pdoc.resolve(p) else {
+            return;
+        };
+        let Ok((cl, cv)) = cdoc.resolve(c) else {
+            return;
+        };
+        let is_self = definition && &pl == p && &cl == c;
+        if !is_self
+            && let (Some(pn), Some(cn)) = (self.p_names.get(&pl), self.c_names.get(&cl))
+            && pn == cn
+        {
+            let name: &str = cn;
+            let to = self.component(name, role, &pl, &cl);
+            self.edges.push(Edge {
+                from: owner,
+                to,
+                crumbs: crumbs.clone(),
+            });
+            return;
+        }
+        if depth > MAX_INLINE_DEPTH {
+            return;
+        }
+        if self.visits >= MAX_SCHEMA_VISITS {
+            self.truncated = true;
+            return;
+        }
+        if !self.visited.insert((pl.clone(), cl.clone(), role)) {
+            return;
+        }
+        self.visits += 1;
+        self.compare(owner, crumbs, role, &pl, pv, &cl, cv, depth);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &mut self,
+        role: Role,
+        s: S,
+        owner: usize,
+        crumbs: &[Crumb],
+        status: Status,
+        message: String,
+        previous: Option<Value>,
+        current: Option<Value>,
+        pl: &Location,
+        cl: &Location,
+    ) {
+        if !CHECKS[s as usize].structural && !self.content_seen.insert((s, pl.clone(), cl.clone()))
+        {
+            return;
+        }
+        self.emit(
+            RuleId::schema(role, s),
+            owner,
+            crumbs,
+            status,
+            message,
+            previous,
+            current,
+            Some(pl),
+            Some(cl),
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn child(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        p: &Location,
+        c: &Location,
+        crumb: Option<Crumb>,
+        depth: usize,
+    ) {
+        let pushed = crumb.is_some();
+        if let Some(cr) = crumb {
+            crumbs.push(cr);
+        }
+        self.schema(owner, crumbs, role, p, c, depth + 1);
+        if pushed {
+            crumbs.pop();
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn compare(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        pl: &Location,
+        pv: &'a Value,
+        cl: &Location,
+        cv: &'a Value,
+        depth: usize,
+    ) {
+        let contra = role.contravariant();
+        let (pm, cm) = match (pv, cv) {
+            (Value::Object(pm), Value::Object(cm)) => (pm, cm),
+            _ => {
+                // Boolean schemas (3.1): `true` accepts everything, `false` nothing.
+                if pv != cv {
+                    self.check(
+                        role,
+                        S::TypeChanged,
+                        owner,
+                        crumbs,
+                        Status::Modified,
+                        format!("schema changed from `{}` to `{}`", short(pv), short(cv)),
+                        Some(pv.clone()),
+                        Some(cv.clone()),
+                        pl,
+                        cl,
+                    );
+                }
+                return;
+            }
+        };
+        macro_rules! emit {
+            ($s:expr, $msg:expr, $p:expr, $c:expr) => {
+                self.check(
+                    role,
+                    $s,
+                    owner,
+                    crumbs,
+                    Status::Modified,
+                    $msg,
+                    $p,
+                    $c,
+                    pl,
+                    cl,
+                )
+            };
+        }
+        // Content-only keywords.
+        for (key, s) in [
+            ("description", S::DescriptionChanged),
+            ("title", S::TitleChanged),
+        ] {
+            let (a, b) = (pm.get(key), cm.get(key));
+            if a != b {
+                emit!(s, format!("{key} changed"), a.cloned(), b.cloned());
+            }
+        }
+        if pm.get("example") != cm.get("example") || pm.get("examples") != cm.get("examples") {
+            emit!(
+                S::ExampleChanged,
+                "example changed".into(),
+                pm.get("example").or(pm.get("examples")).cloned(),
+                cm.get("example").or(cm.get("examples")).cloned()
+            );
+        }
+        let dep =
+            |m: &Map<String, Value>| m.get("deprecated").and_then(Value::as_bool) == Some(true);
+        if !dep(pm) && dep(cm) {
+            emit!(
+                S::PropertyDeprecated,
+                "deprecated".into(),
+                Some(false.into()),
+                Some(true.into())
+            );
+        }
+        // Types and nullability.
+        let (pt, ct) = (types(pm), types(cm));
+        if !pt.set.is_empty() && !ct.set.is_empty() && pt.set != ct.set {
+            let s = if covers(&ct.set, &pt.set) {
+                S::TypeGeneralized
+            } else if covers(&pt.set, &ct.set) {
+                S::TypeNarrowed
+            } else {
+                S::TypeChanged
+            };
+            emit!(
+                s,
+                format!(
+                    "type changed from `{}` to `{}`",
+                    join(&pt.set),
+                    join(&ct.set)
+                ),
+                Some(json!(pt.set)),
+                Some(json!(ct.set))
+            );
+        }
+        if pt.nullable != ct.nullable {
+            let s = if ct.nullable {
+                S::BecameNullable
+            } else {
+                S::BecameNotNullable
+            };
+            emit!(
+                s,
+                if ct.nullable {
+                    "became nullable".into()
+                } else {
+                    "is no longer nullable".into()
+                },
+                Some(pt.nullable.into()),
+                Some(ct.nullable.into())
+            );
+        }
+        // Format.
+        match (
+            pm.get("format").and_then(Value::as_str),
+            cm.get("format").and_then(Value::as_str),
+        ) {
+            (Some(a), Some(b)) if a != b => emit!(
+                S::FormatChanged,
+                format!("format changed from `{a}` to `{b}`"),
+                Some(a.into()),
+                Some(b.into())
+            ),
+            (None, Some(b)) => emit!(
+                S::FormatSet,
+                format!("format `{b}` was set"),
+                None,
+                Some(b.into())
+            ),
+            (Some(a), None) => emit!(
+                S::FormatUnset,
+                format!("format `{a}` was removed"),
+                Some(a.into()),
+                None
+            ),
+            _ => {}
+        }
+        // Enum / const.
+        match (allowed(pm), allowed(cm)) {
+            (Some(a), Some(b)) => {
+                let added: Vec<&Value> = b.iter().filter(|v| !a.contains(v)).copied().collect();
+                let removed: Vec<&Value> = a.iter().filter(|v| !b.contains(v)).copied().collect();
+                if !added.is_empty() {
+                    emit!(
+                        S::EnumValueAdded,
+                        format!("enum values added: {}", names(&added)),
+                        None,
+                        Some(json!(added))
+                    );
+                }
+                if !removed.is_empty() {
+                    emit!(
+                        S::EnumValueRemoved,
+                        format!("enum values removed: {}", names(&removed)),
+                        Some(json!(removed)),
+                        None
+                    );
+                }
+            }
+            (None, Some(b)) => emit!(
+                S::EnumSet,
+                format!("values restricted to: {}", names(&b)),
+                None,
+                Some(json!(b))
+            ),
+            (Some(a), None) => emit!(
+                S::EnumUnset,
+                "values are no longer restricted".into(),
+                Some(json!(a)),
+                None
+            ),
+            (None, None) => {}
+        }
+        // Numeric bounds.
+        let pmax = bound(pm, "maximum", "exclusiveMaximum");
+        let cmax = bound(cm, "maximum", "exclusiveMaximum");
+        if pmax != cmax {
+            let s = match (pmax, cmax) {
+                (None, Some(_)) => S::MaxSet,
+                (Some(_), None) => S::MaxUnset,
+                (Some((a, ae)), Some((b, be))) => {
+                    if b < a || (b == a && be && !ae) {
+                        S::MaxDecreased
+                    } else {
+                        S::MaxIncreased
+                    }
+                }
+                (None, None) => S::MaxIncreased,
+            };
+            emit!(
+                s,
+                format!(
+                    "maximum changed from {} to {}",
+                    fmt_bound(pmax),
+                    fmt_bound(cmax)
+                ),
+                pmax.map(|b| json!(b.0)),
+                cmax.map(|b| json!(b.0))
+            );
+        }
+        let pmin = bound(pm, "minimum", "exclusiveMinimum");
+        let cmin = bound(cm, "minimum", "exclusiveMinimum");
+        if pmin != cmin {
+            let s = match (pmin, cmin) {
+                (None, Some(_)) => S::MinSet,
+                (Some(_), None) => S::MinUnset,
+                (Some((a, ae)), Some((b, be))) => {
+                    if b > a || (b == a && be && !ae) {
+                        S::MinIncreased
+                    } else {
+                        S::MinDecreased
+                    }
+                }
+                (None, None) => S::MinDecreased,
+            };
+            emit!(
+                s,
+                format!(
+                    "minimum changed from {} to {}",
+                    fmt_bound(pmin),
+                    fmt_bound(cmin)
+                ),
+                pmin.map(|b| json!(b.0)),
+                cmin.map(|b| json!(b.0))
+            );
+        }
+        // Length / count bounds.
+        for (key, dec, inc, set, unset) in [
+            (
+                "maxLength",
+                S::MaxLengthDecreased,
+                S::MaxLengthIncreased,
+                Some(S::MaxLengthSet),
+                Some(S::MaxLengthUnset),
+            ),
+            (
+                "maxItems",
+                S::MaxItemsDecreased,
+                S::MaxItemsIncreased,
+                Some(S::MaxItemsSet),
+                Some(S::MaxItemsUnset),
+            ),
+            (
+                "maxProperties",
+                S::MaxPropertiesDecreased,
+                S::MaxPropertiesIncreased,
+                Some(S::MaxPropertiesSet),
+                Some(S::MaxPropertiesUnset),
+            ),
+        ] {
+            let (a, b) = (
+                pm.get(key).and_then(Value::as_f64),
+                cm.get(key).and_then(Value::as_f64),
+            );
+            let s = match (a, b) {
+                (Some(a), Some(b)) if b < a => Some(dec),
+                (Some(a), Some(b)) if b > a => Some(inc),
+                (None, Some(_)) => set,
+                (Some(_), None) => unset,
+                _ => None,
+            };
+            if let Some(s) = s {
+                emit!(
+                    s,
+                    format!(
+                        "{key} changed from {} to {}",
+                        a.map_or("none".into(), |v| v.to_string()),
+                        b.map_or("none".into(), |v| v.to_string())
+                    ),
+                    a.map(|v| json!(v)),
+                    b.map(|v| json!(v))
+                );
+            }
+        }
+        for (key, inc, dec) in [
+            ("minLength", S::MinLengthIncreased, S::MinLengthDecreased),
+            ("minItems", S::MinItemsIncreased, S::MinItemsDecreased),
+            (
+                "minProperties",
+                S::MinPropertiesIncreased,
+                S::MinPropertiesDecreased,
+            ),
+        ] {
+            let a = pm.get(key).and_then(Value::as_f64).unwrap_or(0.0);
+            let b = cm.get(key).and_then(Value::as_f64).unwrap_or(0.0);
+            if a != b {
+                emit!(
+                    if b > a { inc } else { dec },
+                    format!("{key} changed from {a} to {b}"),
+                    Some(json!(a)),
+                    Some(json!(b))
+                );
+            }
+        }
+        // Pattern, multipleOf, uniqueItems, default, discriminator, content encoding.
+        match (
+            pm.get("pattern").and_then(Value::as_str),
+            cm.get("pattern").and_then(Value::as_str),
+        ) {
+            (Some(a), Some(b)) if a != b => emit!(
+                S::PatternChanged,
+                format!("pattern changed from `{a}` to `{b}`"),
+                Some(a.into()),
+                Some(b.into())
+            ),
+            (None, Some(b)) => emit!(
+                S::PatternSet,
+                format!("pattern `{b}` was set"),
+                None,
+                Some(b.into())
+            ),
+            (Some(a), None) => emit!(
+                S::PatternUnset,
+                format!("pattern `{a}` was removed"),
+                Some(a.into()),
+                None
+            ),
+            _ => {}
+        }
+        match (
+            pm.get("multipleOf").and_then(Value::as_f64),
+            cm.get("multipleOf").and_then(Value::as_f64),
+        ) {
+            (Some(a), Some(b)) if a != b => emit!(
+                S::MultipleOfChanged,
+                format!("multipleOf changed from {a} to {b}"),
+                Some(json!(a)),
+                Some(json!(b))
+            ),
+            (None, Some(b)) => emit!(
+                S::MultipleOfSet,
+                format!("multipleOf {b} was set"),
+                None,
+                Some(json!(b))
+            ),
+            (Some(a), None) => emit!(
+                S::MultipleOfUnset,
+                format!("multipleOf {a} was removed"),
+                Some(json!(a)),
+                None
+            ),
+            _ => {}
+        }
+        let unique =
+            |m: &Map<String, Value>| m.get("uniqueItems").and_then(Value::as_bool) == Some(true);
+        if unique(pm) != unique(cm) {
+            let s = if unique(cm) {
+                S::UniqueItemsSet
+            } else {
+                S::UniqueItemsUnset
+            };
+            emit!(
+                s,
+                "uniqueItems changed".into(),
+                Some(unique(pm).into()),
+                Some(unique(cm).into())
+            );
+        }
+        if pm.get("default") != cm.get("default") {
+            emit!(
+                S::DefaultChanged,
+                format!(
+                    "default changed from {} to {}",
+                    pm.get("default").map_or("none".into(), short),
+                    cm.get("default").map_or("none".into(), short)
+                ),
+                pm.get("default").cloned(),
+                cm.get("default").cloned()
+            );
+        }
+        if let (Some(pd), Some(cd)) = (pm.get("discriminator"), cm.get("discriminator")) {
+            let prop = |d: &Value| d.get("propertyName").cloned();
+            let mapping_removed = pd
+                .get("mapping")
+                .and_then(Value::as_object)
+                .map(|pmap| {
+                    let cmap = cd.get("mapping").and_then(Value::as_object);
+                    pmap.keys()
+                        .any(|k| cmap.is_none_or(|cmap| !cmap.contains_key(k)))
+                })
+                .unwrap_or(false);
+            if prop(pd) != prop(cd) || mapping_removed {
+                emit!(
+                    S::DiscriminatorChanged,
+                    "discriminator property or mapping changed".into(),
+                    Some(pd.clone()),
+                    Some(cd.clone())
+                );
+            }
+        }
+        for key in ["contentMediaType", "contentEncoding"] {
+            if pm.get(key) != cm.get(key) {
+                emit!(
+                    S::ContentMediaTypeChanged,
+                    format!("{key} changed"),
+                    pm.get(key).cloned(),
+                    cm.get(key).cloned()
+                );
+            }
+        }
+        // Objects.
+        self.properties(owner, crumbs, role, pl, pm, cl, cm, depth);
+        for key in ["additionalProperties", "unevaluatedProperties"] {
+            let open = |v: Option<&Value>| !matches!(v, Some(Value::Bool(false)));
+            let (a, b) = (pm.get(key), cm.get(key));
+            if open(a) && !open(b) {
+                emit!(
+                    S::AdditionalPropertiesNarrowed,
+                    format!("{key} are no longer allowed"),
+                    a.cloned(),
+                    b.cloned()
+                );
+            } else if !open(a) && open(b) {
+                emit!(
+                    S::AdditionalPropertiesWidened,
+                    format!("{key} are now allowed"),
+                    a.cloned(),
+                    b.cloned()
+                );
+            } else if matches!(a, Some(Value::Object(_))) && matches!(b, Some(Value::Object(_))) {
+                self.child(
+                    owner,
+                    crumbs,
+                    role,
+                    &pl.child(key),
+                    &cl.child(key),
+                    Some(Crumb::new(NodeKind::AdditionalProperties, key)),
+                    depth,
+                );
+            }
+        }
+        if let (Some(Value::Object(_)), Some(Value::Object(_))) = (
+            pm.get("dependentRequired").or(pm.get("dependencies")),
+            cm.get("dependentRequired").or(cm.get("dependencies")),
+        ) {}
+        let dr = |m: &'a Map<String, Value>| -> BTreeSet<(String, String)> {
+            m.get("dependentRequired")
+                .and_then(Value::as_object)
+                .map(|o| {
+                    o.iter()
+                        .flat_map(|(k, v)| {
+                            v.as_array()
+                                .into_iter()
+                                .flatten()
+                                .filter_map(Value::as_str)
+                                .map(move |d| (k.clone(), d.to_string()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (pdr, cdr) = (dr(pm), dr(cm));
+        if cdr.difference(&pdr).next().is_some() {
+            emit!(
+                S::DependentRequiredAdded,
+                "dependentRequired constraints were added".into(),
+                pm.get("dependentRequired").cloned(),
+                cm.get("dependentRequired").cloned()
+            );
+        }
+        if pdr.difference(&cdr).next().is_some() {
+            emit!(
+                S::DependentRequiredRemoved,
+                "dependentRequired constraints were removed".into(),
+                pm.get("dependentRequired").cloned(),
+                cm.get("dependentRequired").cloned()
+            );
+        }
+        for key in ["dependentSchemas", "patternProperties"] {
+            if let (Some(Value::Object(a)), Some(Value::Object(b))) = (pm.get(key), cm.get(key)) {
+                for k in a.keys() {
+                    if b.contains_key(k) {
+                        self.child(
+                            owner,
+                            crumbs,
+                            role,
+                            &pl.child(key).child(k),
+                            &cl.child(key).child(k),
+                            Some(Crumb::new(NodeKind::Property, format!("{key}[{k}]"))),
+                            depth,
+                        );
+                    }
+                }
+            }
+        }
+        // Arrays.
+        match (pm.get("items"), cm.get("items")) {
+            (Some(Value::Array(a)), Some(Value::Array(b))) => self.tuple(
+                owner,
+                crumbs,
+                role,
+                pl,
+                cl,
+                "items",
+                a.len(),
+                b.len(),
+                depth,
+            ),
+            (Some(a), Some(b)) if !a.is_array() && !b.is_array() => self.child(
+                owner,
+                crumbs,
+                role,
+                &pl.child("items"),
+                &cl.child("items"),
+                Some(Crumb::new(NodeKind::Items, "items")),
+                depth,
+            ),
+            _ => {}
+        }
+        let tuple_len =
+            |m: &Map<String, Value>| m.get("prefixItems").and_then(Value::as_array).map(Vec::len);
+        match (tuple_len(pm), tuple_len(cm)) {
+            (Some(a), Some(b)) => {
+                self.tuple(owner, crumbs, role, pl, cl, "prefixItems", a, b, depth)
+            }
+            (None, Some(b)) if b > 0 => emit!(
+                S::TupleItemAdded,
+                format!("{b} positional items were added"),
+                None,
+                cm.get("prefixItems").cloned()
+            ),
+            (Some(a), None) if a > 0 => emit!(
+                S::TupleItemRemoved,
+                format!("{a} positional items were removed"),
+                pm.get("prefixItems").cloned(),
+                None
+            ),
+            _ => {}
+        }
+        for key in ["contains", "propertyNames", "unevaluatedItems"] {
+            if let (Some(Value::Object(_)), Some(Value::Object(_))) = (pm.get(key), cm.get(key)) {
+                self.child(
+                    owner,
+                    crumbs,
+                    role,
+                    &pl.child(key),
+                    &cl.child(key),
+                    Some(Crumb::new(NodeKind::Condition, key)),
+                    depth,
+                );
+            }
+        }
+        // Composition.
+        for (key, added, removed) in [
+            ("allOf", S::AllOfAdded, S::AllOfRemoved),
+            ("oneOf", S::OneOfAdded, S::OneOfRemoved),
+            ("anyOf", S::AnyOfAdded, S::AnyOfRemoved),
+        ] {
+            let empty = Vec::new();
+            let a = pm.get(key).and_then(Value::as_array).unwrap_or(&empty);
+            let b = cm.get(key).and_then(Value::as_array).unwrap_or(&empty);
+            if a.is_empty() && b.is_empty() {
+                continue;
+            }
+            let (ak, bk) = (member_keys(a), member_keys(b));
+            for (j, k) in bk.iter().enumerate() {
+                let label = k.split_once(':').map_or(k.as_str(), |x| x.1);
+                let label = if k.starts_with("inline:") {
+                    format!("{key}[{label}]")
+                } else {
+                    label.to_string()
+                };
+                match ak.iter().position(|x| x == k) {
+                    Some(i) => self.child(
+                        owner,
+                        crumbs,
+                        role,
+                        &pl.child(key).index(i),
+                        &cl.child(key).index(j),
+                        Some(Crumb::new(NodeKind::Variant, label)),
+                        depth,
+                    ),
+                    None => {
+                        crumbs.push(Crumb::new(NodeKind::Variant, label.clone()));
+                        self.check(
+                            role,
+                            added,
+                            owner,
+                            crumbs,
+                            Status::Added,
+                            format!("{key} member `{label}` was added"),
+                            None,
+                            None,
+                            pl,
+                            &cl.child(key).index(j),
+                        );
+                        crumbs.pop();
+                    }
+                }
+            }
+            for (i, k) in ak.iter().enumerate() {
+                if bk.contains(k) {
+                    continue;
+                }
+                let label = k.split_once(':').map_or(k.as_str(), |x| x.1);
+                let label = if k.starts_with("inline:") {
+                    format!("{key}[{label}]")
+                } else {
+                    label.to_string()
+                };
+                crumbs.push(Crumb::new(NodeKind::Variant, label.clone()));
+                self.check(
+                    role,
+                    removed,
+                    owner,
+                    crumbs,
+                    Status::Removed,
+                    format!("{key} member `{label}` was removed"),
+                    None,
+                    None,
+                    &pl.child(key).index(i),
+                    cl,
+                );
+                crumbs.pop();
+            }
+        }
+        match (pm.get("not").is_some(), cm.get("not").is_some()) {
+            (false, true) => emit!(
+                S::NotAdded,
+                "a `not` exclusion was added".into(),
+                None,
+                cm.get("not").cloned()
+            ),
+            (true, false) => emit!(
+                S::NotRemoved,
+                "the `not` exclusion was removed".into(),
+                pm.get("not").cloned(),
+                None
+            ),
+            _ => {}
+        }
+        match (pm.get("if").is_some(), cm.get("if").is_some()) {
+            (false, true) => emit!(
+                S::ConditionalAdded,
+                "an if/then/else condition was added".into(),
+                None,
+                cm.get("if").cloned()
+            ),
+            (true, false) => emit!(
+                S::ConditionalRemoved,
+                "the if/then/else condition was removed".into(),
+                pm.get("if").cloned(),
+                None
+            ),
+            (true, true) => {
+                for key in ["if", "then", "else"] {
+                    if pm.contains_key(key) && cm.contains_key(key) {
+                        self.child(
+                            owner,
+                            crumbs,
+                            role,
+                            &pl.child(key),
+                            &cl.child(key),
+                            Some(Crumb::new(NodeKind::Condition, key)),
+                            depth,
+                        );
+                    }
+                }
+            }
+            (false, false) => {}
+        }
+        let _ = contra;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn tuple(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        pl: &Location,
+        cl: &Location,
+        key: &str,
+        a: usize,
+        b: usize,
+        depth: usize,
+    ) {
+        for i in 0..a.min(b) {
+            self.child(
+                owner,
+                crumbs,
+                role,
+                &pl.child(key).index(i),
+                &cl.child(key).index(i),
+                Some(Crumb::new(NodeKind::Items, format!("{key}[{i}]"))),
+                depth,
+            );
+        }
+        if b > a {
+            self.check(
+                role,
+                S::TupleItemAdded,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("{} positional items were added", b - a),
+                Some(json!(a)),
+                Some(json!(b)),
+                pl,
+                cl,
+            );
+        } else if a > b {
+            self.check(
+                role,
+                S::TupleItemRemoved,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("{} positional items were removed", a - b),
+                Some(json!(a)),
+                Some(json!(b)),
+                pl,
+                cl,
+            );
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn properties(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        pl: &Location,
+        pm: &'a Map<String, Value>,
+        cl: &Location,
+        cm: &'a Map<String, Value>,
+        depth: usize,
+    ) {
+        let contra = role.contravariant();
+        let empty = Map::new();
+        let pp = pm
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let cp = cm
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let (preq, creq) = (required_set(pm), required_set(cm));
+        if pp.is_empty() && cp.is_empty() && preq == creq {
+            return;
+        }
+        let (pdoc, cdoc) = (self.p, self.c);
+        let ppl = pl.child("properties");
+        let cpl = cl.child("properties");
+        // Required as clients experience it: a read-only property is never sent in a request,
+        // a write-only one never returned in a response.
+        let effective = |doc: &Document, at: &Location, required: bool| {
+            required
+                && !(contra && flag(doc, at, "readOnly"))
+                && !(!contra && flag(doc, at, "writeOnly"))
+        };
+        for name in cp.keys() {
+            let cat = cpl.child(name);
+            let creq_eff = effective(cdoc, &cat, creq.contains(name.as_str()));
+            if !pp.contains_key(name) {
+                crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
+                let s = if contra && creq_eff {
+                    S::RequiredPropertyAdded
+                } else {
+                    S::PropertyAdded
+                };
+                let what = if creq_eff { "required" } else { "optional" };
+                self.check(
+                    role,
+                    s,
+                    owner,
+                    crumbs,
+                    Status::Added,
+                    format!("{what} property `{name}` was added"),
+                    None,
+                    None,
+                    &ppl.child(name),
+                    &cat,
+                );
+                crumbs.pop();
+                continue;
+            }
+            let pat = ppl.child(name);
+            let preq_eff = effective(pdoc, &pat, preq.contains(name.as_str()));
+            crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
+            if !preq_eff && creq_eff {
+                self.check(
+                    role,
+                    S::PropertyBecameRequired,
+                    owner,
+                    crumbs,
+                    Status::Modified,
+                    format!("property `{name}` became required"),
+                    Some(false.into()),
+                    Some(true.into()),
+                    &pat,
+                    &cat,
+                );
+            } else if preq_eff && !creq_eff {
+                self.check(
+                    role,
+                    S::PropertyBecameOptional,
+                    owner,
+                    crumbs,
+                    Status::Modified,
+                    format!("property `{name}` became optional"),
+                    Some(true.into()),
+                    Some(false.into()),
+                    &pat,
+                    &cat,
+                );
+            }
+            if !flag(pdoc, &pat, "readOnly") && flag(cdoc, &cat, "readOnly") {
+                self.check(
+                    role,
+                    S::PropertyBecameReadOnly,
+                    owner,
+                    crumbs,
+                    Status::Modified,
+                    format!("property `{name}` became read-only"),
+                    Some(false.into()),
+                    Some(true.into()),
+                    &pat,
+                    &cat,
+                );
+            }
+            if !flag(pdoc, &pat, "writeOnly") && flag(cdoc, &cat, "writeOnly") {
+                self.check(
+                    role,
+                    S::PropertyBecameWriteOnly,
+                    owner,
+                    crumbs,
+                    Status::Modified,
+                    format!("property `{name}` became write-only"),
+                    Some(false.into()),
+                    Some(true.into()),
+                    &pat,
+                    &cat,
+                );
+            }
+            self.schema(owner, crumbs, role, &pat, &cat, depth + 1);
+            crumbs.pop();
+        }
+        for name in pp.keys() {
+            if cp.contains_key(name) {
+                continue;
+            }
+            let pat = ppl.child(name);
+            // A property that was never visible on this side cannot be missed when it goes.
+            if (contra && flag(pdoc, &pat, "readOnly"))
+                || (!contra && flag(pdoc, &pat, "writeOnly"))
+            {
+                continue;
+            }
+            let s = if flag(pdoc, &pat, "deprecated") {
+                S::DeprecatedPropertyRemoved
+            } else {
+                S::PropertyRemoved
+            };
+            crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
+            self.check(
+                role,
+                s,
+                owner,
+                crumbs,
+                Status::Removed,
+                format!("property `{name}` was removed"),
+                None,
+                None,
+                &pat,
+                &cpl.child(name),
+            );
+            crumbs.pop();
+        }
+        // `required` entries naming properties declared elsewhere (allOf members, …).
+        for name in creq.difference(&preq) {
+            if cp.contains_key(*name) || pp.contains_key(*name) {
+                continue;
+            }
+            crumbs.push(Crumb::new(NodeKind::Property, *name));
+            self.check(
+                role,
+                S::PropertyBecameRequired,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("property `{name}` became required"),
+                Some(false.into()),
+                Some(true.into()),
+                &ppl.child(name),
+                &cpl.child(name),
+            );
+            crumbs.pop();
+        }
+        for name in preq.difference(&creq) {
+            if cp.contains_key(*name) || pp.contains_key(*name) {
+                continue;
+            }
+            crumbs.push(Crumb::new(NodeKind::Property, *name));
+            self.check(
+                role,
+                S::PropertyBecameOptional,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("property `{name}` became optional"),
+                Some(true.into()),
+                Some(false.into()),
+                &ppl.child(name),
+                &cpl.child(name),
+            );
+            crumbs.pop();
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! Arranges the flat change list into the Bump.sh `DiffItem` tree.
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::change::{Change, Crumb, NodeKind, Status};
+use crate::engine::{Engine, item_slug};
+use crate::rules::{Level, Side};
+
+/// Why a node is breaking (Bump.sh `breaking_details`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct BreakingDetails {
+    /// The first breaking rule, as a snake_case key (`removed_not_deprecated` for a removed
+    /// operation, as Bump.sh reports it).
+    pub message_key: String,
+    /// The attributes whose change is breaking (`type`, `required`, `path`, …).
+    pub breaking_attributes: Vec<String>,
+}
+
+/// One classified change attached to a node (our addition to the Bump.sh shape).
+#[derive(Clone, Debug, Serialize)]
+pub struct ItemChange {
+    /// Stable rule id from the catalogue.
+    pub rule: &'static str,
+    /// Effective level.
+    pub level: Level,
+    /// The side the change is judged from.
+    pub side: Side,
+    /// False for content-only changes.
+    pub structural: bool,
+    /// Human message.
+    pub message: String,
+}
+
+/// A node of the diff tree, serialized exactly as Bump.sh's `DiffItem` plus `changes`,
+/// `affected`, `ref` and `level`.
+#[derive(Clone, Debug, Serialize)]
+pub struct DiffItem {
+    pub id: String,
+    pub name: String,
+    pub status: Status,
+    #[serde(rename = "type")]
+    pub item_type: String,
+    pub breaking: bool,
+    /// Highest level found in this node and below.
+    pub level: Level,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breaking_details: Option<BreakingDetails>,
+    pub children: Vec<DiffItem>,
+    /// The changes found at this very node.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<ItemChange>,
+    /// For a shared component: the operations that use it (directly or through other
+    /// components).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub affected: Vec<String>,
+    /// For a use of a changed shared component: the `id` of the component's root item.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Text label of the node (`Query parameter`, `Body attribute`, …), for the renderers.
+    #[serde(skip)]
+    pub label: String,
+    /// True when this node's own changes (not its children's) are breaking.
+    #[serde(skip)]
+    pub own_breaking: bool,
+    /// True when the node only groups its children (a request body with no change of its
+    /// own): the text rendering skips its line, as bump-cli does.
+    #[serde(skip)]
+    pub transparent: bool,
+}
+
+struct Node {
+    crumb: Option<Crumb>,
+    changes: Vec<usize>,
+    link: Option<usize>,
+    children: Vec<Node>,
+}
+
+impl Node {
+    fn new(crumb: Option<Crumb>) -> Self {
+        Node {
+            crumb,
+            changes: Vec::new(),
+            link: None,
+            children: Vec::new(),
+        }
+    }
+
+    fn at(&mut self, crumbs: &[Crumb]) -> &mut Node {
+        let mut node = self;
+        for c in crumbs {
+            let i = match node
+                .children
+                .iter()
+                .position(|n| n.crumb.as_ref() == Some(c) && n.link.is_none())
+            {
+                Some(i) => i,
+                None => {
+                    node.children.push(Node::new(Some(c.clone())));
+                    node.children.len() - 1
+                }
+            };
+            node = &mut node.children[i];
+        }
+        node
+    }
+}
+
+fn label(kind: NodeKind, in_parameter: bool) -> String {
+    match kind {
+        NodeKind::Parameter(p) => {
+            let s = match p {
+                specpress_spec::ParameterIn::Path => "Path parameter",
+                specpress_spec::ParameterIn::Query => "Query parameter",
+                specpress_spec::ParameterIn::Header => "Header parameter",
+                specpress_spec::ParameterIn::Cookie => "Cookie parameter",
+            };
+            s.into()
+        }
+        NodeKind::Body => "Body".into(),
+        NodeKind::MediaType => "Media type".into(),
+        NodeKind::Response => "Response".into(),
+        NodeKind::Header => "Header".into(),
+        NodeKind::Property if in_parameter => "Attribute".into(),
+        NodeKind::Property => "Body attribute".into(),
+        NodeKind::AdditionalProperties => "Additional properties".into(),
+        NodeKind::Items => "Items".into(),
+        NodeKind::Variant => "Variant".into(),
+        NodeKind::Condition => "Keyword".into(),
+        NodeKind::SchemaLink => "Schema".into(),
+        NodeKind::Security => "Security".into(),
+        NodeKind::Server => "Server".into(),
+        NodeKind::Variable => "Variable".into(),
+        NodeKind::Callback => "Callback".into(),
+        NodeKind::Message => "Message".into(),
+        NodeKind::MessageHeaders => "Headers".into(),
+        NodeKind::ChannelParameter => "Parameter".into(),
+        NodeKind::Flow => "Flow".into(),
+    }
+}
+
+/// Merges `{attribute: value}` objects for `previous`/`current`.
+fn attr_value(into: &mut Option<Value>, attribute: &str, v: &Option<Value>) {
+    let Some(v) = v else { return };
+    let obj = into.get_or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(m) = obj {
+        m.entry(attribute.to_string()).or_insert_with(|| v.clone());
+    }
+}
+
+/// Facts computed over the component graph.
+pub(crate) struct Graph {
+    /// Per owner: it or a component it reaches has a change.
+    pub changed: Vec<bool>,
+    /// Per owner: it or a component it reaches has a breaking change.
+    pub breaking: Vec<bool>,
+    /// Per owner: the operations that reach it.
+    pub affected: Vec<Vec<String>>,
+}
+
+pub(crate) fn graph(e: &Engine<'_>) -> Graph {
+    let n = e.owners.len();
+    let mut changed = vec![false; n];
+    let mut breaking = vec![false; n];
+    for c in &e.changes {
+        changed[c.owner] = true;
+        if c.level == Level::Breaking {
+            breaking[c.owner] = true;
+        }
+    }
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for edge in &e.edges {
+        if edge.from != edge.to && !out[edge.from].contains(&edge.to) {
+            out[edge.from].push(edge.to);
+        }
+    }
+    // Propagate "reaches a change" backwards along edges until nothing moves (cycle-safe).
+    loop {
+        let mut moved = false;
+        for from in 0..n {
+            for &to in &out[from] {
+                if changed[to] && !changed[from] {
+                    changed[from] = true;
+                    moved = true;
+                }
+                if breaking[to] && !breaking[from] {
+                    breaking[from] = true;
+                    moved = true;
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    let mut affected: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut seen = vec![usize::MAX; n];
+    for (i, o) in e.owners.iter().enumerate() {
+        if !matches!(
+            o.item_type,
+            "endpoint" | "webhook" | "operation" | "channel"
+        ) {
+            continue;
+        }
+        let mut stack: Vec<usize> = out[i].clone();
+        while let Some(x) = stack.pop() {
+            if seen[x] == i {
+                continue;
+            }
+            seen[x] = i;
+            if changed[x] {
+                affected[x].push(o.name.clone());
+            }
+            stack.extend(out[x].iter().copied().filter(|&y| seen[y] != i));
+        }
+    }
+    Graph {
+        changed,
+        breaking,
+        affected,
+    }
+}
+
+/// Builds the item list: operations first, then AsyncAPI operations, channels, servers,
+/// security, then shared components.
+pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
+    let n = e.owners.len();
+    let mut roots: Vec<Node> = (0..n).map(|_| Node::new(None)).collect();
+    for (i, c) in e.changes.iter().enumerate() {
+        roots[c.owner].at(&c.crumbs).changes.push(i);
+    }
+    let mut linked: HashSet<(usize, usize, Vec<Crumb>)> = HashSet::new();
+    for edge in &e.edges {
+        if edge.from == edge.to || !g.changed[edge.to] {
+            continue;
+        }
+        if !linked.insert((edge.from, edge.to, edge.crumbs.clone())) {
+            continue;
+        }
+        let target = &e.owners[edge.to];
+        let parent = roots[edge.from].at(&edge.crumbs);
+        let mut link = Node::new(Some(Crumb::new(NodeKind::SchemaLink, target.name.clone())));
+        link.link = Some(edge.to);
+        parent.children.push(link);
+    }
+    let order = |t: &str| match t {
+        "endpoint" | "webhook" => 0,
+        "operation" => 1,
+        "channel" => 2,
+        "server" => 3,
+        "security" | "security_scheme" => 4,
+        _ => 5,
+    };
+    let mut idx: Vec<usize> = (0..n).collect();
+    idx.sort_by_key(|&i| order(e.owners[i].item_type));
+    let mut items = Vec::new();
+    for i in idx {
+        let root = std::mem::replace(&mut roots[i], Node::new(None));
+        if root.changes.is_empty() && root.children.is_empty() {
+            continue;
+        }
+        let o = &e.owners[i];
+        let mut item = to_item(e, g, &root, &o.id, false);
+        item.id = o.id.clone();
+        item.name = o.name.clone();
+        item.item_type = o.item_type.to_string();
+        item.label = match o.item_type {
+            "endpoint" | "operation" => String::new(),
+            "webhook" => "webhook ".into(),
+            "schema" => "schema ".into(),
+            "server" => "server ".into(),
+            "security_scheme" => "security scheme ".into(),
+            "security" => "document ".into(),
+            "channel" => "channel ".into(),
+            other => format!("{other} "),
+        };
+        if o.status != Status::Modified {
+            item.status = o.status;
+        }
+        if o.previous.is_some() || o.current.is_some() {
+            item.previous = o.previous.clone();
+            item.current = o.current.clone();
+        }
+        if let Some(role) = o.role {
+            item.affected = g.affected[i].clone();
+            item.name = o.name.clone();
+            item.label = format!("schema ({}) ", role.prefix().replace('-', " "));
+        }
+        item.breaking = item.breaking || g.breaking[i];
+        if item.breaking && item.level < Level::Breaking {
+            item.level = Level::Breaking;
+        }
+        item.transparent = false;
+        items.push(item);
+    }
+    items
+}
+
+fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bool) -> DiffItem {
+    let (kind, name) = match &node.crumb {
+        Some(c) => (Some(c.kind), c.name.clone()),
+        None => (None, String::new()),
+    };
+    let id = match &node.crumb {
+        Some(c) => format!("{parent_id}-{}-{}", c.kind.item_type(), item_slug(&c.name)),
+        None => parent_id.to_string(),
+    };
+    let child_in_param = in_param
+        || matches!(
+            kind,
+            Some(NodeKind::Parameter(_) | NodeKind::Header | NodeKind::ChannelParameter)
+        );
+    if let Some(target) = node.link {
+        let t = &e.owners[target];
+        let breaking = g.breaking[target];
+        return DiffItem {
+            id,
+            name,
+            status: Status::Modified,
+            item_type: "schema".into(),
+            breaking,
+            level: if breaking {
+                Level::Breaking
+            } else {
+                Level::Info
+            },
+            previous: None,
+            current: None,
+            breaking_details: None,
+            children: Vec::new(),
+            changes: Vec::new(),
+            affected: Vec::new(),
+            reference: Some(t.id.clone()),
+            label: "Schema".into(),
+            own_breaking: breaking,
+            transparent: false,
+        };
+    }
+    let changes: Vec<&Change> = node.changes.iter().map(|&i| &e.changes[i]).collect();
+    let mut status = Status::Modified;
+    for c in &changes {
+        if c.status != Status::Modified {
+            status = c.status;
+        }
+    }
+    let mut previous = None;
+    let mut current = None;
+    let mut level = Level::Info;
+    let mut own_breaking = false;
+    let mut details: Option<BreakingDetails> = None;
+    let mut item_changes = Vec::with_capacity(changes.len());
+    for c in &changes {
+        let rule = c.rule.rule();
+        attr_value(&mut previous, rule.attribute, &c.previous);
+        attr_value(&mut current, rule.attribute, &c.current);
+        level = level.max(c.level);
+        if c.level == Level::Breaking {
+            own_breaking = true;
+            let d = details.get_or_insert_with(|| BreakingDetails {
+                message_key: match rule.id.as_str() {
+                    "endpoint-removed" => "removed_not_deprecated".into(),
+                    other => other.replace('-', "_"),
+                },
+                breaking_attributes: Vec::new(),
+            });
+            if !d.breaking_attributes.iter().any(|a| a == rule.attribute) {
+                d.breaking_attributes.push(rule.attribute.to_string());
+            }
+        }
+        item_changes.push(ItemChange {
+            rule: c.rule_id(),
+            level: c.level,
+            side: rule.side,
+            structural: rule.structural,
+            message: c.message.clone(),
+        });
+    }
+    let children: Vec<DiffItem> = node
+        .children
+        .iter()
+        .map(|n| to_item(e, g, n, &id, child_in_param))
+        .collect();
+    let mut breaking = own_breaking;
+    for ch in &children {
+        level = level.max(ch.level);
+        breaking |= ch.breaking;
+    }
+    DiffItem {
+        id,
+        name,
+        status,
+        item_type: kind.map_or("endpoint", NodeKind::item_type).to_string(),
+        breaking,
+        level,
+        previous,
+        current,
+        breaking_details: details,
+        children,
+        changes: item_changes,
+        affected: Vec::new(),
+        reference: None,
+        label: kind.map_or(String::new(), |k| label(k, in_param)),
+        own_breaking,
+        transparent: kind == Some(NodeKind::Body) && changes.is_empty(),
+    }
+}
