@@ -5,11 +5,23 @@
 //! `definition`) plus the `references` table the API receives.
 
 mod detect;
+mod fingerprint;
+mod json;
+mod locate;
 pub mod model;
+mod normalize;
+mod pointer;
+mod refs;
+mod validate;
+mod yaml;
 
 pub use model::*;
+pub use validate::warm_up;
 
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
+
+use serde_json::Value;
 
 /// Budgets applied to every document. All are hard limits: exceeding one is an error with a
 /// clear message, never unbounded time or memory.
@@ -172,93 +184,298 @@ pub enum RefError {
     TooLong { used_at: String, limit: usize },
 }
 
-struct SourceFile {
-    /// The reference location as given (None for the root).
-    name: Option<String>,
-    /// Normalized location used for matching.
-    key: String,
-    value: serde_json::Value,
+/// One file of the document.
+pub(crate) struct SourceFile {
+    /// The reference location as given (`None` for the root definition).
+    pub(crate) name: Option<String>,
+    /// Normalized location, the key `$ref`s are matched against (`""` for the root).
+    pub(crate) key: String,
+    pub(crate) value: Value,
+    /// The source text, kept for the lazy line/column lookup of diagnostics.
+    pub(crate) text: Option<Box<str>>,
+    pub(crate) format: SourceFormat,
 }
 
-/// A parsed, detected and resolved API document. Cheap to share: `Send + Sync`.
+/// Name given to the synthetic file holding generated schemas (see [`model`]).
+pub const SYNTHETIC_FILE: &str = "specpress:synthetic";
+
+/// A parsed, detected and resolved API document. `Send + Sync`; the model is built once at
+/// parse time, the fingerprint on first use.
 pub struct Document {
     version: SpecVersion,
+    raw_version: String,
     format: SourceFormat,
-    files: Vec<SourceFile>,
-    limits: Limits,
-    model: OnceLock<ApiModel>,
+    pub(crate) files: Vec<SourceFile>,
+    index: HashMap<String, FileId>,
+    pub(crate) limits: Limits,
+    model: ApiModel,
+    fingerprint: OnceLock<[u8; 32]>,
 }
 
-/// Parse + detect + resolve refs (does not run schema validation).
+fn too_large(what: &str, len: usize, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        "too-large",
+        format!("{what} is {len} bytes, more than the limit of {limit} bytes"),
+    )
+}
+
+/// Parses one file's text (JSON or YAML, detected), within the budgets.
+fn load_text(
+    text: &str,
+    limits: &Limits,
+    nodes_before: usize,
+) -> Result<(Value, SourceFormat, usize), Diagnostic> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first = text.trim_start().chars().next();
+    let yaml_budget = yaml::YamlBudget {
+        max_depth: limits.max_depth,
+        max_nodes: limits.max_nodes,
+        nodes_before,
+        allow_aliases: limits.allow_aliases,
+        max_aliases: if limits.allow_aliases {
+            limits.max_aliases
+        } else {
+            0
+        },
+    };
+    match first {
+        None => Err(Diagnostic::new("empty-document", "the document is empty")),
+        Some('{') | Some('[') | Some('"') => {
+            match json::load(text, limits.max_depth, limits.max_nodes, nodes_before) {
+                Ok(l) => Ok((l.value, SourceFormat::Json, l.nodes)),
+                // Flow-style YAML also starts with `{`/`[`: fall back to YAML on a plain syntax error.
+                Err(e) if e.code == "syntax" => match yaml::load(text, &yaml_budget) {
+                    Ok(l) => Ok((l.value, SourceFormat::Yaml, l.nodes)),
+                    Err(y) if y.code == "syntax" => Err(e),
+                    Err(y) => Err(y),
+                },
+                Err(e) => Err(e),
+            }
+        }
+        Some(_) => {
+            let l = yaml::load(text, &yaml_budget)?;
+            Ok((l.value, SourceFormat::Yaml, l.nodes))
+        }
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// True for reference files that are text rather than data (bump-cli sends Markdown files
+/// referenced from descriptions as they are).
+fn is_text_location(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    let path = lower.split(['?', '#']).next().unwrap_or("");
+    [".md", ".markdown", ".txt", ".html", ".htm"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
+}
+
+struct Collector {
+    max: usize,
+    list: Vec<Diagnostic>,
+}
+
+impl Collector {
+    fn push(&mut self, d: Diagnostic) {
+        if self.list.len() < self.max {
+            self.list.push(d);
+        }
+    }
+    fn full(&self) -> bool {
+        self.list.len() >= self.max
+    }
+}
+
+/// Parse + detect + resolve refs (does not run schema validation). Errors when the input
+/// cannot become a document: syntax, budgets, unknown specification, bad reference locations,
+/// unresolvable or forbidden `$ref`s, pure `$ref` cycles.
 pub fn parse(
     definition: &str,
     references: &[Reference],
     limits: &Limits,
 ) -> Result<Document, Invalid> {
+    let mut errors = Collector {
+        max: limits.max_errors.max(1),
+        list: Vec::new(),
+    };
     if definition.len() > limits.max_bytes {
+        return Err(Invalid::one(too_large(
+            "the definition",
+            definition.len(),
+            limits.max_bytes,
+        )));
+    }
+    if references.len() > limits.max_files {
         return Err(Invalid::one(Diagnostic::new(
-            "too-large",
+            "too-many-files",
             format!(
-                "the definition is {} bytes, more than the limit of {} bytes",
-                definition.len(),
-                limits.max_bytes
+                "{} references were sent, more than the limit of {}",
+                references.len(),
+                limits.max_files
             ),
         )));
     }
-    let format = if definition.trim_start().starts_with(['{', '[']) {
-        SourceFormat::Json
-    } else {
-        SourceFormat::Yaml
-    };
-    let value: serde_json::Value = match format {
-        SourceFormat::Json => serde_json::from_str(definition)
-            .map_err(|e| Invalid::one(Diagnostic::new("syntax", format!("invalid JSON: {e}"))))?,
-        SourceFormat::Yaml => {
-            return Err(Invalid::one(Diagnostic::new(
-                "syntax",
-                "YAML is not supported yet",
-            )));
+    let (root, format, mut nodes) = load_text(definition, limits, 0).map_err(|mut d| {
+        d.file = None;
+        Invalid::one(d)
+    })?;
+    if !root.is_object() {
+        return Err(Invalid::one(Diagnostic::new(
+            "not-an-api-document",
+            format!(
+                "the document is {}, not an object: expected an OpenAPI or AsyncAPI document with an 'openapi', 'swagger' or 'asyncapi' field",
+                kind_of(&root)
+            ),
+        )));
+    }
+    let (version, raw_version) = detect::detect(&root).map_err(|mut d| {
+        if d.line.is_none() {
+            locate::fill(std::slice::from_mut(&mut d), |_| Some((definition, format)));
         }
-    };
-    let version = detect::detect(&value).map_err(Invalid::one)?;
+        Invalid::one(d)
+    })?;
     let mut files = vec![SourceFile {
         name: None,
         key: String::new(),
-        value,
+        value: root,
+        text: Some(definition.into()),
+        format,
     }];
-    for r in references {
-        let value = serde_json::from_str(&r.content).map_err(|e| {
-            Invalid::one(Diagnostic::new(
-                "syntax",
-                format!("invalid JSON in '{}': {e}", r.location),
-            ))
-        })?;
+    let mut index: HashMap<String, FileId> = HashMap::new();
+    index.insert(String::new(), FileId::ROOT);
+    for (i, r) in references.iter().enumerate() {
+        let ptr = format!("/references/{i}/location");
+        let at_ref = |code: &'static str, message: String| Diagnostic {
+            code,
+            message,
+            file: Some(r.location.clone()),
+            pointer: String::new(),
+            line: None,
+            column: None,
+        };
+        if errors.full() {
+            break;
+        }
+        let key = match refs::normalize_location(&r.location) {
+            Ok(k) => k,
+            Err(reason) => {
+                let mut d = Diagnostic::new(
+                    "bad-reference-location",
+                    format!(
+                        "reference location '{}' is refused: {reason}",
+                        refs::shorten(&r.location)
+                    ),
+                );
+                d.pointer = ptr;
+                d.file = None;
+                errors.push(d);
+                continue;
+            }
+        };
+        if index.contains_key(&key) {
+            errors.push(at_ref(
+                "duplicate-reference",
+                format!("two references have the location '{key}' (after normalization); send each file once"),
+            ));
+            continue;
+        }
+        if r.content.len() > limits.max_bytes {
+            let mut d = too_large(
+                &format!("reference '{}'", refs::shorten(&r.location)),
+                r.content.len(),
+                limits.max_bytes,
+            );
+            d.file = Some(r.location.clone());
+            errors.push(d);
+            continue;
+        }
+        let (value, fmt) = if is_text_location(&key) {
+            (Value::String(r.content.clone()), SourceFormat::Yaml)
+        } else {
+            match load_text(&r.content, limits, nodes) {
+                Ok((v, f, n)) => {
+                    nodes += n;
+                    (v, f)
+                }
+                Err(mut d) => {
+                    d.file = Some(r.location.clone());
+                    errors.push(d);
+                    continue;
+                }
+            }
+        };
+        index.insert(key.clone(), FileId(files.len() as u32));
         files.push(SourceFile {
             name: Some(r.location.clone()),
-            key: r.location.clone(),
+            key,
             value,
+            text: Some(r.content.as_str().into()),
+            format: fmt,
         });
     }
-    Ok(Document {
+    let mut doc = Document {
         version,
+        raw_version,
         format,
         files,
+        index,
         limits: limits.clone(),
-        model: OnceLock::new(),
-    })
+        model: ApiModel::default(),
+        fingerprint: OnceLock::new(),
+    };
+    if errors.list.is_empty() {
+        doc.check_refs(&mut errors);
+    }
+    if !errors.list.is_empty() {
+        let mut list = errors.list;
+        doc.fill_positions(&mut list);
+        return Err(Invalid { diagnostics: list });
+    }
+    let (model, synthetic) = normalize::build(&doc);
+    doc.model = model;
+    if let Some(value) = synthetic {
+        doc.files.push(SourceFile {
+            name: Some(SYNTHETIC_FILE.to_string()),
+            key: SYNTHETIC_FILE.to_string(),
+            value,
+            text: None,
+            format: SourceFormat::Json,
+        });
+    }
+    Ok(doc)
 }
 
-/// Same as [`parse`] from bytes: checks UTF-8 first.
+/// Same as [`parse`] from bytes: checks UTF-8 first (UTF-16 and other encodings are refused).
 pub fn parse_bytes(
     definition: &[u8],
     references: &[Reference],
     limits: &Limits,
 ) -> Result<Document, Invalid> {
     let text = std::str::from_utf8(definition).map_err(|e| {
-        Invalid::one(Diagnostic::new(
-            "encoding",
-            format!("the definition is not valid UTF-8: {e}"),
-        ))
+        let before = &definition[..e.valid_up_to()];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        Invalid::one(Diagnostic {
+            code: "encoding",
+            message: format!(
+                "the definition is not valid UTF-8 (invalid byte at offset {}); send UTF-8 text",
+                e.valid_up_to()
+            ),
+            file: None,
+            pointer: String::new(),
+            line: Some(line as u32),
+            column: Some(col as u32),
+        })
     })?;
     parse(text, references, limits)
 }
@@ -278,14 +495,29 @@ pub fn check(
     }
 }
 
-fn info_str<'a>(root: &'a serde_json::Value, key: &str) -> Option<&'a str> {
+fn info_str<'a>(root: &'a Value, key: &str) -> Option<&'a str> {
     root.get("info")?.get(key)?.as_str()
+}
+
+/// The `$ref` string of a reference object, if `v` is one.
+pub(crate) fn ref_of(v: &Value) -> Option<&str> {
+    v.as_object()?.get("$ref")?.as_str()
+}
+
+/// Keys whose values are literal data, never containing references to resolve.
+fn is_literal_key(k: &str) -> bool {
+    matches!(k, "example" | "enum" | "const" | "default")
 }
 
 impl Document {
     /// Family and version.
     pub fn version(&self) -> SpecVersion {
         self.version
+    }
+
+    /// The version string as written (`openapi`, `swagger` or `asyncapi` field), e.g. `3.0.3`.
+    pub fn spec_version_string(&self) -> &str {
+        &self.raw_version
     }
 
     /// Syntax of the root definition.
@@ -327,30 +559,24 @@ impl Document {
         info_str(self.root(), "description")
     }
 
-    /// The normalized view (built once, on first use).
+    /// The normalized view (built once, at parse time).
     pub fn model(&self) -> &ApiModel {
-        self.model.get_or_init(ApiModel::default)
+        &self.model
     }
 
-    /// Schema and semantic diagnostics (empty means valid).
+    /// Schema and semantic diagnostics (empty means valid), capped at
+    /// [`Limits::max_errors`], each with a pointer and (lazily computed) line and column.
     pub fn validate(&self) -> Vec<Diagnostic> {
-        let _ = &self.limits;
-        Vec::new()
+        let mut list = validate::run(self);
+        list.truncate(self.limits.max_errors.max(1));
+        self.fill_positions(&mut list);
+        list
     }
 
-    /// SHA-256 of a canonical form: equal across formatting, key order and JSON vs YAML.
+    /// SHA-256 of a canonical form of every file (keys sorted, no formatting, JSON and YAML
+    /// alike): equal across formatting, key order and JSON vs YAML.
     pub fn fingerprint(&self) -> [u8; 32] {
-        use sha2::Digest;
-        let mut h = sha2::Sha256::new();
-        for f in &self.files {
-            h.update(f.key.as_bytes());
-            h.update(
-                serde_json::to_string(&f.value)
-                    .unwrap_or_default()
-                    .as_bytes(),
-            );
-        }
-        h.finalize().into()
+        *self.fingerprint.get_or_init(|| fingerprint::compute(self))
     }
 
     /// [`Document::fingerprint`] in lower-case hex.
@@ -359,57 +585,161 @@ impl Document {
     }
 
     /// The root file's value.
-    pub fn root(&self) -> &serde_json::Value {
+    pub fn root(&self) -> &Value {
         &self.files[0].value
     }
 
+    /// Number of files (root, references, and the synthetic file if any).
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
     /// The value at `at`, without following `$ref`s.
-    pub fn value(&self, at: &Location) -> Option<&serde_json::Value> {
-        let file = self.files.get(at.file.0 as usize)?;
-        file.value.pointer(&at.pointer)
+    pub fn value(&self, at: &Location) -> Option<&Value> {
+        self.files
+            .get(at.file.0 as usize)?
+            .value
+            .pointer(&at.pointer)
     }
 
-    /// Follows `$ref` chains starting at `at`; returns the final location and value.
-    pub fn resolve(&self, at: &Location) -> Result<(Location, &serde_json::Value), RefError> {
+    fn describe(&self, at: &Location) -> String {
+        format!("{}#{}", self.file_name(at.file).unwrap_or(""), at.pointer)
+    }
+
+    /// Follows `$ref` chains starting at `at` (if the value there is `{"$ref": ...}`, jump to
+    /// the target, repeat). Returns the final location and value.
+    pub fn resolve(&self, at: &Location) -> Result<(Location, &Value), RefError> {
         let mut here = at.clone();
-        for _ in 0..=self.limits.max_ref_chain {
+        let mut seen: Vec<Location> = Vec::new();
+        loop {
             let v = self.value(&here).ok_or_else(|| RefError::Unresolved {
-                reference: here.pointer.clone(),
-                used_at: format!("{}#{}", at.file.0, at.pointer),
-                reason: "no value at this location".into(),
+                reference: self.describe(&here),
+                used_at: self.describe(at),
+                reason: "there is no value at this location".into(),
             })?;
-            match v.get("$ref").and_then(|r| r.as_str()) {
-                Some(r) => here = self.ref_target(here.file, r)?,
-                None => return Ok((here, v)),
+            let Some(r) = ref_of(v) else {
+                return Ok((here, v));
+            };
+            if seen.len() >= self.limits.max_ref_chain {
+                return Err(RefError::TooLong {
+                    used_at: self.describe(at),
+                    limit: self.limits.max_ref_chain,
+                });
             }
+            let next = self
+                .ref_target(here.file, r)
+                .map_err(|e| e.used_at(self.describe(&here)))?;
+            seen.push(here);
+            if seen.contains(&next) {
+                let chain = seen
+                    .iter()
+                    .map(|l| self.describe(l))
+                    .collect::<Vec<_>>()
+                    .join(" -> ");
+                return Err(RefError::Cycle {
+                    used_at: self.describe(at),
+                    chain: format!("{chain} -> {}", self.describe(&next)),
+                });
+            }
+            here = next;
         }
-        Err(RefError::TooLong {
-            used_at: at.pointer.clone(),
-            limit: self.limits.max_ref_chain,
-        })
     }
 
-    /// Where a `$ref` string written in file `from` points.
+    /// Where a `$ref` string written in file `from` points. The pointer is returned as
+    /// written; when it walks through another `$ref` on the way (`#/a/b` where `/a` is a
+    /// reference object), the location returned is the canonical one behind it.
     pub fn ref_target(&self, from: FileId, reference: &str) -> Result<Location, RefError> {
-        let (file, frag) = reference.split_once('#').unwrap_or((reference, ""));
-        let file_id = if file.is_empty() {
+        let used_at = || self.file_name(from).unwrap_or("").to_string();
+        let (file_part, pointer) =
+            refs::split_ref(reference).map_err(|reason| RefError::Forbidden {
+                reference: refs::shorten(reference),
+                used_at: used_at(),
+                reason,
+            })?;
+        let file = if file_part.is_empty() {
             from
         } else {
-            let idx = self
+            let base = self
                 .files
-                .iter()
-                .position(|f| f.key == file)
-                .ok_or_else(|| RefError::Unresolved {
-                    reference: reference.to_string(),
-                    used_at: String::new(),
-                    reason: "not among the references".into(),
+                .get(from.0 as usize)
+                .map(|f| f.key.as_str())
+                .unwrap_or("");
+            let key =
+                refs::resolve_against(file_part, base).map_err(|reason| RefError::Forbidden {
+                    reference: refs::shorten(reference),
+                    used_at: used_at(),
+                    reason,
                 })?;
-            FileId(idx as u32)
+            *self.index.get(&key).ok_or_else(|| RefError::Unresolved {
+                reference: refs::shorten(reference),
+                used_at: used_at(),
+                reason: format!("the file '{}' is not among the references sent (Specpress never fetches files or URLs)", refs::shorten(&key)),
+            })?
         };
-        Ok(Location {
-            file: file_id,
-            pointer: frag.to_string(),
+        let loc = Location { file, pointer };
+        self.canonical(loc).map_err(|reason| RefError::Unresolved {
+            reference: refs::shorten(reference),
+            used_at: used_at(),
+            reason,
         })
+    }
+
+    /// Makes a location direct: if its pointer walks through reference objects, jump through
+    /// them (bounded by [`Limits::max_ref_chain`]). Errors when a token does not exist.
+    pub(crate) fn canonical(&self, loc: Location) -> Result<Location, String> {
+        let Some(file) = self.files.get(loc.file.0 as usize) else {
+            return Err("unknown file".into());
+        };
+        if file.value.pointer(&loc.pointer).is_some() {
+            return Ok(loc);
+        }
+        let tokens = pointer::tokens(&loc.pointer).ok_or("invalid JSON pointer")?;
+        let mut here = Location::root(loc.file);
+        let mut hops = 0usize;
+        for (i, tok) in tokens.iter().enumerate() {
+            let mut v = self.value(&here).ok_or("no value")?;
+            // Walk through reference objects that do not have the token themselves.
+            while let Some(r) = ref_of(v) {
+                if v.get(tok.as_str()).is_some() {
+                    break;
+                }
+                hops += 1;
+                if hops > self.limits.max_ref_chain {
+                    return Err(format!("more than {} $ref hops", self.limits.max_ref_chain));
+                }
+                let (f, p) = refs::split_ref(r)?;
+                let file = if f.is_empty() {
+                    here.file
+                } else {
+                    let base = &self.files[here.file.0 as usize].key;
+                    let key = refs::resolve_against(f, base)?;
+                    *self
+                        .index
+                        .get(&key)
+                        .ok_or_else(|| format!("the file '{key}' is not among the references"))?
+                };
+                here = Location { file, pointer: p };
+                v = self
+                    .value(&here)
+                    .ok_or_else(|| format!("there is no value at '{}'", here.pointer))?;
+            }
+            let exists = match v {
+                Value::Object(m) => m.contains_key(tok.as_str()),
+                Value::Array(a) => tok
+                    .parse::<usize>()
+                    .is_ok_and(|n| n < a.len() && (tok == "0" || !tok.starts_with('0'))),
+                _ => false,
+            };
+            if !exists {
+                let at = pointer::from_tokens(&tokens[..=i]);
+                return Err(format!(
+                    "there is no value at '{at}' in {}",
+                    self.file_name(loc.file).unwrap_or("the definition")
+                ));
+            }
+            here = here.child(tok);
+        }
+        Ok(here)
     }
 
     /// The reference location of a file (`None` for the root).
@@ -417,8 +747,170 @@ impl Document {
         self.files.get(file.0 as usize)?.name.as_deref()
     }
 
-    /// The document as JSON text, references kept as refs.
+    /// The document as JSON text (the root file), with references kept as refs.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self.root()).unwrap_or_default()
+    }
+
+    /// Walks every file once (iteratively), checking each `$ref`: its string is acceptable,
+    /// its target exists, and the chain it starts ends on a value within
+    /// [`Limits::max_ref_chain`] hops without a cycle.
+    fn check_refs(&self, errors: &mut Collector) {
+        let mut count = 0usize;
+        let mut good: HashSet<Location> = HashSet::new();
+        for (fi, file) in self.files.iter().enumerate() {
+            let fid = FileId(fi as u32);
+            // (value, depth, token) with an explicit path of tokens.
+            let mut stack: Vec<(&Value, usize, Option<String>)> = vec![(&file.value, 0, None)];
+            let mut path: Vec<String> = Vec::new();
+            while let Some((v, depth, token)) = stack.pop() {
+                path.truncate(depth.saturating_sub(1));
+                if let Some(t) = token {
+                    path.push(t);
+                }
+                match v {
+                    Value::Object(m) => {
+                        if let Some(Value::String(r)) = m.get("$ref") {
+                            count += 1;
+                            if count > self.limits.max_refs {
+                                errors.push(Diagnostic::new(
+                                    "too-many-refs",
+                                    format!(
+                                        "the document has more than {} $refs",
+                                        self.limits.max_refs
+                                    ),
+                                ));
+                                return;
+                            }
+                            let here = Location {
+                                file: fid,
+                                pointer: pointer::from_tokens(&path),
+                            };
+                            if let Err(e) = self.check_chain(here.clone(), r, &mut good) {
+                                let code = match e {
+                                    RefError::Forbidden { .. } => "forbidden-ref",
+                                    RefError::Cycle { .. } => "ref-cycle",
+                                    RefError::TooLong { .. } => "ref-chain-too-long",
+                                    RefError::Unresolved { .. } => "unresolved-ref",
+                                };
+                                errors.push(Diagnostic {
+                                    code,
+                                    message: e.to_string(),
+                                    file: file.name.clone(),
+                                    pointer: pointer::from_tokens(&path) + "/$ref",
+                                    line: None,
+                                    column: None,
+                                });
+                                if errors.full() {
+                                    return;
+                                }
+                            }
+                        }
+                        for (k, child) in m.iter().rev() {
+                            if child.is_object() || child.is_array() {
+                                if is_literal_key(k) {
+                                    continue;
+                                }
+                                stack.push((child, depth + 1, Some(k.clone())));
+                            }
+                        }
+                    }
+                    Value::Array(a) => {
+                        for (i, child) in a.iter().enumerate().rev() {
+                            if child.is_object() || child.is_array() {
+                                stack.push((child, depth + 1, Some(i.to_string())));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn check_chain(
+        &self,
+        here: Location,
+        first: &str,
+        good: &mut HashSet<Location>,
+    ) -> Result<(), RefError> {
+        let used_at = self.describe(&here);
+        let mut target = self
+            .ref_target(here.file, first)
+            .map_err(|e| e.used_at(used_at.clone()))?;
+        let mut chain = vec![here];
+        loop {
+            if good.contains(&target) {
+                break;
+            }
+            let v = self.value(&target).ok_or_else(|| RefError::Unresolved {
+                reference: first.to_string(),
+                used_at: used_at.clone(),
+                reason: "there is no value at the target".into(),
+            })?;
+            let Some(r) = ref_of(v) else { break };
+            if chain.contains(&target) {
+                let mut names: Vec<String> = chain.iter().map(|l| self.describe(l)).collect();
+                names.push(self.describe(&target));
+                return Err(RefError::Cycle {
+                    used_at,
+                    chain: names.join(" -> "),
+                });
+            }
+            if chain.len() >= self.limits.max_ref_chain {
+                return Err(RefError::TooLong {
+                    used_at,
+                    limit: self.limits.max_ref_chain,
+                });
+            }
+            let next = self
+                .ref_target(target.file, r)
+                .map_err(|e| e.used_at(self.describe(&target)))?;
+            chain.push(target);
+            target = next;
+        }
+        // Every location of a chain that ended on a value is known good.
+        good.insert(target);
+        for l in chain.into_iter().skip(1) {
+            good.insert(l);
+        }
+        Ok(())
+    }
+
+    /// Fills `line`/`column` of diagnostics that have a pointer but no position, parsing each
+    /// concerned file's text once more (only when there are diagnostics).
+    fn fill_positions(&self, list: &mut [Diagnostic]) {
+        locate::fill(list, |file| {
+            let f = match file {
+                None => self.files.first()?,
+                Some(name) => self
+                    .files
+                    .iter()
+                    .find(|f| f.name.as_deref() == Some(name))?,
+            };
+            Some((f.text.as_deref()?, f.format))
+        });
+    }
+}
+
+impl RefError {
+    fn used_at(self, at: String) -> Self {
+        match self {
+            RefError::Unresolved {
+                reference, reason, ..
+            } => RefError::Unresolved {
+                reference,
+                used_at: at,
+                reason,
+            },
+            RefError::Forbidden {
+                reference, reason, ..
+            } => RefError::Forbidden {
+                reference,
+                used_at: at,
+                reason,
+            },
+            other => other,
+        }
     }
 }

@@ -1,0 +1,973 @@
+//! Builds the normalized [`ApiModel`] from a resolved document.
+//!
+//! Runs once at parse time, after every `$ref` was checked, so following one here cannot
+//! fail except on a document bug already reported; such entries are skipped. Schemas are never
+//! copied: the model points at them by [`Location`]. The only values created are the Swagger
+//! 2.0 `formData` object schemas, written into the synthetic file.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use crate::model::*;
+use crate::{Document, ref_of};
+
+pub(crate) const HTTP_METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+fn s(v: &Value, key: &str) -> Option<String> {
+    v.get(key)?.as_str().map(str::to_string)
+}
+
+fn b(v: &Value, key: &str) -> bool {
+    v.get(key).and_then(Value::as_bool).unwrap_or(false)
+}
+
+fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Replaces every `{name}` of a path template or channel address by `{}`.
+pub(crate) fn normalize_template(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0usize;
+    for c in path.chars() {
+        match c {
+            '{' => {
+                if depth == 0 {
+                    out.push_str("{}");
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            c if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The parameter names of a template, in order.
+pub(crate) fn template_params(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        out.push(after[..close].to_string());
+        rest = &after[close + 1..];
+    }
+    out
+}
+
+fn security(v: Option<&Value>) -> Option<Vec<SecurityRequirement>> {
+    let arr = v?.as_array()?;
+    Some(
+        arr.iter()
+            .filter_map(Value::as_object)
+            .map(|req| {
+                req.iter()
+                    .map(|(k, scopes)| (k.clone(), strings(Some(scopes))))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+fn server_variables(v: Option<&Value>) -> IndexMap<String, ServerVariable> {
+    let mut out = IndexMap::new();
+    if let Some(vars) = v.and_then(Value::as_object) {
+        for (name, var) in vars {
+            out.insert(
+                name.clone(),
+                ServerVariable {
+                    default: var
+                        .get("default")
+                        .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_string)),
+                    enumeration: strings(var.get("enum")),
+                },
+            );
+        }
+    }
+    out
+}
+
+fn parameter_in(s: &str) -> Option<ParameterIn> {
+    Some(match s {
+        "path" => ParameterIn::Path,
+        "query" => ParameterIn::Query,
+        "header" => ParameterIn::Header,
+        "cookie" => ParameterIn::Cookie,
+        _ => return None,
+    })
+}
+
+/// The last token of a `$ref`'s pointer (`#/components/messages/X` gives `X`).
+fn ref_name(r: &str) -> Option<String> {
+    let (_, frag) = r.split_once('#')?;
+    let last = frag.rsplit('/').next()?;
+    crate::pointer::tokens(&format!("/{last}"))?.pop()
+}
+
+struct Builder<'a> {
+    doc: &'a Document,
+    swagger: bool,
+    synthetic: Map<String, Value>,
+    synthetic_id: FileId,
+}
+
+/// Builds the model; returns the synthetic file's value when one was needed.
+pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
+    let mut b = Builder {
+        doc,
+        swagger: doc.version() == SpecVersion::OpenApi20,
+        synthetic: Map::new(),
+        synthetic_id: FileId(doc.files.len() as u32),
+    };
+    let mut model = ApiModel::default();
+    match doc.version().family() {
+        SpecFamily::OpenApi => b.openapi(&mut model),
+        SpecFamily::AsyncApi => b.asyncapi(&mut model),
+    }
+    let synthetic = if b.synthetic.is_empty() {
+        None
+    } else {
+        Some(Value::Object(b.synthetic))
+    };
+    (model, synthetic)
+}
+
+impl<'a> Builder<'a> {
+    fn resolve(&self, loc: &Location) -> Option<(Location, &'a Value)> {
+        self.doc.resolve(loc).ok()
+    }
+
+    fn root_loc(&self) -> Location {
+        Location::root(FileId::ROOT)
+    }
+
+    // ---------------------------------------------------------------- OpenAPI
+
+    fn openapi(&mut self, model: &mut ApiModel) {
+        let root = self.doc.root();
+        let rl = self.root_loc();
+        model.servers = if self.swagger {
+            self.swagger_servers(root)
+        } else {
+            self.servers(root.get("servers"))
+        };
+        model.security = security(root.get("security"));
+        let (schemes_loc, schemas_loc) = if self.swagger {
+            (rl.child("securityDefinitions"), rl.child("definitions"))
+        } else {
+            (
+                rl.child("components").child("securitySchemes"),
+                rl.child("components").child("schemas"),
+            )
+        };
+        model.security_schemes = self.security_schemes(&schemes_loc);
+        if let Some(Value::Object(m)) = self.doc.value(&schemas_loc) {
+            for k in m.keys() {
+                model.schemas.insert(k.clone(), schemas_loc.child(k));
+            }
+        }
+        let mut ops: Vec<Operation> = Vec::new();
+        if let Some(Value::Object(paths)) = root.get("paths") {
+            for path in paths.keys().filter(|k| !k.starts_with("x-")) {
+                self.path_item(
+                    OperationKind::Path,
+                    path,
+                    &rl.child("paths").child(path),
+                    true,
+                    &mut ops,
+                );
+            }
+        }
+        if let Some(Value::Object(hooks)) = root.get("webhooks") {
+            for name in hooks.keys() {
+                self.path_item(
+                    OperationKind::Webhook,
+                    name,
+                    &rl.child("webhooks").child(name),
+                    true,
+                    &mut ops,
+                );
+            }
+        }
+        for op in ops {
+            model.operations.entry(op.key.clone()).or_insert(op);
+        }
+        model.operations.sort_keys();
+    }
+
+    fn swagger_servers(&self, root: &Value) -> Vec<Server> {
+        let host = s(root, "host");
+        let base = s(root, "basePath").unwrap_or_default();
+        let mut schemes = strings(root.get("schemes"));
+        if schemes.is_empty() {
+            schemes.push("https".to_string());
+        }
+        match host {
+            None if base.is_empty() => Vec::new(),
+            None => vec![Server {
+                url: base,
+                description: None,
+                variables: IndexMap::new(),
+                protocol: None,
+            }],
+            Some(h) => schemes
+                .into_iter()
+                .map(|sc| Server {
+                    url: format!("{sc}://{h}{base}"),
+                    description: None,
+                    variables: IndexMap::new(),
+                    protocol: None,
+                })
+                .collect(),
+        }
+    }
+
+    fn servers(&self, v: Option<&Value>) -> Vec<Server> {
+        let Some(arr) = v.and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        arr.iter()
+            .map(|sv| Server {
+                url: s(sv, "url").unwrap_or_default(),
+                description: s(sv, "description"),
+                variables: server_variables(sv.get("variables")),
+                protocol: None,
+            })
+            .collect()
+    }
+
+    fn security_schemes(&self, loc: &Location) -> IndexMap<String, SecurityScheme> {
+        let mut out = IndexMap::new();
+        let Some(Value::Object(m)) = self.doc.value(loc) else {
+            return out;
+        };
+        for name in m.keys() {
+            let Some((sloc, sv)) = self.resolve(&loc.child(name)) else {
+                continue;
+            };
+            let mut flows = IndexMap::new();
+            if self.swagger {
+                if let Some(flow) = s(sv, "flow") {
+                    flows.insert(flow, scopes(sv.get("scopes")));
+                }
+            } else if let Some(Value::Object(fm)) = sv.get("flows") {
+                for (fname, f) in fm {
+                    flows.insert(
+                        fname.clone(),
+                        scopes(f.get("scopes").or_else(|| f.get("availableScopes"))),
+                    );
+                }
+            }
+            out.insert(
+                name.clone(),
+                SecurityScheme {
+                    scheme_type: s(sv, "type").unwrap_or_default(),
+                    scheme: s(sv, "scheme"),
+                    location: s(sv, "in"),
+                    name: s(sv, "name"),
+                    bearer_format: s(sv, "bearerFormat"),
+                    flows,
+                    open_id_connect_url: s(sv, "openIdConnectUrl"),
+                    source: sloc,
+                },
+            );
+        }
+        out
+    }
+
+    fn path_item(
+        &mut self,
+        kind: OperationKind,
+        path: &str,
+        loc: &Location,
+        callbacks: bool,
+        out: &mut Vec<Operation>,
+    ) {
+        let Some((iloc, item)) = self.resolve(loc) else {
+            return;
+        };
+        let norm = match kind {
+            OperationKind::Path => normalize_template(path),
+            OperationKind::Webhook => path.to_string(),
+        };
+        let mut methods: Vec<&str> = HTTP_METHODS.to_vec();
+        if self.doc.version() == SpecVersion::OpenApi32 {
+            methods.push("query");
+        }
+        let path_servers = if self.swagger {
+            None
+        } else {
+            item.get("servers").map(|v| self.servers(Some(v)))
+        };
+        for method in methods {
+            if item.get(method).is_none() {
+                continue;
+            }
+            let oloc = iloc.child(method);
+            let Some((oloc, op)) = self.resolve(&oloc) else {
+                continue;
+            };
+            let key = OperationKey {
+                kind,
+                method: method.to_ascii_uppercase(),
+                path: norm.clone(),
+            };
+            let built = self.operation(
+                key,
+                path,
+                &iloc,
+                item,
+                &oloc,
+                op,
+                path_servers.clone(),
+                callbacks,
+            );
+            out.push(built);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn operation(
+        &mut self,
+        key: OperationKey,
+        path: &str,
+        iloc: &Location,
+        item: &Value,
+        oloc: &Location,
+        op: &Value,
+        path_servers: Option<Vec<Server>>,
+        callbacks: bool,
+    ) -> Operation {
+        let template = template_params(path);
+        // Parameters: path-level first, then operation-level overriding on (in, name).
+        let mut merged: IndexMap<(String, String), (Location, &'a Value)> = IndexMap::new();
+        for (owner_loc, owner) in [(iloc, item), (oloc, op)] {
+            if let Some(Value::Array(ps)) = owner.get("parameters") {
+                for i in 0..ps.len() {
+                    let Some((ploc, p)) = self.resolve(&owner_loc.child("parameters").index(i))
+                    else {
+                        continue;
+                    };
+                    let k = (
+                        s(p, "in").unwrap_or_default(),
+                        s(p, "name").unwrap_or_default(),
+                    );
+                    merged.insert(k, (ploc, p));
+                }
+            }
+        }
+        let mut parameters = Vec::new();
+        let mut body: Option<(Location, &Value)> = None;
+        let mut form: Vec<(Location, &Value)> = Vec::new();
+        for ((pin, name), (ploc, p)) in merged {
+            if self.swagger && pin == "body" {
+                body = Some((ploc, p));
+                continue;
+            }
+            if self.swagger && pin == "formData" {
+                form.push((ploc, p));
+                continue;
+            }
+            let Some(location) = parameter_in(&pin) else {
+                continue;
+            };
+            let path_index = if location == ParameterIn::Path {
+                template.iter().position(|t| *t == name)
+            } else {
+                None
+            };
+            parameters.push(Parameter {
+                name,
+                location,
+                path_index,
+                required: b(p, "required") || location == ParameterIn::Path,
+                deprecated: b(p, "deprecated"),
+                description: s(p, "description"),
+                style: s(p, "style"),
+                explode: p.get("explode").and_then(Value::as_bool),
+                allow_empty_value: b(p, "allowEmptyValue"),
+                allow_reserved: b(p, "allowReserved"),
+                schema: if self.swagger {
+                    Some(ploc.clone())
+                } else {
+                    p.get("schema").map(|_| ploc.child("schema"))
+                },
+                content: self.content(&ploc, p),
+                source: ploc,
+            });
+        }
+        let request_body = if self.swagger {
+            self.swagger_body(&key, oloc, op, body, &form)
+        } else {
+            op.get("requestBody")
+                .and_then(|_| self.request_body(&oloc.child("requestBody")))
+        };
+        let mut responses = IndexMap::new();
+        if let Some(Value::Object(rs)) = op.get("responses") {
+            for status in rs.keys().filter(|k| !k.starts_with("x-")) {
+                if let Some(r) = self.response(status, &oloc.child("responses").child(status), op) {
+                    responses.insert(status.clone(), r);
+                }
+            }
+        }
+        let mut cbs = IndexMap::new();
+        if callbacks {
+            if let Some(Value::Object(cm)) = op.get("callbacks") {
+                for name in cm.keys() {
+                    let Some((cloc, cb)) = self.resolve(&oloc.child("callbacks").child(name))
+                    else {
+                        continue;
+                    };
+                    let mut list = Vec::new();
+                    if let Value::Object(exprs) = cb {
+                        for expr in exprs.keys().filter(|k| !k.starts_with("x-")) {
+                            self.path_item(
+                                OperationKind::Path,
+                                expr,
+                                &cloc.child(expr),
+                                false,
+                                &mut list,
+                            );
+                        }
+                    }
+                    cbs.insert(name.clone(), list);
+                }
+            }
+        }
+        let servers = match op.get("servers") {
+            Some(v) if !self.swagger => Some(self.servers(Some(v))),
+            _ => path_servers,
+        };
+        Operation {
+            key,
+            path: path.to_string(),
+            source: oloc.clone(),
+            operation_id: s(op, "operationId"),
+            summary: s(op, "summary"),
+            description: s(op, "description"),
+            tags: strings(op.get("tags")),
+            deprecated: b(op, "deprecated"),
+            sunset: s(op, "x-sunset"),
+            parameters,
+            request_body,
+            responses,
+            security: security(op.get("security")),
+            servers,
+            callbacks: cbs,
+        }
+    }
+
+    fn content(&self, owner: &Location, v: &Value) -> IndexMap<String, MediaType> {
+        let mut out = IndexMap::new();
+        if let Some(Value::Object(c)) = v.get("content") {
+            for (mt, m) in c {
+                let mloc = owner.child("content").child(mt);
+                out.insert(
+                    mt.clone(),
+                    MediaType {
+                        schema: m.get("schema").map(|_| mloc.child("schema")),
+                        encoding: m.get("encoding").map(|_| mloc.child("encoding")),
+                        source: mloc,
+                    },
+                );
+            }
+        }
+        out
+    }
+
+    fn request_body(&self, loc: &Location) -> Option<RequestBody> {
+        let (bloc, bv) = self.resolve(loc)?;
+        Some(RequestBody {
+            required: b(bv, "required"),
+            description: s(bv, "description"),
+            content: self.content(&bloc, bv),
+            source: bloc,
+        })
+    }
+
+    fn media_types(&self, op: &Value, key: &str, default: &str) -> Vec<String> {
+        let own = op.get(key).or_else(|| self.doc.root().get(key));
+        let list = strings(own);
+        if list.is_empty() {
+            vec![default.to_string()]
+        } else {
+            list
+        }
+    }
+
+    fn swagger_body(
+        &mut self,
+        key: &OperationKey,
+        oloc: &Location,
+        op: &Value,
+        body: Option<(Location, &Value)>,
+        form: &[(Location, &Value)],
+    ) -> Option<RequestBody> {
+        if let Some((ploc, p)) = body {
+            let content = self
+                .media_types(op, "consumes", "application/json")
+                .into_iter()
+                .map(|mt| {
+                    (
+                        mt,
+                        MediaType {
+                            schema: p.get("schema").map(|_| ploc.child("schema")),
+                            encoding: None,
+                            source: ploc.clone(),
+                        },
+                    )
+                })
+                .collect();
+            return Some(RequestBody {
+                required: b(p, "required"),
+                description: s(p, "description"),
+                content,
+                source: ploc,
+            });
+        }
+        if form.is_empty() {
+            return None;
+        }
+        // formData parameters become one object schema in the synthetic file.
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let mut has_file = false;
+        for (_, p) in form {
+            let Some(name) = s(p, "name") else { continue };
+            let mut prop = Map::new();
+            if let Value::Object(pm) = p {
+                for (k, v) in pm {
+                    if !matches!(k.as_str(), "name" | "in" | "required" | "allowEmptyValue") {
+                        prop.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            has_file |= s(p, "type").as_deref() == Some("file");
+            if b(p, "required") {
+                required.push(Value::String(name.clone()));
+            }
+            properties.insert(name, Value::Object(prop));
+        }
+        let mut schema = json!({ "type": "object", "properties": properties });
+        if !required.is_empty() {
+            schema["required"] = Value::Array(required.clone());
+        }
+        let synth_key = format!("{} {}", key.method, key.path);
+        let loc = Location {
+            file: self.synthetic_id,
+            pointer: String::new(),
+        }
+        .child(&synth_key);
+        self.synthetic.insert(synth_key, schema);
+        let default = if has_file {
+            "multipart/form-data"
+        } else {
+            "application/x-www-form-urlencoded"
+        };
+        let mut types = strings(
+            op.get("consumes")
+                .or_else(|| self.doc.root().get("consumes")),
+        );
+        types.retain(|t| {
+            t.starts_with("multipart/form-data")
+                || t.starts_with("application/x-www-form-urlencoded")
+        });
+        if types.is_empty() {
+            types.push(default.to_string());
+        }
+        let source = oloc.child("parameters");
+        let content = types
+            .into_iter()
+            .map(|mt| {
+                (
+                    mt,
+                    MediaType {
+                        schema: Some(loc.clone()),
+                        encoding: None,
+                        source: source.clone(),
+                    },
+                )
+            })
+            .collect();
+        Some(RequestBody {
+            required: !required.is_empty(),
+            description: None,
+            content,
+            source,
+        })
+    }
+
+    fn response(&self, status: &str, loc: &Location, op: &Value) -> Option<Response> {
+        let (rloc, r) = self.resolve(loc)?;
+        let mut headers = IndexMap::new();
+        if let Some(Value::Object(hm)) = r.get("headers") {
+            for name in hm.keys() {
+                let Some((hloc, h)) = self.resolve(&rloc.child("headers").child(name)) else {
+                    continue;
+                };
+                headers.insert(
+                    name.clone(),
+                    Header {
+                        required: b(h, "required"),
+                        deprecated: b(h, "deprecated"),
+                        description: s(h, "description"),
+                        schema: if self.swagger {
+                            Some(hloc.clone())
+                        } else {
+                            h.get("schema").map(|_| hloc.child("schema"))
+                        },
+                        source: hloc,
+                    },
+                );
+            }
+        }
+        let content = if self.swagger {
+            match r.get("schema") {
+                Some(_) => self
+                    .media_types(op, "produces", "application/json")
+                    .into_iter()
+                    .map(|mt| {
+                        (
+                            mt,
+                            MediaType {
+                                schema: Some(rloc.child("schema")),
+                                encoding: None,
+                                source: rloc.clone(),
+                            },
+                        )
+                    })
+                    .collect(),
+                None => IndexMap::new(),
+            }
+        } else {
+            self.content(&rloc, r)
+        };
+        Some(Response {
+            status: status.to_string(),
+            description: s(r, "description"),
+            headers,
+            content,
+            source: rloc,
+        })
+    }
+
+    // ---------------------------------------------------------------- AsyncAPI
+
+    fn asyncapi(&mut self, model: &mut ApiModel) {
+        let root = self.doc.root();
+        let rl = self.root_loc();
+        let v3 = self.doc.version() == SpecVersion::AsyncApi30;
+        if let Some(Value::Object(servers)) = root.get("servers") {
+            for name in servers.keys() {
+                let Some((_, sv)) = self.resolve(&rl.child("servers").child(name)) else {
+                    continue;
+                };
+                let url = if v3 {
+                    format!(
+                        "{}{}",
+                        s(sv, "host").unwrap_or_default(),
+                        s(sv, "pathname").unwrap_or_default()
+                    )
+                } else {
+                    s(sv, "url").unwrap_or_default()
+                };
+                model.servers.push(Server {
+                    url,
+                    description: s(sv, "description"),
+                    variables: server_variables(sv.get("variables")),
+                    protocol: s(sv, "protocol"),
+                });
+            }
+        }
+        let comps = rl.child("components");
+        model.security_schemes = self.security_schemes(&comps.child("securitySchemes"));
+        if let Some(Value::Object(m)) = self.doc.value(&comps.child("schemas")) {
+            for k in m.keys() {
+                model
+                    .schemas
+                    .insert(k.clone(), comps.child("schemas").child(k));
+            }
+        }
+        let default_ct = s(root, "defaultContentType");
+        let mut ops: Vec<MessageOperation> = Vec::new();
+        if let Some(Value::Object(channels)) = root.get("channels") {
+            for id in channels.keys() {
+                let Some((cloc, ch)) = self.resolve(&rl.child("channels").child(id)) else {
+                    continue;
+                };
+                let address = if v3 {
+                    match ch.get("address") {
+                        Some(Value::String(a)) => a.clone(),
+                        _ => id.clone(),
+                    }
+                } else {
+                    id.clone()
+                };
+                let mut parameters = IndexMap::new();
+                if let Some(Value::Object(ps)) = ch.get("parameters") {
+                    for name in ps.keys() {
+                        let resolved = self.resolve(&cloc.child("parameters").child(name));
+                        let schema = resolved.map(|(ploc, p)| {
+                            if p.get("schema").is_some() {
+                                ploc.child("schema")
+                            } else {
+                                ploc
+                            }
+                        });
+                        parameters.insert(name.clone(), schema);
+                    }
+                }
+                let servers = match ch.get("servers") {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .filter_map(|x| {
+                            x.as_str()
+                                .map(str::to_string)
+                                .or_else(|| ref_of(x).and_then(ref_name))
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let channel = Channel {
+                    address: address.clone(),
+                    description: s(ch, "description"),
+                    parameters,
+                    servers,
+                    source: cloc.clone(),
+                };
+                model
+                    .channels
+                    .entry(normalize_template(&address))
+                    .or_insert(channel);
+                if !v3 {
+                    for (verb, direction) in [
+                        ("publish", Direction::Receive),
+                        ("subscribe", Direction::Send),
+                    ] {
+                        let Some(op) = ch.get(verb) else { continue };
+                        let oloc = cloc.child(verb);
+                        let mut messages = IndexMap::new();
+                        if op.get("message").is_some() {
+                            let mloc = oloc.child("message");
+                            match self.resolve(&mloc) {
+                                Some((rloc, m)) if m.get("oneOf").is_some_and(Value::is_array) => {
+                                    let n = m
+                                        .get("oneOf")
+                                        .and_then(Value::as_array)
+                                        .map_or(0, Vec::len);
+                                    for i in 0..n {
+                                        self.push_message(
+                                            &rloc.child("oneOf").index(i),
+                                            i,
+                                            &default_ct,
+                                            &mut messages,
+                                        );
+                                    }
+                                }
+                                Some(_) => self.push_message(&mloc, 0, &default_ct, &mut messages),
+                                None => {}
+                            }
+                        }
+                        ops.push(MessageOperation {
+                            key: MessageOperationKey {
+                                direction,
+                                channel: normalize_template(&address),
+                                discriminator: None,
+                            },
+                            operation_id: s(op, "operationId"),
+                            channel_address: address.clone(),
+                            summary: s(op, "summary"),
+                            description: s(op, "description"),
+                            deprecated: b(op, "deprecated"),
+                            messages,
+                            security: security(op.get("security")),
+                            source: oloc,
+                        });
+                    }
+                }
+            }
+        }
+        if v3 {
+            if let Some(Value::Object(operations)) = root.get("operations") {
+                for id in operations.keys() {
+                    let Some((oloc, op)) = self.resolve(&rl.child("operations").child(id)) else {
+                        continue;
+                    };
+                    let direction = match op.get("action").and_then(Value::as_str) {
+                        Some("send") => Direction::Send,
+                        Some("receive") => Direction::Receive,
+                        _ => continue,
+                    };
+                    let channel = self.resolve(&oloc.child("channel"));
+                    let address = match &channel {
+                        Some((cloc, ch)) => match ch.get("address") {
+                            Some(Value::String(a)) => a.clone(),
+                            _ => cloc.pointer.rsplit('/').next().unwrap_or("").to_string(),
+                        },
+                        None => String::new(),
+                    };
+                    let mut messages = IndexMap::new();
+                    match op.get("messages") {
+                        Some(Value::Array(list)) => {
+                            for i in 0..list.len() {
+                                self.push_message(
+                                    &oloc.child("messages").index(i),
+                                    i,
+                                    &default_ct,
+                                    &mut messages,
+                                );
+                            }
+                        }
+                        _ => {
+                            if let Some((cloc, ch)) = &channel {
+                                if let Some(Value::Object(ms)) = ch.get("messages") {
+                                    for (i, name) in ms.keys().enumerate() {
+                                        let before = messages.len();
+                                        self.push_message(
+                                            &cloc.child("messages").child(name),
+                                            i,
+                                            &default_ct,
+                                            &mut messages,
+                                        );
+                                        if messages.len() > before {
+                                            if let Some((_, m)) = messages.last_mut() {
+                                                if m.name.is_empty() {
+                                                    m.name = name.clone();
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    ops.push(MessageOperation {
+                        key: MessageOperationKey {
+                            direction,
+                            channel: normalize_template(&address),
+                            discriminator: None,
+                        },
+                        operation_id: Some(id.clone()),
+                        channel_address: address,
+                        summary: s(op, "summary"),
+                        description: s(op, "description"),
+                        deprecated: b(op, "deprecated"),
+                        messages,
+                        security: security(op.get("security")),
+                        source: oloc,
+                    });
+                }
+            }
+        }
+        // Several operations in one direction on one channel: tell them apart by id.
+        let mut counts: IndexMap<(Direction, String), usize> = IndexMap::new();
+        for op in &ops {
+            *counts
+                .entry((op.key.direction, op.key.channel.clone()))
+                .or_default() += 1;
+        }
+        for (i, mut op) in ops.into_iter().enumerate() {
+            if counts
+                .get(&(op.key.direction, op.key.channel.clone()))
+                .copied()
+                .unwrap_or(0)
+                > 1
+            {
+                op.key.discriminator =
+                    Some(op.operation_id.clone().unwrap_or_else(|| i.to_string()));
+            }
+            model.message_operations.entry(op.key.clone()).or_insert(op);
+        }
+        model.message_operations.sort_keys();
+        model.channels.sort_keys();
+    }
+
+    fn push_message(
+        &self,
+        loc: &Location,
+        index: usize,
+        default_ct: &Option<String>,
+        out: &mut IndexMap<String, Message>,
+    ) {
+        let written = self.doc.value(loc);
+        let comp_name = written.and_then(ref_of).and_then(ref_name);
+        let Some((mloc, m)) = self.resolve(loc) else {
+            return;
+        };
+        let (payload, schema_format) = match m.get("payload") {
+            Some(p) if p.get("schemaFormat").is_some() && p.get("schema").is_some() => (
+                Some(mloc.child("payload").child("schema")),
+                s(p, "schemaFormat"),
+            ),
+            Some(_) => (Some(mloc.child("payload")), s(m, "schemaFormat")),
+            None => (None, s(m, "schemaFormat")),
+        };
+        let schema_format =
+            schema_format.filter(|f| !f.starts_with("application/vnd.aai.asyncapi"));
+        let correlation_id = m.get("correlationId").and_then(|_| {
+            let (_, c) = self.resolve(&mloc.child("correlationId"))?;
+            s(c, "location")
+        });
+        let name = s(m, "name")
+            .or(comp_name)
+            .unwrap_or_else(|| format!("message{index}"));
+        let mut key = name.clone();
+        let mut n = 1;
+        while out.contains_key(&key) {
+            n += 1;
+            key = format!("{name}#{n}");
+        }
+        out.insert(
+            key,
+            Message {
+                name,
+                title: s(m, "title"),
+                summary: s(m, "summary"),
+                description: s(m, "description"),
+                content_type: s(m, "contentType").or_else(|| default_ct.clone()),
+                payload,
+                headers: m.get("headers").map(|_| mloc.child("headers")),
+                correlation_id,
+                schema_format,
+                deprecated: b(m, "deprecated"),
+                source: mloc,
+            },
+        );
+    }
+}
+
+fn scopes(v: Option<&Value>) -> IndexMap<String, String> {
+    v.and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(k, d)| (k.clone(), d.as_str().unwrap_or("").to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_lose_parameter_names() {
+        assert_eq!(
+            normalize_template("/pets/{petId}/toys/{id}"),
+            "/pets/{}/toys/{}"
+        );
+        assert_eq!(normalize_template("/pets"), "/pets");
+        assert_eq!(template_params("/a/{x}/b/{y}"), vec!["x", "y"]);
+    }
+}

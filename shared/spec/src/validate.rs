@@ -1,0 +1,450 @@
+//! Validation: the official JSON Schemas of each specification, plus the semantic rules they
+//! cannot express.
+//!
+//! The schemas are vendored data files (see `schemas/README.md`), compiled once per process
+//! with `jsonschema` built without its HTTP/file resolvers, so validating can never fetch
+//! anything. A fast `is_valid` pass runs first; detailed errors are only collected for an
+//! invalid document. For `oneOf`/`anyOf` failures (a Reference Object *or* a Schema, ...) the
+//! branch that came closest is reported instead of a bare "not valid under any of the
+//! schemas".
+//!
+//! OpenAPI 3.2 has no published JSON Schema in the vendored packages: it gets the semantic
+//! rules only.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use jsonschema::error::ValidationErrorKind;
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+use crate::model::{Location, OperationKind, ParameterIn, SpecVersion};
+use crate::normalize::{normalize_template, template_params};
+use crate::{Diagnostic, Document};
+
+struct Bundled {
+    name: &'static str,
+    text: &'static str,
+}
+
+const SCHEMAS: [Bundled; 12] = [
+    Bundled {
+        name: "OpenAPI 2.0",
+        text: include_str!("../schemas/openapi/v2.0.json"),
+    },
+    Bundled {
+        name: "OpenAPI 3.0",
+        text: include_str!("../schemas/openapi/v3.0.json"),
+    },
+    Bundled {
+        name: "OpenAPI 3.1",
+        text: include_str!("../schemas/openapi/v3.1.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.0.0",
+        text: include_str!("../schemas/asyncapi/2.0.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.1.0",
+        text: include_str!("../schemas/asyncapi/2.1.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.2.0",
+        text: include_str!("../schemas/asyncapi/2.2.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.3.0",
+        text: include_str!("../schemas/asyncapi/2.3.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.4.0",
+        text: include_str!("../schemas/asyncapi/2.4.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.5.0",
+        text: include_str!("../schemas/asyncapi/2.5.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 2.6.0",
+        text: include_str!("../schemas/asyncapi/2.6.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 3.0.0",
+        text: include_str!("../schemas/asyncapi/3.0.0.json"),
+    },
+    Bundled {
+        name: "AsyncAPI 3.1.0",
+        text: include_str!("../schemas/asyncapi/3.1.0.json"),
+    },
+];
+
+static COMPILED: [OnceLock<Result<Validator, String>>; 12] = [const { OnceLock::new() }; 12];
+
+fn schema_index(doc: &Document) -> Option<usize> {
+    Some(match doc.version() {
+        SpecVersion::OpenApi20 => 0,
+        SpecVersion::OpenApi30 => 1,
+        SpecVersion::OpenApi31 => 2,
+        SpecVersion::OpenApi32 => return None,
+        SpecVersion::AsyncApi2 { minor } => 3 + usize::from(minor.min(6)),
+        SpecVersion::AsyncApi30 => {
+            if doc.spec_version_string().starts_with("3.1") {
+                11
+            } else {
+                10
+            }
+        }
+    })
+}
+
+fn compiled(i: usize) -> &'static Result<Validator, String> {
+    COMPILED[i].get_or_init(|| {
+        let schema: Value = serde_json::from_str(SCHEMAS[i].text)
+            .map_err(|e| format!("bundled schema is not JSON: {e}"))?;
+        jsonschema::options()
+            .build(&schema)
+            .map_err(|e| format!("bundled schema does not compile: {e}"))
+    })
+}
+
+/// Compiles every bundled schema (used by tests and to warm a process up).
+pub fn warm_up() -> Result<(), String> {
+    for i in 0..SCHEMAS.len() {
+        if let Err(e) = compiled(i) {
+            return Err(format!("{}: {e}", SCHEMAS[i].name));
+        }
+    }
+    Ok(())
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 60 {
+        format!("{}...", s.chars().take(57).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// Is this branch only "it is not a Reference Object" (a `required: $ref` failure)?
+fn is_ref_branch(errors: &[ValidationError<'static>]) -> bool {
+    errors.len() == 1
+        && matches!(errors[0].kind(), ValidationErrorKind::Required { property } if property.as_str() == Some("$ref"))
+}
+
+/// The most useful errors under a failed `oneOf`/`anyOf`: the branch with the deepest first
+/// error (the one that matched furthest), ignoring "not a Reference Object" branches.
+fn best_branch<'c>(
+    context: &'c [Vec<ValidationError<'static>>],
+) -> Option<&'c [ValidationError<'static>]> {
+    context
+        .iter()
+        .filter(|b| !b.is_empty() && !is_ref_branch(b))
+        .max_by_key(|b| {
+            let depth = b
+                .iter()
+                .map(|e| e.instance_path().as_str().len())
+                .max()
+                .unwrap_or(0);
+            (depth, usize::MAX - b.len())
+        })
+        .map(Vec::as_slice)
+}
+
+fn message(e: &ValidationError<'_>, name: &str) -> String {
+    let masked = e.masked_with("the value").to_string();
+    let detail = match e.kind() {
+        ValidationErrorKind::Type { .. }
+        | ValidationErrorKind::Enum { .. }
+        | ValidationErrorKind::Constant { .. } => {
+            format!("{masked} (found {})", short(e.instance()))
+        }
+        _ => masked,
+    };
+    format!("{name} schema: {detail}")
+}
+
+fn schema_diagnostics(doc: &Document, out: &mut Vec<Diagnostic>) {
+    let Some(i) = schema_index(doc) else { return };
+    let validator = match compiled(i) {
+        Ok(v) => v,
+        Err(e) => {
+            out.push(Diagnostic::new("internal", format!("cannot validate: {e}")));
+            return;
+        }
+    };
+    // AsyncAPI 2.x's schemas only hold for a dereferenced document (their `oneOf: [Reference,
+    // Parameter]` matches both for a `$ref` object), as the AsyncAPI parser validates it; the
+    // documents are small, so validate an inlined copy within a budget, else the raw tree.
+    // (3.x schemas require some fields, such as `operation.channel`, to stay references.)
+    let inlined = if matches!(doc.version(), SpecVersion::AsyncApi2 { .. }) {
+        inline_refs(doc, doc.limits.max_nodes.min(INLINE_BUDGET))
+    } else {
+        None
+    };
+    let root = inlined.as_ref().unwrap_or(doc.root());
+    if validator.is_valid(root) {
+        return;
+    }
+    let max = doc.limits.max_errors.max(1);
+    let name = SCHEMAS[i].name;
+    let push = |e: &ValidationError<'_>, out: &mut Vec<Diagnostic>| {
+        let pointer = e.instance_path().as_str().to_string();
+        let loc = Location {
+            file: crate::FileId::ROOT,
+            pointer,
+        };
+        let loc = if inlined.is_some() {
+            doc.canonical(loc.clone()).unwrap_or(loc)
+        } else {
+            loc
+        };
+        out.push(at(doc, &loc, "schema", message(e, name)));
+    };
+    for e in validator.iter_errors(root) {
+        if out.len() >= max {
+            break;
+        }
+        // Descend into oneOf/anyOf to the branch that came closest (bounded).
+        let mut handled = false;
+        if let ValidationErrorKind::OneOfNotValid { context }
+        | ValidationErrorKind::AnyOf { context } = e.kind()
+        {
+            let mut current = best_branch(context);
+            for _ in 0..16 {
+                let Some(errs) = current else { break };
+                let nested = errs.iter().find_map(|x| match x.kind() {
+                    ValidationErrorKind::OneOfNotValid { context }
+                    | ValidationErrorKind::AnyOf { context } => best_branch(context),
+                    _ => None,
+                });
+                if errs.len() == 1 && nested.is_some() {
+                    current = nested;
+                    continue;
+                }
+                for x in errs.iter().take(3) {
+                    push(x, out);
+                }
+                handled = true;
+                break;
+            }
+        }
+        if !handled {
+            push(&e, out);
+        }
+    }
+    out.dedup_by(|a, b| a.pointer == b.pointer && a.message == b.message);
+}
+
+/// Most nodes an inlined AsyncAPI copy may have.
+const INLINE_BUDGET: usize = 200_000;
+/// Deepest nesting an inlined copy may reach (the walk recurses, so it is capped).
+const INLINE_DEPTH: usize = 256;
+
+/// A copy of the root with every `$ref` replaced by its target; a ref that would re-enter a
+/// target being inlined (a cycle) is kept as a ref. `None` when over budget or too deep.
+fn inline_refs(doc: &Document, budget: usize) -> Option<Value> {
+    let mut nodes = 0usize;
+    let mut active: Vec<Location> = Vec::new();
+    inline(
+        doc,
+        doc.root(),
+        Location::root(crate::FileId::ROOT),
+        &mut active,
+        &mut nodes,
+        budget,
+        0,
+    )
+}
+
+fn inline(
+    doc: &Document,
+    v: &Value,
+    here: Location,
+    active: &mut Vec<Location>,
+    nodes: &mut usize,
+    budget: usize,
+    depth: usize,
+) -> Option<Value> {
+    *nodes += 1;
+    if *nodes > budget || depth > INLINE_DEPTH {
+        return None;
+    }
+    match v {
+        Value::Object(m) => {
+            if crate::ref_of(v).is_some() {
+                let Ok((target, tv)) = doc.resolve(&here) else {
+                    return Some(v.clone());
+                };
+                if active.contains(&target) {
+                    return Some(v.clone());
+                }
+                active.push(target.clone());
+                let out = inline(doc, tv, target, active, nodes, budget, depth + 1);
+                active.pop();
+                return out;
+            }
+            let mut out = serde_json::Map::new();
+            for (k, c) in m {
+                out.insert(
+                    k.clone(),
+                    inline(doc, c, here.child(k), active, nodes, budget, depth + 1)?,
+                );
+            }
+            Some(Value::Object(out))
+        }
+        Value::Array(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            for (i, c) in a.iter().enumerate() {
+                out.push(inline(
+                    doc,
+                    c,
+                    here.index(i),
+                    active,
+                    nodes,
+                    budget,
+                    depth + 1,
+                )?);
+            }
+            Some(Value::Array(out))
+        }
+        other => Some(other.clone()),
+    }
+}
+
+fn at(doc: &Document, loc: &Location, code: &'static str, message: String) -> Diagnostic {
+    Diagnostic {
+        code,
+        message,
+        file: doc.file_name(loc.file).map(str::to_string),
+        pointer: loc.pointer.clone(),
+        line: None,
+        column: None,
+    }
+}
+
+fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
+    let model = doc.model();
+    // Duplicate operationIds (OpenAPI operations, AsyncAPI 2.x operations).
+    let mut ids: HashMap<&str, &Location> = HashMap::new();
+    for op in model.operations.values() {
+        if let Some(id) = op.operation_id.as_deref() {
+            if let Some(first) = ids.insert(id, &op.source) {
+                out.push(at(
+                    doc,
+                    &op.source.child("operationId"),
+                    "duplicate-operation-id",
+                    format!(
+                        "operationId '{id}' is also used at {}; operationIds must be unique",
+                        first.pointer
+                    ),
+                ));
+            }
+        }
+    }
+    if let SpecVersion::AsyncApi2 { .. } = doc.version() {
+        let mut ids: HashMap<&str, &Location> = HashMap::new();
+        for op in model.message_operations.values() {
+            if let Some(id) = op.operation_id.as_deref() {
+                if let Some(first) = ids.insert(id, &op.source) {
+                    out.push(at(
+                        doc,
+                        &op.source.child("operationId"),
+                        "duplicate-operation-id",
+                        format!(
+                            "operationId '{id}' is also used at {}; operationIds must be unique",
+                            first.pointer
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    // Path templates and path parameters.
+    for op in model
+        .operations
+        .values()
+        .filter(|o| o.key.kind == OperationKind::Path)
+    {
+        let names = template_params(&op.path);
+        for name in &names {
+            let declared = op
+                .parameters
+                .iter()
+                .any(|p| p.location == ParameterIn::Path && &p.name == name);
+            if !declared {
+                out.push(at(
+                    doc,
+                    &op.source,
+                    "missing-path-parameter",
+                    format!(
+                        "the path '{}' has the template parameter '{{{name}}}' but {} {} declares no path parameter named '{name}'",
+                        op.path, op.key.method, op.path
+                    ),
+                ));
+            }
+        }
+        for p in op
+            .parameters
+            .iter()
+            .filter(|p| p.location == ParameterIn::Path)
+        {
+            if !names.contains(&p.name) {
+                out.push(at(
+                    doc,
+                    &p.source,
+                    "unknown-path-parameter",
+                    format!(
+                        "path parameter '{}' does not appear in the path template '{}'",
+                        p.name, op.path
+                    ),
+                ));
+            }
+        }
+    }
+    // Paths that differ only in parameter names are the same path: an error when they
+    // declare the same method (one of the two operations could never be matched).
+    if let Some(Value::Object(paths)) = doc.root().get("paths") {
+        let mut seen: HashMap<String, (&str, &Value)> = HashMap::new();
+        for (p, item) in paths.iter().filter(|(k, _)| !k.starts_with("x-")) {
+            if let Some((first, first_item)) = seen.insert(normalize_template(p), (p, item)) {
+                for m in crate::normalize::HTTP_METHODS {
+                    if item.get(m).is_some() && first_item.get(m).is_some() {
+                        out.push(at(
+                            doc,
+                            &Location::root(crate::FileId::ROOT).child("paths").child(p).child(m),
+                            "ambiguous-path",
+                            format!(
+                                "the paths '{first}' and '{p}' differ only in parameter names and both declare {}: a request cannot tell them apart",
+                                m.to_ascii_uppercase()
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // AsyncAPI channel address parameters must be declared.
+    if doc.version().family() == crate::SpecFamily::AsyncApi {
+        for ch in model.channels.values() {
+            for name in template_params(&ch.address) {
+                if !ch.parameters.contains_key(&name) {
+                    out.push(at(
+                        doc,
+                        &ch.source,
+                        "missing-channel-parameter",
+                        format!("the channel address '{}' uses '{{{name}}}' but the channel declares no parameter '{name}'", ch.address),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// All diagnostics: schema first, then semantic rules.
+pub(crate) fn run(doc: &Document) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    schema_diagnostics(doc, &mut out);
+    semantic(doc, &mut out);
+    out
+}

@@ -1,0 +1,520 @@
+//! YAML loading with hard budgets.
+//!
+//! Why not a ready-made loader: `serde_yaml` is unmaintained and still allows ~100x alias
+//! amplification; `saphyr`'s and `yaml-rust2`'s loaders deep-clone anchors with no limit (a
+//! ~100-byte alias bomb expands to tens of millions of nodes) and recurse on nesting.
+//! `serde-saphyr` has a `Budget`, but going through serde into a `serde_json::Value` gives no
+//! event positions for the lazy diagnostics locator and no control over how keys such as
+//! `200:` are turned into strings. So this module drives the maintained, pull-based
+//! `saphyr-parser` (the parser under saphyr and serde-saphyr: a state machine, no recursion)
+//! and builds the value itself with an explicit stack, enforcing:
+//!
+//! - nesting depth ([`crate::Limits::max_depth`], checked when a collection opens, so the
+//!   parser never runs ahead on a `[[[[...` bomb);
+//! - node count over the whole document ([`crate::Limits::max_nodes`]), counting every node an
+//!   alias expands to, so alias bombs fail on the budget long before memory grows;
+//! - aliases refused unless [`crate::Limits::allow_aliases`] is set, then at most
+//!   [`crate::Limits::max_aliases`] of them (anchors alone are harmless and accepted);
+//! - duplicate keys, YAML merge keys (`<<`), non-scalar keys, custom tags, several documents
+//!   in one stream, NUL characters and numbers JSON cannot represent are errors with a
+//!   line and column.
+//!
+//! Scalars are resolved with the YAML 1.2 core schema (so `on`/`no`/`yes` stay strings, as in
+//! every YAML 1.2 tool); keys are always the scalar's text (`200:` is the key `"200"`).
+
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use serde_json::{Map, Number, Value};
+
+use crate::Diagnostic;
+
+/// Budgets for one YAML file.
+pub(crate) struct YamlBudget {
+    pub max_depth: usize,
+    pub max_nodes: usize,
+    pub nodes_before: usize,
+    pub allow_aliases: bool,
+    pub max_aliases: usize,
+}
+
+enum Frame {
+    Seq {
+        items: Vec<Value>,
+        anchor: usize,
+        start_nodes: usize,
+    },
+    Map {
+        map: Map<String, Value>,
+        key: Option<String>,
+        anchor: usize,
+        start_nodes: usize,
+    },
+}
+
+pub(crate) struct Loaded {
+    pub value: Value,
+    pub nodes: usize,
+}
+
+fn diag(
+    code: &'static str,
+    message: impl Into<String>,
+    span: Option<&Span>,
+    stack: &[Frame],
+) -> Diagnostic {
+    let mut tokens: Vec<String> = Vec::with_capacity(stack.len());
+    for f in stack {
+        match f {
+            Frame::Seq { items, .. } => tokens.push(items.len().to_string()),
+            Frame::Map { key: Some(k), .. } => tokens.push(k.clone()),
+            Frame::Map { key: None, .. } => {}
+        }
+    }
+    Diagnostic {
+        code,
+        message: message.into(),
+        file: None,
+        pointer: crate::pointer::from_tokens(&tokens),
+        line: span.map(|s| s.start.line() as u32),
+        column: span.map(|s| s.start.col() as u32 + 1),
+    }
+}
+
+fn tag_name(tag: &Tag) -> String {
+    if tag.is_yaml_core_schema() {
+        format!("!!{}", tag.suffix)
+    } else {
+        format!("{}{}", tag.handle, tag.suffix)
+    }
+}
+
+/// What a tag asks for.
+enum Want {
+    Auto,
+    Str,
+    Int,
+    Float,
+    Bool,
+    Null,
+    Seq,
+    Map,
+}
+
+fn want(tag: Option<&Tag>) -> Result<Want, String> {
+    let Some(tag) = tag else {
+        return Ok(Want::Auto);
+    };
+    if tag.handle == "!" && tag.suffix.is_empty() {
+        return Ok(Want::Str);
+    }
+    if tag.is_yaml_core_schema() {
+        return Ok(match tag.suffix.as_str() {
+            "str" => Want::Str,
+            "int" => Want::Int,
+            "float" => Want::Float,
+            "bool" => Want::Bool,
+            "null" => Want::Null,
+            "seq" => Want::Seq,
+            "map" => Want::Map,
+            _ => return Err(tag_name(tag)),
+        });
+    }
+    Err(tag_name(tag))
+}
+
+fn is_int(s: &str) -> bool {
+    let d = s.strip_prefix(['-', '+']).unwrap_or(s);
+    !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn is_float(s: &str) -> bool {
+    let d = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let (mantissa, exp) = match d.find(['e', 'E']) {
+        Some(i) => (&d[..i], Some(&d[i + 1..])),
+        None => (d, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (mantissa, None),
+    };
+    let digits = |x: &str| x.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match frac {
+        Some(f) => digits(int) && digits(f) && !(int.is_empty() && f.is_empty()),
+        None => !int.is_empty() && digits(int),
+    };
+    let exp_ok = match exp {
+        Some(e) => {
+            let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+            !e.is_empty() && digits(e)
+        }
+        None => true,
+    };
+    mantissa_ok && exp_ok
+}
+
+/// Resolves an integer/float literal to a JSON number.
+fn number(s: &str) -> Result<Value, String> {
+    if is_int(s) {
+        if let Ok(i) = s.parse::<i64>() {
+            return Ok(Value::from(i));
+        }
+        if let Ok(u) = s.trim_start_matches('+').parse::<u64>() {
+            return Ok(Value::from(u));
+        }
+    }
+    match s.parse::<f64>() {
+        Ok(f) if f.is_finite() => Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| s.to_string()),
+        _ => Err(format!(
+            "the number {} is out of range (JSON numbers must be finite 64-bit floats)",
+            abbreviate(s)
+        )),
+    }
+}
+
+fn abbreviate(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!(
+            "{}... ({} characters)",
+            s.chars().take(30).collect::<String>(),
+            s.chars().count()
+        )
+    } else {
+        s.to_string()
+    }
+}
+
+fn resolve_plain(s: &str) -> Result<Value, String> {
+    match s {
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
+        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => {
+            return Err(format!(
+                "'{s}' (infinity/NaN) cannot be represented in JSON"
+            ));
+        }
+        _ => {}
+    }
+    if let Some(h) = s.strip_prefix("0x") {
+        if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return u64::from_str_radix(h, 16)
+                .map(Value::from)
+                .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
+        }
+    }
+    if let Some(o) = s.strip_prefix("0o") {
+        if !o.is_empty() && o.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+            return u64::from_str_radix(o, 8)
+                .map(Value::from)
+                .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
+        }
+    }
+    if is_int(s) || is_float(s) {
+        return number(s);
+    }
+    Ok(Value::String(s.to_string()))
+}
+
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+    let w = want(tag).map_err(|t| {
+        format!(
+            "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
+        )
+    })?;
+    match w {
+        Want::Str => Ok(Value::String(text.to_string())),
+        Want::Auto if style != ScalarStyle::Plain => Ok(Value::String(text.to_string())),
+        Want::Auto => resolve_plain(text),
+        Want::Int | Want::Float => number(text.trim()),
+        Want::Bool => match text {
+            "true" | "True" | "TRUE" => Ok(Value::Bool(true)),
+            "false" | "False" | "FALSE" => Ok(Value::Bool(false)),
+            _ => Err(format!("'{}' is not a boolean", abbreviate(text))),
+        },
+        Want::Null => Ok(Value::Null),
+        Want::Seq | Want::Map => Err("a collection tag on a scalar".to_string()),
+    }
+}
+
+/// Parses `text` as a single YAML document within the budget.
+pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
+    let mut parser = Parser::new_from_str(text);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut root: Option<Value> = None;
+    let mut nodes = b.nodes_before;
+    let mut aliases = 0usize;
+    let mut anchors: HashMap<usize, (Value, usize)> = HashMap::new();
+    let mut documents = 0usize;
+
+    macro_rules! fail {
+        ($code:expr, $msg:expr, $span:expr) => {
+            return Err(diag($code, $msg, $span, &stack))
+        };
+    }
+
+    loop {
+        let (event, span) = match parser.next_event() {
+            None => break,
+            Some(Ok(x)) => x,
+            Some(Err(e)) => {
+                let m = e.marker();
+                return Err(Diagnostic {
+                    code: "syntax",
+                    message: format!("invalid YAML: {}", e.info()),
+                    file: None,
+                    pointer: diag("", "", None, &stack).pointer,
+                    line: Some(m.line() as u32),
+                    column: Some(m.col() as u32 + 1),
+                });
+            }
+        };
+        // A finished value to attach to the parent (with its anchor id and node count).
+        let finished: Option<(Value, usize, usize)> = match event {
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => None,
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    fail!(
+                        "multiple-documents",
+                        "the YAML stream holds more than one document; send one document per file",
+                        Some(&span)
+                    );
+                }
+                None
+            }
+            Event::Scalar(value, style, anchor, tag) => {
+                if value.contains('\0') {
+                    fail!(
+                        "nul-character",
+                        "a string contains a NUL character, which is not accepted",
+                        Some(&span)
+                    );
+                }
+                if let Some(Frame::Map {
+                    map,
+                    key: key @ None,
+                    ..
+                }) = stack.last_mut()
+                {
+                    // A mapping key: always its text.
+                    if let Some(t) = tag.as_deref() {
+                        if let Err(t) = want(Some(t)) {
+                            fail!(
+                                "yaml-tag",
+                                format!(
+                                    "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
+                                ),
+                                Some(&span)
+                            );
+                        }
+                    }
+                    if style == ScalarStyle::Plain && value == "<<" {
+                        fail!(
+                            "yaml-merge-key",
+                            "YAML merge keys ('<<') are not supported: they are a YAML 1.1 extension; write the keys out",
+                            Some(&span)
+                        );
+                    }
+                    if map.contains_key(value.as_ref()) {
+                        let k = value.to_string();
+                        *key = Some(k.clone());
+                        fail!(
+                            "duplicate-key",
+                            format!(
+                                "duplicate key '{k}': each key may appear only once in a mapping; remove or rename one of them"
+                            ),
+                            Some(&span)
+                        );
+                    }
+                    *key = Some(value.into_owned());
+                    continue;
+                }
+                nodes += 1;
+                if nodes > b.max_nodes {
+                    fail!(
+                        "too-many-nodes",
+                        format!(
+                            "the document has more than {} values (the node budget)",
+                            b.max_nodes
+                        ),
+                        Some(&span)
+                    );
+                }
+                match scalar(&value, style, tag.as_deref()) {
+                    Ok(v) => Some((v, anchor, 1)),
+                    Err(m) => fail!(
+                        if m.contains("tag") {
+                            "yaml-tag"
+                        } else {
+                            "number-out-of-range"
+                        },
+                        m,
+                        Some(&span)
+                    ),
+                }
+            }
+            Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
+                let is_map = matches!(event, Event::MappingStart(..));
+                if let Some(Frame::Map { key: None, .. }) = stack.last() {
+                    fail!(
+                        "yaml-complex-key",
+                        "a mapping key must be a scalar (a string), not a sequence or mapping",
+                        Some(&span)
+                    );
+                }
+                match want(tag.as_deref()) {
+                    Ok(Want::Auto) => {}
+                    Ok(Want::Seq) if !is_map => {}
+                    Ok(Want::Map) if is_map => {}
+                    Ok(_) => fail!("yaml-tag", "a scalar tag on a collection", Some(&span)),
+                    Err(t) => fail!(
+                        "yaml-tag",
+                        format!(
+                            "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
+                        ),
+                        Some(&span)
+                    ),
+                }
+                if stack.len() >= b.max_depth {
+                    fail!(
+                        "too-deep",
+                        format!(
+                            "the document nests sequences/mappings more than {} levels deep",
+                            b.max_depth
+                        ),
+                        Some(&span)
+                    );
+                }
+                nodes += 1;
+                if nodes > b.max_nodes {
+                    fail!(
+                        "too-many-nodes",
+                        format!(
+                            "the document has more than {} values (the node budget)",
+                            b.max_nodes
+                        ),
+                        Some(&span)
+                    );
+                }
+                let start_nodes = nodes - 1;
+                stack.push(if is_map {
+                    Frame::Map {
+                        map: Map::new(),
+                        key: None,
+                        anchor,
+                        start_nodes,
+                    }
+                } else {
+                    Frame::Seq {
+                        items: Vec::new(),
+                        anchor,
+                        start_nodes,
+                    }
+                });
+                None
+            }
+            Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
+                Some(Frame::Seq {
+                    items,
+                    anchor,
+                    start_nodes,
+                }) => Some((Value::Array(items), anchor, nodes - start_nodes)),
+                Some(Frame::Map {
+                    map,
+                    anchor,
+                    start_nodes,
+                    ..
+                }) => Some((Value::Object(map), anchor, nodes - start_nodes)),
+                None => fail!(
+                    "syntax",
+                    "invalid YAML: unbalanced collection end",
+                    Some(&span)
+                ),
+            },
+            Event::Alias(id) => {
+                if !b.allow_aliases {
+                    fail!(
+                        "yaml-alias",
+                        "YAML aliases (*name) are not accepted: they can expand a small file into a huge document; write the content out or use $ref",
+                        Some(&span)
+                    );
+                }
+                if let Some(Frame::Map { key: None, .. }) = stack.last() {
+                    fail!(
+                        "yaml-complex-key",
+                        "an alias cannot be used as a mapping key",
+                        Some(&span)
+                    );
+                }
+                aliases += 1;
+                if aliases > b.max_aliases {
+                    fail!(
+                        "too-many-aliases",
+                        format!("the document uses more than {} YAML aliases", b.max_aliases),
+                        Some(&span)
+                    );
+                }
+                let Some((v, n)) = anchors.get(&id) else {
+                    fail!(
+                        "syntax",
+                        "invalid YAML: alias to an unknown or unfinished anchor",
+                        Some(&span)
+                    );
+                };
+                nodes += *n;
+                if nodes > b.max_nodes {
+                    fail!(
+                        "too-many-nodes",
+                        format!(
+                            "expanding YAML aliases would exceed the budget of {} values (alias bomb?)",
+                            b.max_nodes
+                        ),
+                        Some(&span)
+                    );
+                }
+                Some((v.clone(), 0, *n))
+            }
+        };
+        if let Some((value, anchor, count)) = finished {
+            if anchor != 0 && b.allow_aliases {
+                anchors.insert(anchor, (value.clone(), count));
+            }
+            match stack.last_mut() {
+                None => {
+                    if root.is_some() {
+                        fail!(
+                            "multiple-documents",
+                            "the YAML stream holds more than one document",
+                            Some(&span)
+                        );
+                    }
+                    root = Some(value);
+                }
+                Some(Frame::Seq { items, .. }) => items.push(value),
+                Some(Frame::Map { map, key, .. }) => {
+                    if let Some(k) = key.take() {
+                        map.insert(k, value);
+                    }
+                }
+            }
+        }
+    }
+    match root {
+        Some(value) => Ok(Loaded {
+            value,
+            nodes: nodes - b.nodes_before,
+        }),
+        None => Err(Diagnostic {
+            code: "empty-document",
+            message: "the document is empty".to_string(),
+            file: None,
+            pointer: String::new(),
+            line: None,
+            column: None,
+        }),
+    }
+}
