@@ -120,9 +120,9 @@ impl FetchError {
                 class,
                 literal: true,
                 ..
-            } => format!(
-                "URL host `{host}` is {class}; only public internet addresses are allowed"
-            ),
+            } => {
+                format!("URL host `{host}` is {class}; only public internet addresses are allowed")
+            }
             Self::BlockedAddress { host, .. } => format!(
                 "URL host `{host}` resolves to a non-public address; only public internet \
                  addresses are allowed"
@@ -159,9 +159,7 @@ impl FetchError {
                 ip,
                 class,
                 literal,
-            } => format!(
-                "blocked address: host={host} ip={ip} class={class:?} literal={literal}"
-            ),
+            } => format!("blocked address: host={host} ip={ip} class={class:?} literal={literal}"),
             Self::Dns { host, detail } => format!("dns failure: host={host}: {detail}"),
             Self::Connect { host, detail } => format!("connect failure: host={host}: {detail}"),
             Self::Transport { detail } => format!("transport failure: {detail}"),

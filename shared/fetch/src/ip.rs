@@ -137,23 +137,79 @@ pub fn classify_v6(ip: Ipv6Addr) -> Option<AddressClass> {
     let seg = |s: [u16; 8]| u128::from(Ipv6Addr::from(s));
     // Order matters: the more specific entries come first.
     let table: &[(u128, u32, AddressClass)] = &[
-        (seg([0, 0, 0, 0, 0, 0xffff, 0, 0]), 96, AddressClass::Ipv4Embedded),
-        (seg([0, 0, 0, 0, 0xffff, 0, 0, 0]), 96, AddressClass::Ipv4Embedded),
+        (
+            seg([0, 0, 0, 0, 0, 0xffff, 0, 0]),
+            96,
+            AddressClass::Ipv4Embedded,
+        ),
+        (
+            seg([0, 0, 0, 0, 0xffff, 0, 0, 0]),
+            96,
+            AddressClass::Ipv4Embedded,
+        ),
         (0, 96, AddressClass::Ipv4Embedded),
-        (seg([0x64, 0xff9b, 0, 0, 0, 0, 0, 0]), 96, AddressClass::Nat64),
-        (seg([0x64, 0xff9b, 1, 0, 0, 0, 0, 0]), 48, AddressClass::Nat64),
-        (seg([0x100, 0, 0, 0, 0, 0, 0, 0]), 64, AddressClass::Reserved),
+        (
+            seg([0x64, 0xff9b, 0, 0, 0, 0, 0, 0]),
+            96,
+            AddressClass::Nat64,
+        ),
+        (
+            seg([0x64, 0xff9b, 1, 0, 0, 0, 0, 0]),
+            48,
+            AddressClass::Nat64,
+        ),
+        (
+            seg([0x100, 0, 0, 0, 0, 0, 0, 0]),
+            64,
+            AddressClass::Reserved,
+        ),
         (seg([0x2001, 0, 0, 0, 0, 0, 0, 0]), 32, AddressClass::Tunnel),
-        (seg([0x2001, 2, 0, 0, 0, 0, 0, 0]), 48, AddressClass::Benchmarking),
-        (seg([0x2001, 0, 0, 0, 0, 0, 0, 0]), 23, AddressClass::Reserved),
-        (seg([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]), 32, AddressClass::Documentation),
+        (
+            seg([0x2001, 2, 0, 0, 0, 0, 0, 0]),
+            48,
+            AddressClass::Benchmarking,
+        ),
+        (
+            seg([0x2001, 0, 0, 0, 0, 0, 0, 0]),
+            23,
+            AddressClass::Reserved,
+        ),
+        (
+            seg([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]),
+            32,
+            AddressClass::Documentation,
+        ),
         (seg([0x2002, 0, 0, 0, 0, 0, 0, 0]), 16, AddressClass::Tunnel),
-        (seg([0x3fff, 0, 0, 0, 0, 0, 0, 0]), 20, AddressClass::Documentation),
-        (seg([0x5f00, 0, 0, 0, 0, 0, 0, 0]), 16, AddressClass::Reserved),
-        (seg([0xfc00, 0, 0, 0, 0, 0, 0, 0]), 7, AddressClass::UniqueLocal),
-        (seg([0xfe80, 0, 0, 0, 0, 0, 0, 0]), 10, AddressClass::LinkLocal),
-        (seg([0xfec0, 0, 0, 0, 0, 0, 0, 0]), 10, AddressClass::Private),
-        (seg([0xff00, 0, 0, 0, 0, 0, 0, 0]), 8, AddressClass::Multicast),
+        (
+            seg([0x3fff, 0, 0, 0, 0, 0, 0, 0]),
+            20,
+            AddressClass::Documentation,
+        ),
+        (
+            seg([0x5f00, 0, 0, 0, 0, 0, 0, 0]),
+            16,
+            AddressClass::Reserved,
+        ),
+        (
+            seg([0xfc00, 0, 0, 0, 0, 0, 0, 0]),
+            7,
+            AddressClass::UniqueLocal,
+        ),
+        (
+            seg([0xfe80, 0, 0, 0, 0, 0, 0, 0]),
+            10,
+            AddressClass::LinkLocal,
+        ),
+        (
+            seg([0xfec0, 0, 0, 0, 0, 0, 0, 0]),
+            10,
+            AddressClass::Private,
+        ),
+        (
+            seg([0xff00, 0, 0, 0, 0, 0, 0, 0]),
+            8,
+            AddressClass::Multicast,
+        ),
     ];
     if let Some((_, _, class)) = table
         .iter()
@@ -184,5 +240,99 @@ pub fn check_ip(ip: IpAddr, allow_loopback: bool) -> Result<(), AddressClass> {
         None => Ok(()),
         Some(AddressClass::Loopback) if allow_loopback => Ok(()),
         Some(class) => Err(class),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(s: &str) -> Option<AddressClass> {
+        classify_ip(s.parse().expect("test ip"))
+    }
+
+    #[test]
+    fn range_boundaries_are_exact() {
+        // Just outside each refused IPv4 range: public.
+        for public in [
+            "9.255.255.255",
+            "11.0.0.0",
+            "100.63.255.255",
+            "100.128.0.0",
+            "126.255.255.255",
+            "128.0.0.0",
+            "169.253.255.255",
+            "169.255.0.0",
+            "172.15.255.255",
+            "172.32.0.0",
+            "192.0.1.255",
+            "192.0.3.0",
+            "192.167.255.255",
+            "192.169.0.0",
+            "198.17.255.255",
+            "198.20.0.0",
+            "223.255.255.255",
+            "1.1.1.1",
+        ] {
+            assert_eq!(class(public), None, "{public}");
+        }
+        // Just inside.
+        for (inside, expected) in [
+            ("10.255.255.255", AddressClass::Private),
+            ("172.16.0.0", AddressClass::Private),
+            ("192.168.255.255", AddressClass::Private),
+            ("100.64.0.0", AddressClass::SharedAddressSpace),
+            ("0.255.255.255", AddressClass::Unspecified),
+            ("224.0.0.0", AddressClass::Multicast),
+            ("239.255.255.255", AddressClass::Multicast),
+            ("255.255.255.254", AddressClass::Reserved),
+        ] {
+            assert_eq!(class(inside), Some(expected), "{inside}");
+        }
+    }
+
+    #[test]
+    fn ipv6_allows_only_global_unicast_outside_special_ranges() {
+        for public in [
+            "2606:4700:4700::1111",
+            "2001:4860:4860::8888",
+            "2001:200::1",
+            "2a00:1450:4007:80e::200e",
+            "3ffe::1",
+        ] {
+            assert_eq!(class(public), None, "{public}");
+        }
+        for (refused, expected) in [
+            ("::2", AddressClass::Ipv4Embedded),
+            ("::ffff:8.8.8.8", AddressClass::Ipv4Embedded),
+            ("2001:db8:ffff::1", AddressClass::Documentation),
+            ("2001:1ff::1", AddressClass::Reserved),
+            ("1::1", AddressClass::Reserved),
+            ("e000::1", AddressClass::Reserved),
+            ("fdff:ffff::1", AddressClass::UniqueLocal),
+            ("febf::1", AddressClass::LinkLocal),
+        ] {
+            assert_eq!(class(refused), Some(expected), "{refused}");
+        }
+    }
+
+    #[test]
+    fn loopback_switch_never_unlocks_other_ranges() {
+        let ip = |s: &str| s.parse::<IpAddr>().expect("test ip");
+        assert_eq!(check_ip(ip("127.0.0.1"), true), Ok(()));
+        assert_eq!(check_ip(ip("::1"), true), Ok(()));
+        assert_eq!(
+            check_ip(ip("127.0.0.1"), false),
+            Err(AddressClass::Loopback)
+        );
+        for other in [
+            "10.0.0.1",
+            "169.254.169.254",
+            "0.0.0.0",
+            "::ffff:127.0.0.1",
+            "fe80::1",
+        ] {
+            assert!(check_ip(ip(other), true).is_err(), "{other}");
+        }
     }
 }

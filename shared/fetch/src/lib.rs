@@ -201,7 +201,7 @@ fn check_parsed(url: Url, policy: &FetchPolicy) -> Result<Url, FetchError> {
                 reason: "no host".to_owned(),
             });
         }
-        Some(Host::Domain(d)) if d.is_empty() => {
+        Some(Host::Domain("")) => {
             return Err(FetchError::InvalidUrl {
                 reason: "empty host".to_owned(),
             });
@@ -393,11 +393,12 @@ impl SafeClient {
     }
 
     fn next_hop(&self, current: &Url, location: Option<&HeaderValue>) -> Result<Url, FetchError> {
-        let location = location
-            .and_then(|v| v.to_str().ok())
-            .ok_or_else(|| FetchError::BadRedirect {
-                reason: "redirect without a readable Location".to_owned(),
-            })?;
+        let location =
+            location
+                .and_then(|v| v.to_str().ok())
+                .ok_or_else(|| FetchError::BadRedirect {
+                    reason: "redirect without a readable Location".to_owned(),
+                })?;
         if location.len() > MAX_URL_LEN {
             return Err(FetchError::BadRedirect {
                 reason: "redirect Location too long".to_owned(),
@@ -518,7 +519,14 @@ mod tests {
     fn env_value_enables_loopback_only_for_true() {
         assert!(allow_loopback_from_env_value(Some("true")));
         assert!(allow_loopback_from_env_value(Some(" TRUE ")));
-        for v in [None, Some(""), Some("1"), Some("yes"), Some("false"), Some("tru")] {
+        for v in [
+            None,
+            Some(""),
+            Some("1"),
+            Some("yes"),
+            Some("false"),
+            Some("tru"),
+        ] {
             assert!(!allow_loopback_from_env_value(v), "{v:?}");
         }
     }
@@ -534,5 +542,43 @@ mod tests {
         let w = FetchPolicy::webhook();
         assert_eq!(w.total_timeout, Duration::from_secs(15));
         assert_eq!(w.max_redirects, 0);
+    }
+
+    #[test]
+    fn redirect_hops_resolve_relative_locations_and_refuse_downgrades() {
+        let client = SafeClient::new(FetchPolicy::default()).expect("client");
+        let here = Url::parse("https://docs.example.com/v1/openapi.yaml").expect("url");
+        let next = client
+            .next_hop(&here, Some(&HeaderValue::from_static("../v2/openapi.yaml")))
+            .expect("relative hop");
+        assert_eq!(next.as_str(), "https://docs.example.com/v2/openapi.yaml");
+        assert!(matches!(
+            client.next_hop(
+                &here,
+                Some(&HeaderValue::from_static("http://docs.example.com/x"))
+            ),
+            Err(FetchError::BadRedirect { .. })
+        ));
+        assert!(matches!(
+            client.next_hop(
+                &here,
+                Some(&HeaderValue::from_static("https://u:p@docs.example.com/"))
+            ),
+            Err(FetchError::UserInfo)
+        ));
+        assert!(matches!(
+            client.next_hop(&here, None),
+            Err(FetchError::BadRedirect { .. })
+        ));
+        let plain = Url::parse("http://docs.example.com/").expect("url");
+        assert!(
+            client
+                .next_hop(
+                    &plain,
+                    Some(&HeaderValue::from_static("https://docs.example.com/"))
+                )
+                .is_ok(),
+            "upgrades are fine"
+        );
     }
 }

@@ -144,9 +144,15 @@ mod tests {
     fn resolver(allow_loopback: bool) -> FilteringResolver {
         let ip = |s: &str| s.parse::<IpAddr>().expect("test ip");
         let map = HashMap::from([
-            ("public.test", vec![ip("93.184.215.14"), ip("2606:2800:21f:cb07::1")]),
+            (
+                "public.test",
+                vec![ip("93.184.215.14"), ip("2606:2800:21f:cb07::1")],
+            ),
             ("private.test", vec![ip("10.1.2.3")]),
-            ("mixed.test", vec![ip("93.184.215.14"), ip("169.254.169.254")]),
+            (
+                "mixed.test",
+                vec![ip("93.184.215.14"), ip("169.254.169.254")],
+            ),
             ("loop.test", vec![ip("127.0.0.1")]),
             ("empty.test", vec![]),
         ]);
@@ -158,12 +164,10 @@ mod tests {
 
     #[tokio::test]
     async fn public_answers_pass_through_to_the_connector() {
-        let addrs = reqwest::dns::Resolve::resolve(
-            &resolver(false),
-            "public.test".parse().expect("name"),
-        )
-        .await
-        .expect("public name resolves");
+        let addrs =
+            reqwest::dns::Resolve::resolve(&resolver(false), "public.test".parse().expect("name"))
+                .await
+                .expect("public name resolves");
         let addrs: Vec<SocketAddr> = addrs.collect();
         assert_eq!(addrs.len(), 2);
         assert_eq!(addrs[0], "93.184.215.14:0".parse().expect("addr"));
@@ -182,7 +186,12 @@ mod tests {
     #[tokio::test]
     async fn loopback_answers_pass_only_when_allowed() {
         assert!(resolver(true).resolve_checked("loop.test").await.is_ok());
-        assert!(resolver(true).resolve_checked("private.test").await.is_err());
+        assert!(
+            resolver(true)
+                .resolve_checked("private.test")
+                .await
+                .is_err()
+        );
     }
 
     #[tokio::test]

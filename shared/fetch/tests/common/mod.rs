@@ -123,7 +123,10 @@ where
 
 /// A complete HTTP/1.1 response with Content-Length and `Connection: close`.
 pub fn response(status: u16, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
-    let mut out = format!("HTTP/1.1 {status} X\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+    let mut out = format!(
+        "HTTP/1.1 {status} X\r\ncontent-length: {}\r\nconnection: close\r\n",
+        body.len()
+    );
     for (k, v) in headers {
         out.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -162,7 +165,12 @@ impl StubResolver {
         })
     }
     pub fn count(&self, name: &str) -> usize {
-        self.lookups.lock().expect("lock").get(name).copied().unwrap_or(0)
+        self.lookups
+            .lock()
+            .expect("lock")
+            .get(name)
+            .copied()
+            .unwrap_or(0)
     }
     pub fn total(&self) -> usize {
         self.total.load(Ordering::SeqCst)
