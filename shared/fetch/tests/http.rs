@@ -258,6 +258,64 @@ async fn compressed_bodies_under_the_cap_are_decompressed() {
 }
 
 #[tokio::test]
+async fn brotli_bomb_is_stopped_at_the_cap() {
+    let mut bomb = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut bomb, 64 * 1024, 9, 22);
+        let zeros = vec![0u8; 1024 * 1024];
+        for _ in 0..32 {
+            w.write_all(&zeros).expect("compress");
+        }
+    }
+    assert!(bomb.len() < 64 * 1024, "{}", bomb.len());
+    let server = serve(move |_, s| {
+        let bomb = bomb.clone();
+        async move { reply(s, response(200, &[("content-encoding", "br")], &bomb)).await }
+    })
+    .await;
+    let c = SafeClient::new(FetchPolicy {
+        max_body_bytes: 1024 * 1024,
+        ..policy(true)
+    })
+    .expect("client");
+    let err = c
+        .get(&server.url("/bomb.br"))
+        .await
+        .expect_err("bomb stopped");
+    assert_eq!(err, FetchError::BodyTooLarge { limit: 1024 * 1024 });
+}
+
+#[tokio::test]
+async fn slow_dns_hits_the_connect_timeout() {
+    struct SlowDns;
+    #[async_trait::async_trait]
+    impl specpress_fetch::DnsResolve for SlowDns {
+        async fn lookup(&self, _host: &str) -> std::io::Result<Vec<std::net::IpAddr>> {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            Ok(vec!["127.0.0.1".parse().expect("ip")])
+        }
+    }
+    let c = SafeClient::with_resolver(
+        FetchPolicy {
+            connect_timeout: Duration::from_millis(200),
+            ..policy(true)
+        },
+        std::sync::Arc::new(SlowDns),
+    )
+    .expect("client");
+    let started = std::time::Instant::now();
+    let err = c.get("http://slow.test/").await.expect_err("times out");
+    assert_eq!(
+        err,
+        FetchError::Timeout {
+            phase: TimeoutPhase::Connect,
+            after: Duration::from_millis(200)
+        }
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+}
+
+#[tokio::test]
 async fn corrupt_gzip_is_a_transport_error() {
     let server = serve(|_, s| {
         reply(

@@ -34,6 +34,17 @@ pub enum AttemptOutcome {
     ConnectionError,
 }
 
+impl AttemptOutcome {
+    /// A [`AttemptOutcome::Response`] from a status and the raw `Retry-After` header value, if
+    /// any (an unparseable value is dropped).
+    pub fn from_response(status: u16, retry_after: Option<&str>, now: SystemTime) -> Self {
+        Self::Response {
+            status,
+            retry_after: retry_after.and_then(|v| parse_retry_after(v, now)),
+        }
+    }
+}
+
 /// The class of an attempt's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OutcomeClass {
@@ -397,6 +408,25 @@ mod tests {
         assert_eq!(
             p.decide(1, &outcome, None, now, &mut rng),
             Decision::RetryIn(Duration::from_secs(5))
+        );
+    }
+
+    #[test]
+    fn outcome_from_a_raw_response_parses_retry_after() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+        assert_eq!(
+            AttemptOutcome::from_response(429, Some("30"), now),
+            AttemptOutcome::Response {
+                status: 429,
+                retry_after: Some(Duration::from_secs(30))
+            }
+        );
+        assert_eq!(
+            AttemptOutcome::from_response(503, Some("later"), now),
+            AttemptOutcome::Response {
+                status: 503,
+                retry_after: None
+            }
         );
     }
 
