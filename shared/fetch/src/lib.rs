@@ -19,7 +19,9 @@
 //!   rebinding cannot switch the target). If any answer is refused, the whole name is refused.
 //! * **Loopback** is refused unless [`FetchPolicy::allow_loopback`] is set (services set it from
 //!   `SPECPRESS_ALLOW_LOOPBACK_URLS=true`, for local development and tests). It never unlocks
-//!   private, link-local or any other range.
+//!   private, link-local or any other range, and it is ignored inside AWS Lambda (detected by
+//!   `AWS_LAMBDA_RUNTIME_API`), where loopback is the runtime API: a misconfigured deployment
+//!   cannot expose it. [`SafeClient::policy`] shows the effective setting.
 //! * **Ports**: any port is allowed. The address check is what keeps requests off internal
 //!   services; on a public host a non-default port is legitimate (dev servers, `:8443` webhook
 //!   receivers). Restricting to 80/443 would break those users without adding protection to our
@@ -69,6 +71,11 @@ pub const DEFAULT_RESPONSE_PREFIX_BYTES: usize = 2 * 1024;
 /// surrounding spaces ignored) enables loopback, so a typo fails closed.
 pub fn allow_loopback_from_env_value(value: Option<&str>) -> bool {
     value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+}
+
+/// Whether this process is an AWS Lambda function (the runtime sets `AWS_LAMBDA_RUNTIME_API`).
+fn running_in_lambda() -> bool {
+    std::env::var_os("AWS_LAMBDA_RUNTIME_API").is_some()
 }
 
 /// Limits and switches of a [`SafeClient`].
@@ -170,7 +177,9 @@ impl std::fmt::Debug for SafeClient {
 
 /// Validates a URL without network access: length, syntax, scheme, user info, and (for IP
 /// literals, in every spelling) the address. Host names pass here and are checked when
-/// resolved. Use it to refuse a subscriber URL at registration time.
+/// resolved. Use it to refuse a subscriber URL at registration time; prefer
+/// [`SafeClient::check_url`], which applies the client's effective policy (loopback is never
+/// allowed inside AWS Lambda) and [`SafeClient::check_url_resolved`], which also checks DNS.
 pub fn check_url(url: &str, policy: &FetchPolicy) -> Result<Url, FetchError> {
     if url.len() > MAX_URL_LEN {
         return Err(FetchError::InvalidUrl {
@@ -269,6 +278,16 @@ impl SafeClient {
         policy: FetchPolicy,
         resolver: Arc<dyn DnsResolve>,
     ) -> Result<Self, FetchError> {
+        let mut policy = policy;
+        if policy.allow_loopback && running_in_lambda() {
+            // Safety net for a misconfigured deployment: inside Lambda, loopback hosts the
+            // runtime API (127.0.0.1:9001), which hands out invocation events and accepts
+            // responses. Local development never runs here.
+            tracing::warn!(
+                "{ALLOW_LOOPBACK_ENV} is ignored inside AWS Lambda; loopback stays refused"
+            );
+            policy.allow_loopback = false;
+        }
         let filtering = Arc::new(FilteringResolver {
             inner: resolver,
             allow_loopback: policy.allow_loopback,
@@ -292,7 +311,8 @@ impl SafeClient {
         })
     }
 
-    /// The policy this client enforces.
+    /// The policy this client enforces (`allow_loopback` is `false` inside AWS Lambda whatever
+    /// was asked).
     pub fn policy(&self) -> &FetchPolicy {
         &self.policy
     }

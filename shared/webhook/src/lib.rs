@@ -7,6 +7,9 @@
 //! * [`WebhookSecret`]: `whsec_` + base64 of 32 random bytes, the per-subscription secret.
 //! * [`sign_headers`] / [`standard_signature`] / [`bump_signature`]: the headers each delivery
 //!   attempt carries (Standard Webhooks v1 and the Bump.sh-style `X-Bump-Signature-256`).
+//!   The Standard signature is keyed by the base64-decoded bytes after `whsec_`; the Bump-style
+//!   one by the **full secret text** (`whsec_...` as UTF-8), the way GitHub-style receivers use
+//!   the secret string they were shown (see the `signature` module docs for the reasoning).
 //! * [`Verifier`] / [`verify_bump_signature`]: the receiver side, used by our tests and offered
 //!   to subscribers; constant-time, with a 5-minute timestamp tolerance.
 //! * [`RetryPolicy`]: the Svix schedule with jitter, `Retry-After`, outcome classification and
