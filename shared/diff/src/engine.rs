@@ -13,7 +13,7 @@ use specpress_spec::{
 
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
 use crate::options::{DiffOptions, normalize_template};
-use crate::rules::{B, Level, Role, RuleId, S};
+use crate::rules::{B, Role, RuleId, S};
 
 /// Upper bound on schema node pairs visited in one diff (a budget against hostile input).
 pub(crate) const MAX_SCHEMA_VISITS: usize = 4_000_000;

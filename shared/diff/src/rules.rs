@@ -199,8 +199,8 @@ base_rules! {
     OperationTagsChanged => "operation-tags-changed", Info, Both, "content", false, "tags", "The tags of an operation changed.", OpenApi31,
         "paths: {/a: {get: {tags: [a], @R}}}", "paths: {/a: {get: {tags: [b], @R}}}";
     PathParameterRenamed => "path-parameter-renamed", Info, Request, "content", false, "name", "A path parameter was renamed (it is matched by position, so clients are unaffected).", OpenApi31,
-        "paths: {/a/{id}: {get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}], @R}}}",
-        "paths: {/a/{key}: {get: {parameters: [{name: key, in: path, required: true, schema: {type: string}}], @R}}}";
+        "paths: {'/a/{id}': {get: {parameters: [{name: id, in: path, required: true, schema: {type: string}}], @R}}}",
+        "paths: {'/a/{key}': {get: {parameters: [{name: key, in: path, required: true, schema: {type: string}}], @R}}}";
     RequestParameterAdded => "request-parameter-added", Info, Request, "parameters", true, "name", "An optional parameter was added.", OpenApi31,
         "paths: {/a: {get: {@R}}}", "paths: {/a: {get: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}";
     RequestRequiredParameterAdded => "request-required-parameter-added", Breaking, Request, "parameters", true, "required", "A required parameter was added.", OpenApi31,

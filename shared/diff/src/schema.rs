@@ -1041,7 +1041,7 @@ impl<'a> Engine<'a> {
             let creq_eff = effective(cdoc, &cat, creq.contains(name.as_str()));
             if !pp.contains_key(name) {
                 crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
-                let s = if contra && creq_eff {
+                let s = if creq_eff {
                     S::RequiredPropertyAdded
                 } else {
                     S::PropertyAdded
