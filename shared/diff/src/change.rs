@@ -123,6 +123,7 @@ pub struct Change {
     pub(crate) level: Level,
     pub(crate) message: String,
     pub(crate) owner: usize,
+    pub(crate) subject: String,
     pub(crate) crumbs: Vec<Crumb>,
     pub(crate) status: Status,
     pub(crate) previous: Option<Value>,
@@ -147,6 +148,10 @@ impl Change {
     /// Whether the change is structural (not description/summary/example-only).
     pub fn structural(&self) -> bool {
         self.rule.rule().structural
+    }
+    /// What the change belongs to: `GET /pets/{id}`, a shared schema's name, a server URL, …
+    pub fn subject(&self) -> &str {
+        &self.subject
     }
     /// Added, removed or modified.
     pub fn status(&self) -> Status {

@@ -172,6 +172,13 @@ pub(crate) fn scan_refs(text: &str) -> Vec<String> {
             r.split('"').next().unwrap_or("")
         } else if let Some(r) = rest.strip_prefix('\'') {
             r.split('\'').next().unwrap_or("")
+        } else if rest.starts_with(['>', '|']) {
+            // A YAML block scalar: the value is on the next non-empty line.
+            rest.lines()
+                .skip(1)
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("")
         } else {
             let end = rest.find([',', '}', ']', '\n', '\r']).unwrap_or(rest.len());
             let v = &rest[..end];
@@ -234,10 +241,24 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
                 reference: r.clone(),
                 root: base.display().to_string(),
             };
+            // A `$ref` that names no existing file (prose that looks like one, a typo) is
+            // left to the spec engine, which reports it as unresolved if it is really used.
+            // One that names an existing file outside the root directory is refused.
             if Path::new(file_part).is_absolute() {
-                return Err(outside());
+                if Path::new(file_part).is_file() {
+                    return Err(outside());
+                }
+                continue;
             }
-            let rel = normalize(&dir.join(file_part)).ok_or_else(outside)?;
+            let Some(rel) = normalize(&dir.join(file_part)) else {
+                if base.join(&dir).join(file_part).is_file() {
+                    return Err(outside());
+                }
+                continue;
+            };
+            if !base.join(&rel).is_file() {
+                continue;
+            }
             if !seen.insert(rel.clone()) {
                 continue;
             }
@@ -298,6 +319,9 @@ schema:
   $ref: ./b.yaml#/components/schemas/B   # comment
 items: {$ref: 'c.yaml', x: 1}
 other: {"$ref":"#/local"}
+folded:
+  $ref: >-
+    #/components/schemas/Long
 "##;
         assert_eq!(
             scan_refs(text),
@@ -305,7 +329,8 @@ other: {"$ref":"#/local"}
                 "a.json#/x",
                 "./b.yaml#/components/schemas/B",
                 "c.yaml",
-                "#/local"
+                "#/local",
+                "#/components/schemas/Long"
             ]
         );
     }

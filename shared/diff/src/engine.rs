@@ -185,11 +185,17 @@ impl<'a> Engine<'a> {
             return;
         }
         let level = self.options.level(rule);
+        let subject = self
+            .owners
+            .get(owner)
+            .map(|o| o.name.clone())
+            .unwrap_or_default();
         self.changes.push(Change {
             rule,
             level,
             message,
             owner,
+            subject,
             crumbs: crumbs.to_vec(),
             status,
             previous,

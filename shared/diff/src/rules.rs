@@ -135,6 +135,8 @@ pub struct Rule {
     pub attribute: &'static str,
     /// One sentence describing the change.
     pub summary: String,
+    /// True for schema rules (`<role>-<check>`), false for structure rules.
+    pub schema: bool,
     /// An example pair of documents that produces this rule.
     pub example: Example,
 }
@@ -729,6 +731,7 @@ pub fn catalogue() -> &'static [Rule] {
                 structural: b.structural,
                 attribute: b.attribute,
                 summary: b.summary.to_string(),
+                schema: false,
                 example: Example {
                     template: b.template,
                     previous: format!("{}{}\n", b.template.header(), expand(b.previous)),
@@ -748,6 +751,7 @@ pub fn catalogue() -> &'static [Rule] {
                     structural: c.structural,
                     attribute: c.attribute,
                     summary: format!("{} in {}.", c.summary, role.noun()),
+                    schema: true,
                     example: Example {
                         template,
                         previous: format!("{}{}", template.header(), previous),

@@ -139,6 +139,14 @@ fn flag(doc: &Document, at: &Location, key: &str) -> bool {
     false
 }
 
+/// Pointers of reusable definitions (OpenAPI 3 / AsyncAPI components, Swagger 2.0
+/// `parameters`, `responses` and `definitions`).
+fn shared_pointer(pointer: &str) -> bool {
+    ["/components/", "/parameters/", "/responses/", "/definitions/"]
+        .iter()
+        .any(|p| pointer.starts_with(p))
+}
+
 /// How a member of allOf/oneOf/anyOf is matched across versions: by the component a `$ref`
 /// points to, else by position among the inline members.
 fn member_keys(list: &[Value]) -> Vec<String> {
@@ -200,12 +208,23 @@ impl<'a> Engine<'a> {
             return;
         };
         let is_self = definition && &pl == p && &cl == c;
-        if !is_self
-            && let (Some(pn), Some(cn)) = (self.p_names.get(&pl), self.c_names.get(&cl))
-            && pn == cn
+        let shared = if is_self {
+            None
+        } else if let (Some(pn), Some(cn)) = (self.p_names.get(&pl), self.c_names.get(&cl)) {
+            (pn == cn).then(|| cn.to_string())
+        } else if depth == 0
+            && pl.pointer == cl.pointer
+            && pl.file == cl.file
+            && shared_pointer(&pl.pointer)
         {
-            let name: &str = cn;
-            let to = self.component(name, role, &pl, &cl);
+            // The schema of a shared parameter, response, header or message: compared once,
+            // reported at its definition.
+            Some(pl.pointer.trim_start_matches('/').to_string())
+        } else {
+            None
+        };
+        if let Some(name) = shared {
+            let to = self.component(&name, role, &pl, &cl);
             self.edges.push(Edge {
                 from: owner,
                 to,

@@ -1,0 +1,143 @@
+//! Every pair of the shared corpus diffs without error; no change is reported twice; the
+//! GitHub pair's added and removed operations match the real delta; a JSON and a YAML
+//! rendering of the same document differ by nothing.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use specpress_diff::cli::load_document;
+use specpress_diff::{DiffOptions, DiffReport, Status, diff};
+
+/// The corpus folder, or `None` (after saying so loudly) when it is missing outside CI.
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPECPRESS_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    if dir.join("README.md").is_file() {
+        return Some(dir);
+    }
+    let msg = format!(
+        "corpus folder {} not found (set SPECPRESS_CORPUS to the folder holding the API corpus)",
+        dir.display()
+    );
+    if std::env::var("CI").as_deref() == Ok("true") {
+        panic!("{msg}");
+    }
+    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
+    None
+}
+
+/// The corpus pairs (previous, current).
+pub const PAIRS: &[(&str, &str)] = &[
+    ("openapi-3.0/github-api-22.0.0.json", "openapi-3.0/github-api-23.0.2.json"),
+    ("openapi-3.0/stripe-2022-02-08.json", "openapi-3.0/stripe-2022-04-12.json"),
+    ("openapi-3.0/stripe-2023-09-11.yaml", "openapi-3.0/stripe-2023-09-12.yaml"),
+    ("openapi-3.1/openai-2026-08-12.json", "openapi-3.1/openai-2026-08-21.json"),
+    ("openapi-3.1/openai-2026-08-12.yaml", "openapi-3.1/openai-2026-08-21.yaml"),
+    ("swagger-2.0/kubernetes-1.35.json", "swagger-2.0/kubernetes-1.36.json"),
+    ("asyncapi/streetlights-kafka-2.3.0.yml", "asyncapi/streetlights-kafka-2.5.0.yml"),
+    ("asyncapi/streetlights-kafka-3.0.0.yml", "asyncapi/streetlights-kafka-3.1.0.yml"),
+    ("asyncapi/slack-rtm-3.0.0.yml", "asyncapi/slack-rtm-3.1.0.yml"),
+];
+
+fn run(dir: &std::path::Path, previous: &str, current: &str) -> DiffReport {
+    let p = load_document(&dir.join(previous))
+        .unwrap_or_else(|e| panic!("{previous} does not load: {e}"));
+    let c = load_document(&dir.join(current))
+        .unwrap_or_else(|e| panic!("{current} does not load: {e}"));
+    diff(&p, &c, &DiffOptions::default())
+}
+
+fn assert_each_change_once(name: &str, report: &DiffReport) {
+    let mut seen = HashSet::new();
+    for c in report.changes() {
+        // A schema change belongs to one place (shared ones to their definition), whatever
+        // uses it; other changes are per operation.
+        let subject = if specpress_diff::find_rule(c.rule_id())
+            .is_some_and(|r| r.rule().schema)
+        {
+            String::new()
+        } else {
+            c.subject().to_string()
+        };
+        let key = (
+            subject,
+            c.rule_id(),
+            c.previous_location().cloned(),
+            c.current_location().cloned(),
+            c.message().to_string(),
+        );
+        assert!(seen.insert(key.clone()), "{name}: reported twice: {key:?}");
+    }
+}
+
+#[test]
+fn every_corpus_pair_diffs_and_reports_each_change_once() {
+    let Some(dir) = corpus() else { return };
+    for (previous, current) in PAIRS {
+        let report = run(&dir, previous, current);
+        assert!(!report.truncated(), "{previous}: walk budget exhausted");
+        assert_each_change_once(previous, &report);
+        // Every rendering works and is consistent with the change list.
+        let details = report.details();
+        assert_eq!(
+            details.as_array().map(Vec::len),
+            Some(report.items().len())
+        );
+        assert_eq!(report.text().is_empty(), report.items().is_empty());
+        assert!(report.html().starts_with("<div class=\"specpress-diff\">"));
+        assert!(report.markdown().len() <= 62_000, "{previous}: markdown too long");
+        eprintln!(
+            "{previous} -> {current}: {} changes, {:?}",
+            report.changes().len(),
+            report.counts()
+        );
+    }
+}
+
+#[test]
+fn github_pair_added_and_removed_operations_match_the_real_delta() {
+    let Some(dir) = corpus() else { return };
+    let report = run(
+        &dir,
+        "openapi-3.0/github-api-22.0.0.json",
+        "openapi-3.0/github-api-23.0.2.json",
+    );
+    let count = |status: Status| {
+        report
+            .items()
+            .iter()
+            .filter(|i| i.item_type == "endpoint" && i.status == status)
+            .count()
+    };
+    assert_eq!(count(Status::Removed), 40, "removed operations");
+    assert_eq!(count(Status::Added), 155, "added operations");
+    assert!(report.breaking(), "removing 40 operations is breaking");
+    // A shared component change is reported once, at the component, with its users.
+    let components: Vec<_> = report
+        .items()
+        .iter()
+        .filter(|i| i.item_type == "schema" && i.status == Status::Modified)
+        .collect();
+    assert!(!components.is_empty());
+    assert!(components.iter().any(|c| c.affected.len() > 1));
+}
+
+#[test]
+fn the_same_document_in_json_and_in_yaml_has_no_difference() {
+    let Some(dir) = corpus() else { return };
+    for name in ["openai-2026-08-12", "openai-2026-08-21"] {
+        let report = run(
+            &dir,
+            &format!("openapi-3.1/{name}.json"),
+            &format!("openapi-3.1/{name}.yaml"),
+        );
+        assert!(
+            !report.structural(),
+            "{name}: JSON vs YAML shows structural changes:\n{}",
+            report.text()
+        );
+    }
+}
