@@ -228,7 +228,12 @@ pub(crate) fn load(
                     if msg.contains("recursion limit") {
                         ("too-deep", "the document nests arrays/objects too deeply (JSON recursion limit 128)".to_string())
                     } else {
-                        ("syntax", format!("invalid JSON: {msg}"))
+                        let hint = if msg.contains("hex escape") || msg.contains("surrogate") {
+                            " (a \\u escape needs 4 hex digits, and UTF-16 surrogates must come in pairs: a lone surrogate is not text)"
+                        } else {
+                            ""
+                        };
+                        ("syntax", format!("invalid JSON: {msg}{hint}"))
                     }
                 }
             };

@@ -244,10 +244,18 @@ fn load_text(
             match json::load(text, limits.max_depth, limits.max_nodes, nodes_before) {
                 Ok(l) => Ok((l.value, SourceFormat::Json, l.nodes)),
                 // Flow-style YAML also starts with `{`/`[`: fall back to YAML on a plain syntax error.
+                // If both fail, the JSON error is the useful one, unless YAML hit a budget.
                 Err(e) if e.code == "syntax" => match yaml::load(text, &yaml_budget) {
                     Ok(l) => Ok((l.value, SourceFormat::Yaml, l.nodes)),
-                    Err(y) if y.code == "syntax" => Err(e),
-                    Err(y) => Err(y),
+                    Err(y)
+                        if matches!(
+                            y.code,
+                            "too-deep" | "too-many-nodes" | "too-many-aliases" | "yaml-alias"
+                        ) =>
+                    {
+                        Err(y)
+                    }
+                    Err(_) => Err(e),
                 },
                 Err(e) => Err(e),
             }

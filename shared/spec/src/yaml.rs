@@ -262,9 +262,17 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
             Some(Ok(x)) => x,
             Some(Err(e)) => {
                 let m = e.marker();
+                let deep = e.info().contains("recursion limit");
                 return Err(Diagnostic {
-                    code: "syntax",
-                    message: format!("invalid YAML: {}", e.info()),
+                    code: if deep { "too-deep" } else { "syntax" },
+                    message: if deep {
+                        format!(
+                            "the document nests sequences/mappings too deeply (YAML parser: {})",
+                            e.info()
+                        )
+                    } else {
+                        format!("invalid YAML: {}", e.info())
+                    },
                     file: None,
                     pointer: diag("", "", None, &stack).pointer,
                     line: Some(m.line() as u32),

@@ -1,0 +1,168 @@
+//! [`BranchAdminStore`] over DynamoDB: branch creation, deletion and promotion as conditional writes
+//! (docs/storage.md, "Branches").
+
+use async_trait::async_trait;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{ConditionCheck, Delete, TransactWriteItem, Update};
+use specpress_domain::model::{BranchName, DocId, Documentation, Slug};
+use specpress_domain::usecases::branches::{BranchAdminStore, BranchWriteError};
+use specpress_domain::{ConflictKind, DomainError, Result};
+use time::OffsetDateTime;
+
+use crate::DynamoStore;
+use crate::attr::*;
+use crate::items::*;
+
+/// Runs a transaction; on cancellation, returns the index of the first action whose condition failed.
+pub(crate) async fn transact_conditional(
+    store: &DynamoStore,
+    items: Vec<TransactWriteItem>,
+) -> Result<Result<(), usize>> {
+    match store.client().transact_write_items().set_transact_items(Some(items)).send().await {
+        Ok(_) => Ok(Ok(())),
+        Err(SdkError::ServiceError(se)) => {
+            if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
+                let failed = tc
+                    .cancellation_reasons()
+                    .iter()
+                    .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
+                if let Some(i) = failed {
+                    return Ok(Err(i));
+                }
+            }
+            Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
+        }
+        Err(e) => Err(sdk("TransactWriteItems")(e)),
+    }
+}
+
+#[async_trait]
+impl BranchAdminStore for DynamoStore {
+    async fn create_branch(&self, doc: DocId, name: &BranchName, now: OffsetDateTime) -> Result<()> {
+        let mut b = keyed(doc_pk(doc), &branch_sk(name.slug()));
+        b.insert("doc_id".into(), s(doc.to_string()));
+        b.insert("name".into(), s(name.name()));
+        b.insert("slug".into(), s(name.slug().as_str()));
+        b.insert("seq".into(), n(0u64));
+        b.insert("created_at".into(), ts(now));
+        b.insert("modified_at".into(), ts(now));
+        let put = aws_sdk_dynamodb::types::Put::builder()
+            .table_name(self.table())
+            .set_item(Some(b))
+            .condition_expression("attribute_not_exists(pk)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        // The documentation must still exist (its id pointer item), so no branch outlives it.
+        let doc_exists = ConditionCheck::builder()
+            .table_name(self.table())
+            .key("pk", s(doc_pk(doc)))
+            .key("sk", s(DOC_META_SK))
+            .condition_expression("attribute_exists(pk)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let items = vec![
+            TransactWriteItem::builder().put(put).build(),
+            TransactWriteItem::builder().condition_check(doc_exists).build(),
+        ];
+        match transact_conditional(self, items).await? {
+            Ok(()) => Ok(()),
+            Err(0) => Err(DomainError::Conflict(ConflictKind::AlreadyExists)),
+            Err(_) => Err(DomainError::NotFound("Documentation does not exist".into())),
+        }
+    }
+
+    async fn delete_branch(&self, doc: &Documentation, slug: &Slug) -> Result<Result<(), BranchWriteError>> {
+        let delete = Delete::builder()
+            .table_name(self.table())
+            .key("pk", s(doc_pk(doc.id)))
+            .key("sk", s(branch_sk(slug)))
+            .condition_expression("attribute_exists(pk)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let not_default = ConditionCheck::builder()
+            .table_name(self.table())
+            .key("pk", s(org_pk(doc.org_id)))
+            .key("sk", s(doc_sk(doc.id)))
+            .condition_expression("attribute_exists(pk) AND default_branch <> :slug")
+            .expression_attribute_values(":slug", s(slug.as_str()))
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let items = vec![
+            TransactWriteItem::builder().delete(delete).build(),
+            TransactWriteItem::builder().condition_check(not_default).build(),
+        ];
+        Ok(match transact_conditional(self, items).await? {
+            Ok(()) => Ok(()),
+            Err(0) => Err(BranchWriteError::BranchMissing),
+            Err(_) => match self.get_doc_item_default(doc).await? {
+                None => Err(BranchWriteError::DocMissing),
+                Some(_) => Err(BranchWriteError::IsDefault),
+            },
+        })
+    }
+
+    async fn set_default_branch(
+        &self,
+        doc: &Documentation,
+        slug: &Slug,
+        now: OffsetDateTime,
+    ) -> Result<Result<(), BranchWriteError>> {
+        let update = Update::builder()
+            .table_name(self.table())
+            .key("pk", s(org_pk(doc.org_id)))
+            .key("sk", s(doc_sk(doc.id)))
+            .update_expression("SET default_branch = :new, modified_at = :now")
+            .condition_expression("attribute_exists(pk) AND default_branch = :old")
+            .expression_attribute_values(":new", s(slug.as_str()))
+            .expression_attribute_values(":old", s(doc.default_branch.as_str()))
+            .expression_attribute_values(":now", ts(now))
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let has_head = ConditionCheck::builder()
+            .table_name(self.table())
+            .key("pk", s(doc_pk(doc.id)))
+            .key("sk", s(branch_sk(slug)))
+            .condition_expression("attribute_exists(head_version_id)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let items = vec![
+            TransactWriteItem::builder().update(update).build(),
+            TransactWriteItem::builder().condition_check(has_head).build(),
+        ];
+        Ok(match transact_conditional(self, items).await? {
+            Ok(()) => Ok(()),
+            Err(0) => match self.get_doc_item_default(doc).await? {
+                None => Err(BranchWriteError::DocMissing),
+                Some(_) => Err(BranchWriteError::DefaultMoved),
+            },
+            Err(_) => {
+                let branch = specpress_domain::ports::BranchStore::get_branch(self, doc.id, slug).await?;
+                match branch {
+                    None => Err(BranchWriteError::BranchMissing),
+                    Some(_) => Err(BranchWriteError::BranchEmpty),
+                }
+            }
+        })
+    }
+}
+
+impl DynamoStore {
+    /// The documentation's current default branch slug, or `None` if the documentation is gone.
+    async fn get_doc_item_default(&self, doc: &Documentation) -> Result<Option<String>> {
+        let out = self
+            .client()
+            .get_item()
+            .table_name(self.table())
+            .key("pk", s(org_pk(doc.org_id)))
+            .key("sk", s(doc_sk(doc.id)))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk("GetItem"))?;
+        Ok(match out.item {
+            Some(i) => Some(get_s(&i, "default_branch")?.to_owned()),
+            None => None,
+        })
+    }
+}
