@@ -1,0 +1,32 @@
+//! The spec/diff engine port. The implementation (over `specpress-spec` and `specpress-diff`) lives in
+//! `specpress-api`; it runs CPU-heavy work off the async executor.
+
+use async_trait::async_trait;
+
+use crate::error::Result;
+use crate::model::{Analysis, Bundle};
+
+/// A diff between two definitions, in the shapes `GET /versions/{id}` returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiffSummary {
+    /// Plain text (`diff_summary`).
+    pub text: String,
+    /// Markdown (`diff_markdown`).
+    pub markdown: String,
+    /// Bump.sh `DiffItem[]` (`diff_details`).
+    pub details: serde_json::Value,
+    /// Any breaking change (`diff_breaking`).
+    pub breaking: bool,
+    /// No change at all.
+    pub is_empty: bool,
+}
+
+/// Validation and diffing of API definitions.
+#[async_trait]
+pub trait SpecEngine: Send + Sync {
+    /// Parses and fully validates a definition. `Err(DomainError::Invalid{field: "raw_definition", ..})` with every
+    /// located message when it is not a valid document.
+    async fn check(&self, bundle: &Bundle) -> Result<Analysis>;
+    /// Diffs two stored definitions.
+    async fn diff(&self, previous: &Bundle, current: &Bundle) -> Result<DiffSummary>;
+}

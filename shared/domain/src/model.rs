@@ -1,0 +1,410 @@
+//! Entities and newtypes.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::error::DomainError;
+
+macro_rules! id_type {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub Uuid);
+
+        impl $name {
+            /// A fresh random id.
+            pub fn new() -> Self {
+                Self(Uuid::new_v4())
+            }
+            /// Parses a UUID; `None` for anything else (the caller then treats the input as a slug).
+            pub fn parse(s: &str) -> Option<Self> {
+                Uuid::try_parse(s).ok().map(Self)
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.hyphenated().fmt(f)
+            }
+        }
+    };
+}
+
+id_type!(/// Organization id.
+    OrgId);
+id_type!(/// Hub id.
+    HubId);
+id_type!(/// Documentation id.
+    DocId);
+id_type!(/// Version id.
+    VersionId);
+id_type!(/// Preview id.
+    PreviewId);
+id_type!(/// Outbox event id.
+    EventId);
+
+/// A URL-safe identifier: `[a-z0-9]` runs joined by single `-`, 1 to 64 characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Slug(String);
+
+/// Maximum slug length.
+pub const SLUG_MAX: usize = 64;
+
+impl Slug {
+    /// Accepts only an already-normalized slug.
+    pub fn parse(s: &str) -> Result<Self, DomainError> {
+        let ok = !s.is_empty()
+            && s.len() <= SLUG_MAX
+            && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !s.starts_with('-')
+            && !s.ends_with('-')
+            && !s.contains("--");
+        if ok {
+            Ok(Slug(s.to_owned()))
+        } else {
+            Err(DomainError::invalid(
+                "slug",
+                format!(
+                    "'{}' is not a valid slug: use 1 to {SLUG_MAX} lowercase letters, digits and single dashes",
+                    truncate(s, 80)
+                ),
+            ))
+        }
+    }
+
+    /// Derives a slug from a free-form name (lowercase ASCII letters and digits, other runs become `-`).
+    /// `None` when nothing usable remains.
+    pub fn from_name(name: &str) -> Option<Self> {
+        let mut out = String::new();
+        let mut dash = false;
+        for c in name.chars() {
+            if c.is_ascii_alphanumeric() {
+                if dash && !out.is_empty() {
+                    out.push('-');
+                }
+                dash = false;
+                out.push(c.to_ascii_lowercase());
+                if out.len() >= SLUG_MAX {
+                    break;
+                }
+            } else {
+                dash = true;
+            }
+        }
+        let out = out.trim_end_matches('-').to_owned();
+        if out.is_empty() { None } else { Some(Slug(out)) }
+    }
+
+    /// The slug text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Slug {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A branch: the name as given (1 to 100 printable characters) and its slug (the storage key).
+/// `feature/Login` has slug `feature-login`; two names with the same slug are the same branch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BranchName {
+    name: String,
+    slug: Slug,
+}
+
+/// Maximum branch name length in characters.
+pub const BRANCH_NAME_MAX: usize = 100;
+
+impl BranchName {
+    /// Validates a branch name.
+    pub fn parse(name: &str) -> Result<Self, DomainError> {
+        let name = name.trim();
+        let bad = || {
+            DomainError::invalid(
+                "branch_name",
+                format!(
+                    "'{}' is not a valid branch name: use 1 to {BRANCH_NAME_MAX} printable characters including at least one letter or digit",
+                    truncate(name, 80)
+                ),
+            )
+        };
+        if name.is_empty() || name.chars().count() > BRANCH_NAME_MAX || name.chars().any(char::is_control) {
+            return Err(bad());
+        }
+        let slug = Slug::from_name(name).ok_or_else(bad)?;
+        Ok(BranchName { name: name.to_owned(), slug })
+    }
+
+    /// Rebuilds a stored branch name without re-validating.
+    pub fn from_stored(name: String, slug: Slug) -> Self {
+        BranchName { name, slug }
+    }
+
+    /// The name as given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The storage key.
+    pub fn slug(&self) -> &Slug {
+        &self.slug
+    }
+}
+
+/// The default branch of a new documentation.
+pub const DEFAULT_BRANCH: &str = "main";
+
+fn truncate(s: &str, n: usize) -> String {
+    s.chars().take(n).collect()
+}
+
+/// An organization: the tenant that owns hubs and documentations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Organization {
+    /// Id.
+    pub id: OrgId,
+    /// Display name.
+    pub name: String,
+    /// Creation time.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+/// A hub groups documentations.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hub {
+    /// Id.
+    pub id: HubId,
+    /// Owner.
+    pub org_id: OrgId,
+    /// Unique within the organization.
+    pub slug: Slug,
+    /// Display name.
+    pub name: String,
+    /// Optional description.
+    pub description: Option<String>,
+    /// Creation time.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// Last modification time.
+    #[serde(with = "time::serde::rfc3339")]
+    pub modified_at: OffsetDateTime,
+}
+
+/// A documentation: one API, with branches of versions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Documentation {
+    /// Id.
+    pub id: DocId,
+    /// Owner.
+    pub org_id: OrgId,
+    /// The hub it belongs to, if any.
+    pub hub_id: Option<HubId>,
+    /// Unique within the organization.
+    pub slug: Slug,
+    /// Display name.
+    pub name: String,
+    /// Slug of the default branch.
+    pub default_branch: Slug,
+    /// Creation time.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// Last modification time.
+    #[serde(with = "time::serde::rfc3339")]
+    pub modified_at: OffsetDateTime,
+}
+
+/// A branch of a documentation and its head.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Branch {
+    /// Documentation.
+    pub doc_id: DocId,
+    /// Name and slug.
+    pub name: BranchName,
+    /// Optimistic-concurrency counter: number of published versions on this branch.
+    pub seq: u64,
+    /// The current head, if any version was published.
+    pub head: Option<BranchHead>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}
+
+/// The published version a branch points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BranchHead {
+    /// Head version.
+    pub version_id: VersionId,
+    /// Its definition fingerprint (used to answer 204 "unchanged").
+    pub fingerprint: String,
+}
+
+/// Where a stored definition bundle lives: content-addressed by the SHA-256 of its serialized bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlobRef {
+    /// Hex SHA-256 of the uncompressed serialized bundle.
+    pub sha256: String,
+    /// Uncompressed size in bytes.
+    pub size: u64,
+}
+
+/// One external file of a multi-file definition (the API's `references` entries).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reference {
+    /// Where the root definition refers to it (`$ref` target).
+    pub location: String,
+    /// The file's text, verbatim.
+    pub content: String,
+    /// Optional name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A definition and its references, exactly as received.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bundle {
+    /// The root definition text, byte for byte.
+    pub definition: String,
+    /// External files.
+    #[serde(default)]
+    pub references: Vec<Reference>,
+}
+
+/// How long a stored blob must live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retention {
+    /// Referenced by a published version: never expires.
+    Permanent,
+    /// Referenced only by temporary objects: may be removed after this instant.
+    Until(OffsetDateTime),
+}
+
+/// What the spec engine learned about a definition.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// `openapi/v3/json`...
+    pub specification: String,
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub api_version: String,
+    /// Canonical fingerprint (equal across formatting changes).
+    pub fingerprint: String,
+}
+
+/// A deployed version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+    /// Id.
+    pub id: VersionId,
+    /// Owner organization.
+    pub org_id: OrgId,
+    /// Documentation.
+    pub doc_id: DocId,
+    /// Branch slug.
+    pub branch: Slug,
+    /// Position on the branch (1-based) for published versions; `None` for temporary ones.
+    pub seq: Option<u64>,
+    /// The version this one is compared against.
+    pub previous_version_id: Option<VersionId>,
+    /// Stored definition.
+    pub blob: BlobRef,
+    /// What the engine found.
+    pub analysis: Analysis,
+    /// Temporary versions expire and never become a head.
+    pub temporary: bool,
+    /// Expiry of a temporary version.
+    pub expires_at: Option<OffsetDateTime>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+}
+
+impl Version {
+    /// True once a temporary version is past its expiry (TTL deletion is lazy, so reads must check).
+    pub fn is_expired(&self, now: OffsetDateTime) -> bool {
+        self.expires_at.is_some_and(|e| e <= now)
+    }
+}
+
+/// A preview of a definition, live for 30 minutes after its last update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preview {
+    /// Id.
+    pub id: PreviewId,
+    /// Stored definition.
+    pub blob: BlobRef,
+    /// What the engine found.
+    pub analysis: Analysis,
+    /// Expiry.
+    pub expires_at: OffsetDateTime,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+    /// Last update.
+    pub updated_at: OffsetDateTime,
+}
+
+/// Kinds of durable events (the outbox).
+pub const EVENT_DOCUMENTATION_PUBLISHED: &str = "documentation.published";
+
+/// A durable event, written in the same transaction as the change it announces, consumed by the webhook issue.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// Id (also the SQS message id / `webhook-id` seed).
+    pub id: EventId,
+    /// `documentation.published`.
+    pub kind: String,
+    /// Organization.
+    pub org_id: OrgId,
+    /// Documentation.
+    pub doc_id: DocId,
+    /// Branch slug.
+    pub branch: Slug,
+    /// The published version.
+    pub version_id: VersionId,
+    /// The version it replaced as head.
+    pub previous_version_id: Option<VersionId>,
+    /// Creation time.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slug_parse_accepts_normalized_and_rejects_others() {
+        assert!(Slug::parse("my-api-2").is_ok());
+        for bad in ["", "My-Api", "-a", "a-", "a--b", "a b", &"a".repeat(65)] {
+            assert!(Slug::parse(bad).is_err(), "{bad:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn slug_from_name_normalizes_free_text() {
+        assert_eq!(Slug::from_name("  My Great API!! v2 ").unwrap().as_str(), "my-great-api-v2");
+        assert!(Slug::from_name("!!!").is_none());
+    }
+
+    #[test]
+    fn branch_names_map_to_slugs() {
+        let b = BranchName::parse("feature/Login").unwrap();
+        assert_eq!(b.name(), "feature/Login");
+        assert_eq!(b.slug().as_str(), "feature-login");
+        assert!(BranchName::parse("   ").is_err());
+        assert!(BranchName::parse("a\nb").is_err());
+        assert!(BranchName::parse(&"x".repeat(101)).is_err());
+    }
+}

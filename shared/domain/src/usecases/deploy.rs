@@ -1,0 +1,228 @@
+//! `POST /versions`: deploy a definition to a documentation's branch.
+
+use time::OffsetDateTime;
+
+use crate::engine::SpecEngine;
+use crate::error::{ConflictKind, DomainError, Result};
+use crate::model::*;
+use crate::ports::{BranchExpectation, Commit, Store};
+use crate::token::{Principal, Scope, TokenKind, mint};
+use crate::usecases::resolve::{DocLookup, find_doc, resolve_hub};
+use crate::usecases::{MAX_COMMIT_ATTEMPTS, TEMPORARY_VERSION_TTL};
+
+/// The request, as the API received it (bump-api.md §3.2).
+#[derive(Debug, Clone, Default)]
+pub struct DeployInput {
+    /// UUID or slug of the documentation.
+    pub documentation: String,
+    /// UUID or slug of the hub.
+    pub hub: Option<String>,
+    /// Name for an auto-created documentation.
+    pub documentation_name: Option<String>,
+    /// Create the documentation if missing.
+    pub auto_create: bool,
+    /// Definition and references.
+    pub bundle: Bundle,
+    /// Target branch (created if missing); default branch when absent.
+    pub branch_name: Option<String>,
+    /// Compare against this version instead of the branch head.
+    pub previous_version_id: Option<String>,
+    /// Temporary version (`temporary` or its alias `unpublished`).
+    pub temporary: bool,
+}
+
+/// What a deploy did.
+#[derive(Debug, Clone)]
+pub enum DeployOutcome {
+    /// A new version (201).
+    Created {
+        /// The version.
+        version: Version,
+        /// Its documentation.
+        doc: Documentation,
+    },
+    /// Identical to the baseline (204).
+    Unchanged {
+        /// The documentation.
+        doc: Documentation,
+    },
+}
+
+/// Deploys a version. Nothing is written unless the whole deploy succeeds (the blob, content-addressed and
+/// idempotent, is the only thing written before the transaction).
+pub async fn deploy(
+    store: &dyn Store,
+    engine: &dyn SpecEngine,
+    p: &Principal,
+    input: DeployInput,
+    now: OffsetDateTime,
+) -> Result<DeployOutcome> {
+    let key = input.documentation.trim();
+    if key.is_empty() {
+        return Err(DomainError::invalid("documentation", "documentation is required (UUID or slug)"));
+    }
+    let hub = match input.hub.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
+        Some(h) => Some(resolve_hub(store, p, h).await?),
+        None => None,
+    };
+    let mut lookup = find_doc(store, p, key, hub.as_ref()).await?;
+    let mut to_create: Option<Documentation> = match &lookup {
+        DocLookup::Found(_) => None,
+        DocLookup::Hidden => return Err(not_found_doc()),
+        DocLookup::Absent if !input.auto_create => return Err(not_found_doc()),
+        DocLookup::Absent => Some(new_doc(p, key, input.documentation_name.as_deref(), hub.as_ref(), now)?),
+    };
+
+    let branch_name = match input.branch_name.as_deref().map(str::trim).filter(|b| !b.is_empty()) {
+        Some(b) => Some(BranchName::parse(b)?),
+        None => None,
+    };
+    let explicit_previous = match input.previous_version_id.as_deref().filter(|s| !s.is_empty()) {
+        Some(s) => Some(s.to_owned()),
+        None => None,
+    };
+
+    let analysis = engine.check(&input.bundle).await?;
+    let retention = if input.temporary { Retention::Until(now + TEMPORARY_VERSION_TTL) } else { Retention::Permanent };
+    let blob = store.put_bundle(&input.bundle, retention).await?;
+    let doc_token = mint(TokenKind::Doc);
+
+    for _ in 0..MAX_COMMIT_ATTEMPTS {
+        let doc = match (&lookup, &to_create) {
+            (_, Some(d)) => d.clone(),
+            (DocLookup::Found(d), None) => d.clone(),
+            _ => return Err(not_found_doc()),
+        };
+        let branch = branch_name.clone().unwrap_or_else(|| {
+            BranchName::from_stored(doc.default_branch.as_str().to_owned(), doc.default_branch.clone())
+        });
+        let current = if to_create.is_some() { None } else { store.get_branch(doc.id, branch.slug()).await? };
+        let head = current.as_ref().and_then(|b| b.head.clone());
+
+        let previous = match &explicit_previous {
+            Some(s) => Some(load_previous(store, &doc, s, now).await?),
+            None => None,
+        };
+        let baseline = match (&previous, input.temporary) {
+            (Some(v), true) => Some(v.analysis.fingerprint.clone()),
+            _ => head.as_ref().map(|h| h.fingerprint.clone()),
+        };
+        if baseline.as_deref() == Some(analysis.fingerprint.as_str()) {
+            return Ok(DeployOutcome::Unchanged { doc });
+        }
+        let previous_version_id = previous.as_ref().map(|v| v.id).or(head.as_ref().map(|h| h.version_id));
+
+        let seq = current.as_ref().map(|b| b.seq).unwrap_or(0);
+        let version = Version {
+            id: VersionId::new(),
+            org_id: doc.org_id,
+            doc_id: doc.id,
+            branch: branch.slug().clone(),
+            seq: (!input.temporary).then_some(seq + 1),
+            previous_version_id,
+            blob: blob.clone(),
+            analysis: analysis.clone(),
+            temporary: input.temporary,
+            expires_at: input.temporary.then_some(now + TEMPORARY_VERSION_TTL),
+            created_at: now,
+        };
+        let (branch_move, event) = if input.temporary {
+            (None, None)
+        } else {
+            let expect = match &current {
+                Some(b) => BranchExpectation::AtSeq(b.seq),
+                None => BranchExpectation::Absent,
+            };
+            let event = Event {
+                id: EventId::new(),
+                kind: EVENT_DOCUMENTATION_PUBLISHED.into(),
+                org_id: doc.org_id,
+                doc_id: doc.id,
+                branch: branch.slug().clone(),
+                version_id: version.id,
+                previous_version_id,
+                created_at: now,
+            };
+            (Some((branch.clone(), expect)), Some(event))
+        };
+        let commit = Commit {
+            create_doc: to_create.clone().map(|d| (d, doc_token.hash.clone())),
+            version: version.clone(),
+            branch: branch_move,
+            event,
+        };
+        match store.commit(&commit).await {
+            Ok(()) => {
+                if let Some(event) = &commit.event {
+                    // Hand the committed event to the webhook queue. Best effort: the publisher logs a failure
+                    // and the outbox sweeper re-sends the event, so the deploy never fails because of it.
+                    store.publish_event(event).await;
+                }
+                return Ok(DeployOutcome::Created { version, doc });
+            }
+            Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => continue,
+            Err(DomainError::Conflict(ConflictKind::SlugTaken)) if to_create.is_some() => {
+                // Someone created the documentation meanwhile: deploy into it if we may.
+                lookup = find_doc(store, p, key, hub.as_ref()).await?;
+                to_create = None;
+                if !matches!(lookup, DocLookup::Found(_)) {
+                    return Err(not_found_doc());
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(DomainError::unexpected("too much contention on the branch; retry the deploy"))
+}
+
+fn not_found_doc() -> DomainError {
+    DomainError::NotFound("Documentation does not exist".into())
+}
+
+async fn load_previous(store: &dyn Store, doc: &Documentation, id: &str, now: OffsetDateTime) -> Result<Version> {
+    let not_found = || DomainError::NotFound("Previous version not found".into());
+    let id = VersionId::parse(id).ok_or_else(not_found)?;
+    match store.get_version(id, now).await? {
+        Some(v) if v.doc_id == doc.id && v.org_id == doc.org_id => Ok(v),
+        _ => Err(not_found()),
+    }
+}
+
+fn new_doc(
+    p: &Principal,
+    key: &str,
+    name: Option<&str>,
+    hub: Option<&Hub>,
+    now: OffsetDateTime,
+) -> Result<Documentation> {
+    // Only an organization token, or a hub token deploying into its own hub, may create documentations.
+    let hub_id = match (p.scope, hub) {
+        (Scope::Org, h) => h.map(|h| h.id),
+        (Scope::Hub(mine), Some(h)) if h.id == mine => Some(mine),
+        (Scope::Hub(mine), None) => Some(mine),
+        _ => return Err(not_found_doc()),
+    };
+    if DocId::parse(key).is_some() {
+        return Err(not_found_doc());
+    }
+    let slug = Slug::parse(key).map_err(|_| {
+        DomainError::invalid(
+            "documentation",
+            format!("cannot create documentation '{}': the slug must be 1 to 64 lowercase letters, digits and single dashes", key.chars().take(80).collect::<String>()),
+        )
+    })?;
+    let name = match name.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(n) => crate::usecases::manage::check_name("documentation_name", n)?,
+        None => slug.as_str().to_owned(),
+    };
+    Ok(Documentation {
+        id: DocId::new(),
+        org_id: p.org_id,
+        hub_id,
+        slug,
+        name,
+        default_branch: Slug::parse(DEFAULT_BRANCH).map_err(DomainError::unexpected)?,
+        created_at: now,
+        modified_at: now,
+    })
+}

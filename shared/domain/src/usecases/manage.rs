@@ -1,0 +1,216 @@
+//! Management: organizations, hubs, documentations, and their tokens (organization token only).
+
+use time::OffsetDateTime;
+
+use crate::error::{ConflictKind, DomainError, Result};
+use crate::model::*;
+use crate::ports::Store;
+use crate::token::{MintedToken, Principal, Scope, TokenHash, TokenKind, TokenOwner, mint};
+use crate::usecases::auth::{MAX_TOKEN_LEN, MIN_TOKEN_LEN, require_org};
+use crate::usecases::resolve::{resolve_doc, resolve_hub};
+
+/// Maximum length of a display name, in characters.
+pub const NAME_MAX: usize = 200;
+
+/// Validates a display name (1 to 200 characters, no control characters).
+pub fn check_name(field: &str, name: &str) -> Result<String> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
+        return Err(DomainError::invalid(field, format!("{field} must be 1 to {NAME_MAX} printable characters")));
+    }
+    Ok(name.to_owned())
+}
+
+fn pick_slug(name: &str, slug: Option<&str>) -> Result<Slug> {
+    match slug.map(str::trim).filter(|s| !s.is_empty()) {
+        Some(s) => Slug::parse(s),
+        None => Slug::from_name(name)
+            .ok_or_else(|| DomainError::invalid("slug", "the name has no letter or digit to build a slug from; pass a slug")),
+    }
+}
+
+fn slug_taken(what: &str, slug: &Slug) -> DomainError {
+    DomainError::invalid("slug", format!("a {what} with slug '{slug}' already exists"))
+}
+
+/// How the default organization's token was established.
+#[derive(Debug)]
+pub enum Bootstrap {
+    /// A new organization and token were created; the secret must be shown once.
+    Minted(Organization, MintedToken),
+    /// A new organization was created with the operator-supplied token.
+    CreatedWithGiven(Organization),
+    /// The default organization already existed and the given token already works for it.
+    Unchanged(OrgId),
+    /// The default organization existed and its token was replaced by the operator-supplied one.
+    Rotated(OrgId),
+    /// The default organization existed and no token was supplied (its token was shown on first start).
+    Existing(OrgId),
+}
+
+/// Ensures the installation has a default organization. `given` is an operator-chosen token
+/// (`SPECPRESS_ORG_TOKEN`), at least 20 characters.
+pub async fn bootstrap_default_org(
+    store: &dyn Store,
+    name: &str,
+    given: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<Bootstrap> {
+    if let Some(t) = given
+        && (t.len() < MIN_TOKEN_LEN || t.len() > MAX_TOKEN_LEN || t.chars().any(|c| c.is_whitespace()))
+    {
+        return Err(DomainError::invalid(
+            "SPECPRESS_ORG_TOKEN",
+            format!("the token must be {MIN_TOKEN_LEN} to {MAX_TOKEN_LEN} characters without spaces"),
+        ));
+    }
+    for _ in 0..3 {
+        if let Some(org) = store.get_default_org().await? {
+            return match given {
+                None => Ok(Bootstrap::Existing(org)),
+                Some(t) => {
+                    let hash = TokenHash::of(t);
+                    match store.principal_by_token(&hash).await? {
+                        Some(p) if p.org_id == org && p.scope == Scope::Org => Ok(Bootstrap::Unchanged(org)),
+                        _ => {
+                            store.rotate_token(TokenOwner::Org(org), &hash, now).await?;
+                            Ok(Bootstrap::Rotated(org))
+                        }
+                    }
+                }
+            };
+        }
+        let org = Organization { id: OrgId::new(), name: check_name("name", name)?, created_at: now };
+        let (hash, minted) = match given {
+            Some(t) => (TokenHash::of(t), None),
+            None => {
+                let m = mint(TokenKind::Org);
+                (m.hash.clone(), Some(m))
+            }
+        };
+        match store.create_org(&org, &hash, true).await {
+            Ok(()) => {
+                return Ok(match minted {
+                    Some(m) => Bootstrap::Minted(org, m),
+                    None => Bootstrap::CreatedWithGiven(org),
+                });
+            }
+            Err(DomainError::Conflict(_)) => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(DomainError::unexpected("could not establish the default organization"))
+}
+
+/// Creates a new organization with a freshly minted token (operator command for deployed stacks).
+pub async fn create_org(store: &dyn Store, name: &str, now: OffsetDateTime) -> Result<(Organization, MintedToken)> {
+    let org = Organization { id: OrgId::new(), name: check_name("name", name)?, created_at: now };
+    let token = mint(TokenKind::Org);
+    store.create_org(&org, &token.hash, false).await?;
+    Ok((org, token))
+}
+
+/// Creates a hub (`POST /hubs`).
+pub async fn create_hub(
+    store: &dyn Store,
+    p: &Principal,
+    name: &str,
+    slug: Option<&str>,
+    description: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<(Hub, MintedToken)> {
+    require_org(p)?;
+    let name = check_name("name", name)?;
+    let slug = pick_slug(&name, slug)?;
+    let hub = Hub {
+        id: HubId::new(),
+        org_id: p.org_id,
+        slug,
+        name,
+        description: description.map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned),
+        created_at: now,
+        modified_at: now,
+    };
+    let token = mint(TokenKind::Hub);
+    match store.create_hub(&hub, &token.hash).await {
+        Err(DomainError::Conflict(ConflictKind::SlugTaken)) => Err(slug_taken("hub", &hub.slug)),
+        Err(e) => Err(e),
+        Ok(()) => Ok((hub, token)),
+    }
+}
+
+/// Creates a documentation (`POST /docs`), optionally inside a hub.
+pub async fn create_doc(
+    store: &dyn Store,
+    p: &Principal,
+    name: &str,
+    slug: Option<&str>,
+    hub: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<(Documentation, MintedToken)> {
+    require_org(p)?;
+    let name = check_name("name", name)?;
+    let slug = pick_slug(&name, slug)?;
+    let hub_id = match hub.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(h) => Some(resolve_hub(store, p, h).await?.id),
+        None => None,
+    };
+    let doc = Documentation {
+        id: DocId::new(),
+        org_id: p.org_id,
+        hub_id,
+        slug,
+        name,
+        default_branch: Slug::parse(DEFAULT_BRANCH)?,
+        created_at: now,
+        modified_at: now,
+    };
+    let token = mint(TokenKind::Doc);
+    match store.create_doc(&doc, &token.hash).await {
+        Err(DomainError::Conflict(ConflictKind::SlugTaken)) => Err(slug_taken("documentation", &doc.slug)),
+        Err(e) => Err(e),
+        Ok(()) => Ok((doc, token)),
+    }
+}
+
+/// Lists documentations (`GET /docs`, optionally `?hub=`).
+pub async fn list_docs(store: &dyn Store, p: &Principal, hub: Option<&str>) -> Result<Vec<Documentation>> {
+    require_org(p)?;
+    let hub_id = match hub.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(h) => Some(resolve_hub(store, p, h).await?.id),
+        None => None,
+    };
+    store.list_docs(p.org_id, hub_id).await
+}
+
+/// What a rotation targets.
+#[derive(Debug, Clone, Copy)]
+pub enum RotateTarget<'a> {
+    /// The organization's own token.
+    Org,
+    /// A hub's token (id or slug).
+    Hub(&'a str),
+    /// A documentation's token (id or slug).
+    Doc(&'a str),
+}
+
+/// Replaces a token; the old one stops working at once. Returns the new secret (shown once).
+pub async fn rotate_token(
+    store: &dyn Store,
+    p: &Principal,
+    target: RotateTarget<'_>,
+    now: OffsetDateTime,
+) -> Result<MintedToken> {
+    require_org(p)?;
+    let owner = match target {
+        RotateTarget::Org => TokenOwner::Org(p.org_id),
+        RotateTarget::Hub(h) => TokenOwner::Hub(p.org_id, resolve_hub(store, p, h).await?.id),
+        RotateTarget::Doc(d) => TokenOwner::Doc(p.org_id, resolve_doc(store, p, d).await?.id),
+    };
+    let token = mint(owner.kind());
+    match store.rotate_token(owner, &token.hash, now).await {
+        Err(DomainError::Conflict(_)) => Err(DomainError::Conflict(ConflictKind::Stale)),
+        Err(e) => Err(e),
+        Ok(()) => Ok(token),
+    }
+}

@@ -1,0 +1,28 @@
+//! DynamoDB adapter for the Specpress storage ports (see `docs/storage.md` for the single-table design).
+//!
+//! - [`DynamoStore`] implements every port of `specpress_domain::ports` over `aws-sdk-dynamodb`.
+//! - [`schema::ensure_table`] creates the table, its GSIs and TTL (local and test use; AWS uses template.yaml).
+//! - [`embedded`] runs dynoxide in-process on 127.0.0.1 so the very same SDK code path serves `specpress serve`
+//!   and the tests.
+
+mod attr;
+mod blob;
+mod branches;
+mod diffs;
+pub mod embedded;
+mod items;
+pub mod schema;
+mod store;
+
+pub use store::DynamoStore;
+
+/// Builds an SDK client for a DynamoDB-compatible endpoint with static credentials (embedded engine, moto).
+pub async fn client_for_endpoint(endpoint: &str) -> aws_sdk_dynamodb::Client {
+    let conf = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .endpoint_url(endpoint)
+        .region(aws_config::Region::new("us-east-1"))
+        .credentials_provider(aws_sdk_dynamodb::config::Credentials::new("local", "local", None, None, "specpress-static"))
+        .load()
+        .await;
+    aws_sdk_dynamodb::Client::new(&conf)
+}

@@ -1,0 +1,607 @@
+//! [`DynamoStore`]: every storage port over one DynamoDB table.
+
+use async_trait::async_trait;
+use aws_sdk_dynamodb::Client;
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConditionCheck, Delete, Put, PutRequest, TransactWriteItem, Update, WriteRequest,
+};
+use specpress_domain::model::*;
+use specpress_domain::ports::*;
+use specpress_domain::token::{Principal, Scope, TokenHash, TokenOwner};
+use specpress_domain::{ConflictKind, DomainError, Result};
+use time::OffsetDateTime;
+
+use crate::attr::*;
+use crate::blob;
+use crate::items::*;
+use crate::schema::{GSI1, GSI2};
+
+/// The DynamoDB implementation of [`Store`]. Cheap to clone (the SDK client is an `Arc`).
+#[derive(Clone, Debug)]
+pub struct DynamoStore {
+    client: Client,
+    table: String,
+}
+
+const NOT_EXISTS: &str = "attribute_not_exists(pk)";
+
+impl DynamoStore {
+    /// Wraps a client and a table name.
+    pub fn new(client: Client, table: impl Into<String>) -> Self {
+        DynamoStore { client, table: table.into() }
+    }
+
+    /// The table name.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// The SDK client (for table administration in tests and tools).
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    fn put(&self, item: Item, condition: Option<&str>) -> Result<TransactWriteItem> {
+        let put = Put::builder()
+            .table_name(&self.table)
+            .set_item(Some(item))
+            .set_condition_expression(condition.map(str::to_owned))
+            .build()
+            .map_err(DomainError::unexpected)?;
+        Ok(TransactWriteItem::builder().put(put).build())
+    }
+
+    async fn get(&self, pk: String, sk: &str) -> Result<Option<Item>> {
+        let out = self
+            .client
+            .get_item()
+            .table_name(&self.table)
+            .key("pk", s(pk))
+            .key("sk", s(sk))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk("GetItem"))?;
+        Ok(out.item)
+    }
+
+    /// Runs a query to exhaustion (all pages).
+    async fn query_all(
+        &self,
+        index: Option<&str>,
+        key_condition: &str,
+        values: Vec<(&str, AttributeValue)>,
+        forward: bool,
+        limit: Option<u32>,
+    ) -> Result<Vec<Item>> {
+        let mut out = Vec::new();
+        let mut start: Option<Item> = None;
+        loop {
+            let mut q = self
+                .client
+                .query()
+                .table_name(&self.table)
+                .set_index_name(index.map(str::to_owned))
+                .key_condition_expression(key_condition)
+                .scan_index_forward(forward)
+                .set_exclusive_start_key(start.take())
+                .consistent_read(index.is_none());
+            for (k, v) in &values {
+                q = q.expression_attribute_values(*k, v.clone());
+            }
+            if let Some(l) = limit {
+                q = q.limit(l.saturating_sub(out.len() as u32).max(1) as i32);
+            }
+            let page = q.send().await.map_err(sdk("Query"))?;
+            out.extend(page.items.unwrap_or_default());
+            if limit.is_some_and(|l| out.len() as u32 >= l) {
+                break;
+            }
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => start = Some(k),
+                _ => break,
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs a transaction, mapping a cancellation to the conflict kind of the first failed action.
+    async fn transact(&self, items: Vec<TransactWriteItem>, kinds: &[ConflictKind]) -> Result<()> {
+        match self.client.transact_write_items().set_transact_items(Some(items)).send().await {
+            Ok(_) => Ok(()),
+            Err(SdkError::ServiceError(se)) => {
+                if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
+                    let failed = tc
+                        .cancellation_reasons()
+                        .iter()
+                        .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
+                    if let Some(i) = failed {
+                        return Err(DomainError::Conflict(kinds.get(i).copied().unwrap_or(ConflictKind::AlreadyExists)));
+                    }
+                }
+                Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
+            }
+            Err(e) => Err(sdk("TransactWriteItems")(e)),
+        }
+    }
+
+    fn token_item(&self, hash: &TokenHash, owner: TokenOwner, now: OffsetDateTime) -> Item {
+        let mut i = keyed(token_pk(hash.as_str()), TOKEN_SK);
+        let (kind, org) = match owner {
+            TokenOwner::Org(o) => ("org", o),
+            TokenOwner::Hub(o, h) => {
+                i.insert("hub_id".into(), s(h.to_string()));
+                ("hub", o)
+            }
+            TokenOwner::Doc(o, d) => {
+                i.insert("doc_id".into(), s(d.to_string()));
+                ("doc", o)
+            }
+        };
+        i.insert("kind".into(), s(kind));
+        i.insert("org_id".into(), s(org.to_string()));
+        i.insert("created_at".into(), ts(now));
+        i
+    }
+
+    fn owner_key(owner: TokenOwner) -> (String, String) {
+        match owner {
+            TokenOwner::Org(o) => (org_pk(o), ORG_SK.to_owned()),
+            TokenOwner::Hub(o, h) => (org_pk(o), hub_sk(h)),
+            TokenOwner::Doc(o, d) => (org_pk(o), doc_sk(d)),
+        }
+    }
+
+    /// Actions that create a documentation, its slug marker, its id pointer and its token.
+    fn doc_actions(&self, d: &Documentation, token: &TokenHash) -> Result<(Vec<TransactWriteItem>, Vec<ConflictKind>)> {
+        let mut marker = keyed(org_pk(d.org_id), &doc_slug_sk(&d.slug));
+        marker.insert("doc_id".into(), s(d.id.to_string()));
+        let mut pointer = keyed(doc_pk(d.id), DOC_META_SK);
+        pointer.insert("org_id".into(), s(d.org_id.to_string()));
+        let owner = TokenOwner::Doc(d.org_id, d.id);
+        Ok((
+            vec![
+                self.put(marker, Some(NOT_EXISTS))?,
+                self.put(doc_item(d, token.as_str()), Some(NOT_EXISTS))?,
+                self.put(pointer, Some(NOT_EXISTS))?,
+                self.put(self.token_item(token, owner, d.created_at), Some(NOT_EXISTS))?,
+            ],
+            vec![ConflictKind::SlugTaken, ConflictKind::AlreadyExists, ConflictKind::AlreadyExists, ConflictKind::AlreadyExists],
+        ))
+    }
+}
+
+#[async_trait]
+impl TokenStore for DynamoStore {
+    async fn principal_by_token(&self, hash: &TokenHash) -> Result<Option<Principal>> {
+        let Some(i) = self.get(token_pk(hash.as_str()), TOKEN_SK).await? else { return Ok(None) };
+        let org_id = OrgId(parse_uuid(&i, "org_id")?);
+        let scope = match get_s(&i, "kind")? {
+            "org" => Scope::Org,
+            "hub" => Scope::Hub(HubId(parse_uuid(&i, "hub_id")?)),
+            "doc" => Scope::Doc(DocId(parse_uuid(&i, "doc_id")?)),
+            _ => return Err(bad("kind")),
+        };
+        Ok(Some(Principal { org_id, scope }))
+    }
+
+    async fn rotate_token(&self, owner: TokenOwner, new: &TokenHash, now: OffsetDateTime) -> Result<()> {
+        let (pk, sk) = Self::owner_key(owner);
+        let entity = self.get(pk.clone(), &sk).await?.ok_or(DomainError::Conflict(ConflictKind::Stale))?;
+        let old = get_s(&entity, "token_hash")?.to_owned();
+        let delete = Delete::builder()
+            .table_name(&self.table)
+            .key("pk", s(token_pk(&old)))
+            .key("sk", s(TOKEN_SK))
+            .condition_expression("attribute_exists(pk)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let update = Update::builder()
+            .table_name(&self.table)
+            .key("pk", s(pk))
+            .key("sk", s(sk))
+            .update_expression("SET token_hash = :new")
+            .condition_expression("token_hash = :old")
+            .expression_attribute_values(":new", s(new.as_str()))
+            .expression_attribute_values(":old", s(old))
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let items = vec![
+            TransactWriteItem::builder().delete(delete).build(),
+            self.put(self.token_item(new, owner, now), Some(NOT_EXISTS))?,
+            TransactWriteItem::builder().update(update).build(),
+        ];
+        self.transact(items, &[ConflictKind::Stale, ConflictKind::AlreadyExists, ConflictKind::Stale]).await
+    }
+}
+
+#[async_trait]
+impl OrgStore for DynamoStore {
+    async fn create_org(&self, org: &Organization, token: &TokenHash, as_default: bool) -> Result<()> {
+        let mut item = keyed(org_pk(org.id), ORG_SK);
+        item.insert("id".into(), s(org.id.to_string()));
+        item.insert("name".into(), s(&org.name));
+        item.insert("created_at".into(), ts(org.created_at));
+        item.insert("token_hash".into(), s(token.as_str()));
+        let mut items = vec![
+            self.put(item, Some(NOT_EXISTS))?,
+            self.put(self.token_item(token, TokenOwner::Org(org.id), org.created_at), Some(NOT_EXISTS))?,
+        ];
+        if as_default {
+            let mut marker = keyed(SETTINGS_PK.to_owned(), DEFAULT_ORG_SK);
+            marker.insert("org_id".into(), s(org.id.to_string()));
+            items.push(self.put(marker, Some(NOT_EXISTS))?);
+        }
+        self.transact(items, &[ConflictKind::AlreadyExists; 3]).await
+    }
+
+    async fn get_org(&self, id: OrgId) -> Result<Option<Organization>> {
+        let Some(i) = self.get(org_pk(id), ORG_SK).await? else { return Ok(None) };
+        Ok(Some(Organization { id, name: get_s(&i, "name")?.to_owned(), created_at: get_ts(&i, "created_at")? }))
+    }
+
+    async fn get_default_org(&self) -> Result<Option<OrgId>> {
+        match self.get(SETTINGS_PK.to_owned(), DEFAULT_ORG_SK).await? {
+            Some(i) => Ok(Some(OrgId(parse_uuid(&i, "org_id")?))),
+            None => Ok(None),
+        }
+    }
+}
+
+#[async_trait]
+impl HubStore for DynamoStore {
+    async fn create_hub(&self, hub: &Hub, token: &TokenHash) -> Result<()> {
+        let mut marker = keyed(org_pk(hub.org_id), &hub_slug_sk(&hub.slug));
+        marker.insert("hub_id".into(), s(hub.id.to_string()));
+        let items = vec![
+            self.put(marker, Some(NOT_EXISTS))?,
+            self.put(hub_item(hub, token.as_str()), Some(NOT_EXISTS))?,
+            self.put(self.token_item(token, TokenOwner::Hub(hub.org_id, hub.id), hub.created_at), Some(NOT_EXISTS))?,
+        ];
+        self.transact(items, &[ConflictKind::SlugTaken, ConflictKind::AlreadyExists, ConflictKind::AlreadyExists]).await
+    }
+
+    async fn get_hub(&self, org: OrgId, id: HubId) -> Result<Option<Hub>> {
+        self.get(org_pk(org), &hub_sk(id)).await?.as_ref().map(hub_from).transpose()
+    }
+
+    async fn hub_by_slug(&self, org: OrgId, slug: &Slug) -> Result<Option<Hub>> {
+        let Some(m) = self.get(org_pk(org), &hub_slug_sk(slug)).await? else { return Ok(None) };
+        self.get_hub(org, HubId(parse_uuid(&m, "hub_id")?)).await
+    }
+
+    async fn list_hubs(&self, org: OrgId) -> Result<Vec<Hub>> {
+        let items = self
+            .query_all(
+                None,
+                "pk = :pk AND begins_with(sk, :p)",
+                vec![(":pk", s(org_pk(org))), (":p", s("HUB#"))],
+                true,
+                None,
+            )
+            .await?;
+        let mut hubs = items.iter().map(hub_from).collect::<Result<Vec<_>>>()?;
+        hubs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
+        Ok(hubs)
+    }
+}
+
+#[async_trait]
+impl DocStore for DynamoStore {
+    async fn create_doc(&self, doc: &Documentation, token: &TokenHash) -> Result<()> {
+        let (items, kinds) = self.doc_actions(doc, token)?;
+        self.transact(items, &kinds).await
+    }
+
+    async fn get_doc(&self, org: OrgId, id: DocId) -> Result<Option<Documentation>> {
+        self.get(org_pk(org), &doc_sk(id)).await?.as_ref().map(doc_from).transpose()
+    }
+
+    async fn get_doc_public(&self, id: DocId) -> Result<Option<Documentation>> {
+        let Some(p) = self.get(doc_pk(id), DOC_META_SK).await? else { return Ok(None) };
+        self.get_doc(OrgId(parse_uuid(&p, "org_id")?), id).await
+    }
+
+    async fn doc_by_slug(&self, org: OrgId, slug: &Slug) -> Result<Option<Documentation>> {
+        let Some(m) = self.get(org_pk(org), &doc_slug_sk(slug)).await? else { return Ok(None) };
+        self.get_doc(org, DocId(parse_uuid(&m, "doc_id")?)).await
+    }
+
+    async fn list_docs(&self, org: OrgId, hub: Option<HubId>) -> Result<Vec<Documentation>> {
+        let items = match hub {
+            Some(h) => {
+                self.query_all(Some(GSI1), "gsi1pk = :pk", vec![(":pk", s(hub_gsi1pk(h)))], true, None).await?
+            }
+            None => {
+                self.query_all(
+                    None,
+                    "pk = :pk AND begins_with(sk, :p)",
+                    vec![(":pk", s(org_pk(org))), (":p", s("DOC#"))],
+                    true,
+                    None,
+                )
+                .await?
+            }
+        };
+        let mut docs = items.iter().map(doc_from).collect::<Result<Vec<_>>>()?;
+        docs.retain(|d| d.org_id == org);
+        docs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
+        Ok(docs)
+    }
+}
+
+#[async_trait]
+impl BranchStore for DynamoStore {
+    async fn get_branch(&self, doc: DocId, slug: &Slug) -> Result<Option<Branch>> {
+        self.get(doc_pk(doc), &branch_sk(slug)).await?.as_ref().map(branch_from).transpose()
+    }
+
+    async fn list_branches(&self, doc: DocId) -> Result<Vec<Branch>> {
+        let items = self
+            .query_all(
+                None,
+                "pk = :pk AND begins_with(sk, :p)",
+                vec![(":pk", s(doc_pk(doc))), (":p", s("BRANCH#"))],
+                true,
+                None,
+            )
+            .await?;
+        items.iter().map(branch_from).collect()
+    }
+}
+
+#[async_trait]
+impl VersionStore for DynamoStore {
+    async fn commit(&self, c: &Commit) -> Result<()> {
+        let mut items = Vec::new();
+        let mut kinds = Vec::new();
+        if let Some((doc, token)) = &c.create_doc {
+            let (i, k) = self.doc_actions(doc, token)?;
+            items.extend(i);
+            kinds.extend(k);
+        }
+        let v = &c.version;
+        if let Some((name, expect)) = &c.branch {
+            let seq = v.seq.ok_or_else(|| DomainError::unexpected("published version without seq"))?;
+            match expect {
+                BranchExpectation::Absent => {
+                    let mut b = keyed(doc_pk(v.doc_id), &branch_sk(name.slug()));
+                    b.insert("doc_id".into(), s(v.doc_id.to_string()));
+                    b.insert("name".into(), s(name.name()));
+                    b.insert("slug".into(), s(name.slug().as_str()));
+                    b.insert("seq".into(), n(seq));
+                    b.insert("head_version_id".into(), s(v.id.to_string()));
+                    b.insert("head_fingerprint".into(), s(&v.analysis.fingerprint));
+                    b.insert("created_at".into(), ts(v.created_at));
+                    b.insert("modified_at".into(), ts(v.created_at));
+                    items.push(self.put(b, Some(NOT_EXISTS))?);
+                }
+                BranchExpectation::AtSeq(prev) => {
+                    let u = Update::builder()
+                        .table_name(&self.table)
+                        .key("pk", s(doc_pk(v.doc_id)))
+                        .key("sk", s(branch_sk(name.slug())))
+                        .update_expression(
+                            "SET seq = :next, head_version_id = :v, head_fingerprint = :f, modified_at = :t",
+                        )
+                        .condition_expression("seq = :prev")
+                        .expression_attribute_values(":next", n(seq))
+                        .expression_attribute_values(":prev", n(prev))
+                        .expression_attribute_values(":v", s(v.id.to_string()))
+                        .expression_attribute_values(":f", s(&v.analysis.fingerprint))
+                        .expression_attribute_values(":t", ts(v.created_at))
+                        .build()
+                        .map_err(DomainError::unexpected)?;
+                    items.push(TransactWriteItem::builder().update(u).build());
+                }
+            }
+            kinds.push(ConflictKind::BranchMoved);
+        } else if c.create_doc.is_none() {
+            // A temporary version: the documentation must still exist when it is written.
+            let cc = ConditionCheck::builder()
+                .table_name(&self.table)
+                .key("pk", s(doc_pk(v.doc_id)))
+                .key("sk", s(DOC_META_SK))
+                .condition_expression("attribute_exists(pk)")
+                .build()
+                .map_err(DomainError::unexpected)?;
+            items.push(TransactWriteItem::builder().condition_check(cc).build());
+            kinds.push(ConflictKind::Stale);
+        }
+        items.push(self.put(version_item(v), Some(NOT_EXISTS))?);
+        kinds.push(ConflictKind::AlreadyExists);
+        if let Some(e) = &c.event {
+            items.push(self.put(event_item(e), Some(NOT_EXISTS))?);
+            kinds.push(ConflictKind::AlreadyExists);
+        }
+        self.transact(items, &kinds).await
+    }
+
+    async fn get_version(&self, id: VersionId, now: OffsetDateTime) -> Result<Option<Version>> {
+        let Some(i) = self.get(version_pk(id), VERSION_SK).await? else { return Ok(None) };
+        let v = version_from(&i)?;
+        Ok(if v.is_expired(now) { None } else { Some(v) })
+    }
+
+    async fn list_versions(&self, doc: DocId, branch: &Slug, limit: u32) -> Result<Vec<Version>> {
+        let items = self
+            .query_all(Some(GSI1), "gsi1pk = :pk", vec![(":pk", s(history_pk(doc, branch)))], false, Some(limit))
+            .await?;
+        items.iter().take(limit as usize).map(version_from).collect()
+    }
+}
+
+#[async_trait]
+impl BlobStore for DynamoStore {
+    async fn put_bundle(&self, bundle: &Bundle, retention: Retention) -> Result<BlobRef> {
+        let enc = blob::encode(bundle)?;
+        let total = enc.chunks.len();
+        let blob_ref = BlobRef { sha256: enc.sha256.clone(), size: enc.size };
+        let make = |i: usize, data: Vec<u8>| {
+            let mut item = keyed(blob_pk(&enc.sha256), &chunk_sk(i));
+            item.insert("data".into(), b(data));
+            item.insert("total".into(), n(total));
+            item.insert("size".into(), n(enc.size));
+            item
+        };
+        match retention {
+            Retention::Permanent => {
+                // Unconditional: overwriting drops any TTL, making a temporary blob permanent.
+                let mut requests: Vec<WriteRequest> = Vec::with_capacity(total);
+                for (i, data) in enc.chunks.into_iter().enumerate() {
+                    let put = PutRequest::builder().set_item(Some(make(i, data))).build().map_err(DomainError::unexpected)?;
+                    requests.push(WriteRequest::builder().put_request(put).build());
+                }
+                // BatchWriteItem takes at most 25 requests and 16 MB; chunks of 300 KiB keep a batch of 25 under it.
+                for batch in requests.chunks(25) {
+                    let mut pending = batch.to_vec();
+                    for attempt in 0..8u32 {
+                        let out = self
+                            .client
+                            .batch_write_item()
+                            .request_items(&self.table, pending)
+                            .send()
+                            .await
+                            .map_err(sdk("BatchWriteItem"))?;
+                        pending = out
+                            .unprocessed_items
+                            .and_then(|mut m| m.remove(&self.table))
+                            .unwrap_or_default();
+                        if pending.is_empty() {
+                            break;
+                        }
+                        if attempt == 7 {
+                            return Err(DomainError::unexpected("BatchWriteItem left unprocessed items"));
+                        }
+                        tokio::time::sleep(std::time::Duration::from_millis(20 << attempt)).await;
+                    }
+                }
+            }
+            Retention::Until(expiry) => {
+                let ttl = epoch(expiry);
+                for (i, data) in enc.chunks.into_iter().enumerate() {
+                    let mut item = make(i, data);
+                    item.insert("ttl".into(), n(ttl));
+                    // Never shorten a life: skip when the chunk is permanent (no ttl) or lives longer already.
+                    let r = self
+                        .client
+                        .put_item()
+                        .table_name(&self.table)
+                        .set_item(Some(item))
+                        .condition_expression("attribute_not_exists(pk) OR (attribute_exists(#ttl) AND #ttl < :ttl)")
+                        .expression_attribute_names("#ttl", "ttl")
+                        .expression_attribute_values(":ttl", n(ttl))
+                        .send()
+                        .await;
+                    match r {
+                        Ok(_) => {}
+                        Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {}
+                        Err(e) => return Err(sdk("PutItem")(e)),
+                    }
+                }
+            }
+        }
+        Ok(blob_ref)
+    }
+
+    async fn get_bundle(&self, r: &BlobRef) -> Result<Option<Bundle>> {
+        let items = self.query_all(None, "pk = :pk", vec![(":pk", s(blob_pk(&r.sha256)))], true, None).await?;
+        if items.is_empty() {
+            return Ok(None);
+        }
+        let total: usize = get_n(&items[0], "total")?;
+        if items.len() != total {
+            return Err(bad("blob chunk count"));
+        }
+        let mut compressed = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if get_s(item, "sk")? != chunk_sk(i) {
+                return Err(bad("blob chunk order"));
+            }
+            compressed.extend_from_slice(get_b(item, "data")?);
+        }
+        blob::decode(&r.sha256, r.size, &compressed).map(Some)
+    }
+}
+
+#[async_trait]
+impl PreviewStore for DynamoStore {
+    async fn create_preview(&self, p: &Preview) -> Result<()> {
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(preview_item(p)))
+            .condition_expression(NOT_EXISTS)
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+                Err(DomainError::Conflict(ConflictKind::AlreadyExists))
+            }
+            Err(e) => Err(sdk("PutItem")(e)),
+        }
+    }
+
+    async fn update_preview(&self, p: &Preview, now: OffsetDateTime) -> Result<()> {
+        let r = self
+            .client
+            .put_item()
+            .table_name(&self.table)
+            .set_item(Some(preview_item(p)))
+            .condition_expression("attribute_exists(pk) AND #ttl > :now")
+            .expression_attribute_names("#ttl", "ttl")
+            .expression_attribute_values(":now", n(epoch(now)))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+                Err(DomainError::Conflict(ConflictKind::Stale))
+            }
+            Err(e) => Err(sdk("PutItem")(e)),
+        }
+    }
+
+    async fn get_preview(&self, id: PreviewId, now: OffsetDateTime) -> Result<Option<Preview>> {
+        let Some(i) = self.get(preview_pk(id), PREVIEW_SK).await? else { return Ok(None) };
+        let p = preview_from(&i)?;
+        Ok(if p.expires_at <= now { None } else { Some(p) })
+    }
+}
+
+#[async_trait]
+impl EventStore for DynamoStore {
+    async fn pending_events(&self, limit: u32) -> Result<Vec<Event>> {
+        let items = self.query_all(Some(GSI2), "gsi2pk = :pk", vec![(":pk", s(OUTBOX_PK))], true, Some(limit)).await?;
+        items.iter().take(limit as usize).map(event_from).collect()
+    }
+
+    async fn mark_event_enqueued(&self, id: EventId) -> Result<()> {
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("pk", s(event_pk(id)))
+            .key("sk", s(EVENT_SK))
+            .update_expression("REMOVE gsi2pk, gsi2sk SET enqueued_at = :t")
+            .condition_expression("attribute_exists(pk)")
+            .expression_attribute_values(":t", ts(OffsetDateTime::now_utc()))
+            .send()
+            .await;
+        match r {
+            Ok(_) => Ok(()),
+            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+                Err(DomainError::NotFound("Event not found".into()))
+            }
+            Err(e) => Err(sdk("UpdateItem")(e)),
+        }
+    }
+
+    async fn get_event(&self, id: EventId) -> Result<Option<Event>> {
+        self.get(event_pk(id), EVENT_SK).await?.as_ref().map(event_from).transpose()
+    }
+}

@@ -1,0 +1,483 @@
+//! Storage tests. Every test runs against the embedded dynoxide engine, and again against moto server when
+//! `SPECPRESS_TEST_MOTO_ENDPOINT` is set (e.g. `http://127.0.0.1:5000`): the same test bodies, parameterized.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use sha2::{Digest, Sha256};
+use specpress_domain::engine::{DiffSummary, SpecEngine};
+use specpress_domain::model::*;
+use specpress_domain::ports::*;
+use specpress_domain::token::{Scope, TokenHash, TokenKind, TokenOwner, mint};
+use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
+use specpress_domain::usecases::manage;
+use specpress_domain::{ConflictKind, DomainError};
+use specpress_store_dynamodb::DynamoStore;
+use specpress_store_dynamodb::embedded::{Embedded, Storage};
+use time::{Duration, OffsetDateTime};
+
+/// Keeps the backend alive for the duration of a test.
+enum Guard {
+    Embedded(#[allow(dead_code)] Embedded),
+    Moto,
+}
+
+async fn embedded() -> (Guard, DynamoStore) {
+    let e = Embedded::start(Storage::Memory).await.expect("embedded engine starts");
+    let store = e.store("specpress").await.expect("table created");
+    (Guard::Embedded(e), store)
+}
+
+async fn moto() -> Option<(Guard, DynamoStore)> {
+    let endpoint = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT").ok().filter(|s| !s.is_empty())?;
+    let client = specpress_store_dynamodb::client_for_endpoint(&endpoint).await;
+    let table = format!("specpress-test-{}", uuid::Uuid::new_v4().simple());
+    specpress_store_dynamodb::schema::ensure_table(&client, &table).await.expect("moto table created");
+    Some((Guard::Moto, DynamoStore::new(client, table)))
+}
+
+macro_rules! backends {
+    ($($name:ident),* $(,)?) => {
+        mod embedded_engine {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                let (_g, store) = super::embedded().await;
+                super::$name(store).await;
+            })*
+        }
+        mod moto_server {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                match super::moto().await {
+                    Some((_g, store)) => super::$name(store).await,
+                    None if std::env::var("CI").is_ok_and(|v| v == "true") => {
+                        panic!("CI=true but SPECPRESS_TEST_MOTO_ENDPOINT is not set: the moto run is required in CI")
+                    }
+                    None => eprintln!("SKIPPED (moto): set SPECPRESS_TEST_MOTO_ENDPOINT=http://127.0.0.1:5000 to run against moto"),
+                }
+            })*
+        }
+    };
+}
+
+backends!(
+    tokens_resolve_to_their_principal_and_rotation_revokes_the_old_one,
+    hub_slugs_are_unique_per_organization_even_under_concurrent_creation,
+    concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events,
+    a_five_mib_incompressible_definition_round_trips_byte_for_byte,
+    a_temporary_write_never_makes_a_permanent_blob_expire,
+    an_expired_temporary_version_is_gone_even_before_ttl_deletion,
+    previews_update_while_live_and_are_gone_after_expiry,
+    a_failed_commit_leaves_no_version_and_no_event,
+    an_auto_create_that_loses_the_slug_race_writes_nothing,
+    documentations_are_listed_per_organization_and_per_hub,
+    the_default_organization_is_recorded_once,
+);
+
+/// A deterministic engine for storage tests: the fingerprint is the SHA-256 of the definition text.
+struct HashEngine;
+
+#[async_trait]
+impl SpecEngine for HashEngine {
+    async fn check(&self, bundle: &Bundle) -> specpress_domain::Result<Analysis> {
+        Ok(Analysis {
+            specification: "openapi/v3/yaml".into(),
+            title: "T".into(),
+            api_version: "1".into(),
+            fingerprint: hex::encode(Sha256::digest(bundle.definition.as_bytes())),
+        })
+    }
+    async fn diff(&self, _: &Bundle, _: &Bundle) -> specpress_domain::Result<DiffSummary> {
+        Err(DomainError::unexpected("not used"))
+    }
+}
+
+fn now() -> OffsetDateTime {
+    OffsetDateTime::now_utc().replace_nanosecond(0).unwrap()
+}
+
+async fn org(store: &DynamoStore) -> (Organization, String) {
+    let (org, token) = manage::create_org(store, "Acme", now()).await.unwrap();
+    (org, token.secret)
+}
+
+fn doc(org: OrgId, slug: &str, hub: Option<HubId>) -> Documentation {
+    Documentation {
+        id: DocId::new(),
+        org_id: org,
+        hub_id: hub,
+        slug: Slug::parse(slug).unwrap(),
+        name: slug.into(),
+        default_branch: Slug::parse("main").unwrap(),
+        created_at: now(),
+        modified_at: now(),
+    }
+}
+
+fn analysis(fp: &str) -> Analysis {
+    Analysis { specification: "openapi/v3/yaml".into(), title: "T".into(), api_version: "1".into(), fingerprint: fp.into() }
+}
+
+async fn tokens_resolve_to_their_principal_and_rotation_revokes_the_old_one(store: DynamoStore) {
+    let (o, secret) = org(&store).await;
+    let p = store.principal_by_token(&TokenHash::of(&secret)).await.unwrap().unwrap();
+    assert_eq!(p.org_id, o.id);
+    assert_eq!(p.scope, Scope::Org);
+
+    let d = doc(o.id, "api", None);
+    let t = mint(TokenKind::Doc);
+    store.create_doc(&d, &t.hash).await.unwrap();
+    assert_eq!(store.principal_by_token(&t.hash).await.unwrap().unwrap().scope, Scope::Doc(d.id));
+
+    let new = mint(TokenKind::Doc);
+    store.rotate_token(TokenOwner::Doc(o.id, d.id), &new.hash, now()).await.unwrap();
+    assert!(store.principal_by_token(&t.hash).await.unwrap().is_none(), "old token must stop working");
+    assert_eq!(store.principal_by_token(&new.hash).await.unwrap().unwrap().scope, Scope::Doc(d.id));
+    assert!(store.principal_by_token(&TokenHash::of("sp_doc_unknown")).await.unwrap().is_none());
+}
+
+async fn hub_slugs_are_unique_per_organization_even_under_concurrent_creation(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let store = Arc::new(store);
+    let mut tasks = Vec::new();
+    for i in 0..6 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let hub = Hub {
+                id: HubId::new(),
+                org_id: o.id,
+                slug: Slug::parse("platform").unwrap(),
+                name: format!("Platform {i}"),
+                description: None,
+                created_at: now(),
+                modified_at: now(),
+            };
+            store.create_hub(&hub, &mint(TokenKind::Hub).hash).await
+        }));
+    }
+    let mut ok = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(()) => ok += 1,
+            Err(DomainError::Conflict(ConflictKind::SlugTaken)) => {}
+            Err(e) => panic!("unexpected error {e:?}"),
+        }
+    }
+    assert_eq!(ok, 1, "exactly one creation wins");
+    assert_eq!(store.list_hubs(o.id).await.unwrap().len(), 1);
+    // Another organization may use the same slug.
+    let (o2, _) = org(&store).await;
+    let hub = Hub {
+        id: HubId::new(),
+        org_id: o2.id,
+        slug: Slug::parse("platform").unwrap(),
+        name: "P".into(),
+        description: None,
+        created_at: now(),
+        modified_at: now(),
+    };
+    store.create_hub(&hub, &mint(TokenKind::Hub).hash).await.unwrap();
+    assert_eq!(store.hub_by_slug(o2.id, &hub.slug).await.unwrap().unwrap().id, hub.id);
+}
+
+async fn concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let d = doc(o.id, "orders", None);
+    store.create_doc(&d, &mint(TokenKind::Doc).hash).await.unwrap();
+    let principal = TokenOwner::Org(o.id).principal();
+    let store = Arc::new(store);
+    let n = 8;
+    let mut tasks = Vec::new();
+    for i in 0..n {
+        let store = store.clone();
+        let p = principal.clone();
+        tasks.push(tokio::spawn(async move {
+            let input = DeployInput {
+                documentation: "orders".into(),
+                bundle: Bundle { definition: format!("openapi: 3.1.0 # deploy {i}"), references: vec![] },
+                branch_name: Some("release/2".into()),
+                ..Default::default()
+            };
+            deploy(store.as_ref(), &HashEngine, &p, input, now()).await
+        }));
+    }
+    let mut ids = Vec::new();
+    for t in tasks {
+        match t.await.unwrap().unwrap() {
+            DeployOutcome::Created { version, .. } => ids.push(version.id),
+            DeployOutcome::Unchanged { .. } => panic!("every deploy differs"),
+        }
+    }
+    let branch = store.get_branch(d.id, &Slug::parse("release-2").unwrap()).await.unwrap().unwrap();
+    assert_eq!(branch.seq, n as u64);
+    assert_eq!(branch.name.name(), "release/2");
+    let history = store.list_versions(d.id, branch.name.slug(), 100).await.unwrap();
+    assert_eq!(history.len(), n, "no deploy is lost");
+    // Newest first, seq n..1, each pointing at the one before it.
+    for (k, v) in history.iter().enumerate() {
+        assert_eq!(v.seq, Some((n - k) as u64));
+        let expected_prev = history.get(k + 1).map(|p| p.id);
+        assert_eq!(v.previous_version_id, expected_prev, "history is a chain");
+        assert!(ids.contains(&v.id));
+    }
+    assert_eq!(branch.head.unwrap().version_id, history[0].id);
+    let events = store.pending_events(100).await.unwrap();
+    let mine: Vec<_> = events.iter().filter(|e| e.doc_id == d.id).collect();
+    assert_eq!(mine.len(), n, "one durable event per published version");
+    store.mark_event_enqueued(mine[0].id).await.unwrap();
+    assert_eq!(store.pending_events(100).await.unwrap().iter().filter(|e| e.doc_id == d.id).count(), n - 1);
+    assert!(store.get_event(mine[0].id).await.unwrap().is_some());
+}
+
+fn incompressible(bytes: usize) -> String {
+    use rand::Rng;
+    // Printable ASCII plus multi-byte characters, random: zstd cannot shrink it much.
+    let alphabet: Vec<char> = (0x20u8..0x7f).map(char::from).chain(['é', '✓', '🚀', '\u{00a0}', '\t', '\n']).collect();
+    let mut rng = rand::rng();
+    let mut s = String::with_capacity(bytes + 4);
+    while s.len() < bytes {
+        s.push(alphabet[rng.random_range(0..alphabet.len())]);
+    }
+    s
+}
+
+async fn a_five_mib_incompressible_definition_round_trips_byte_for_byte(store: DynamoStore) {
+    let bundle = Bundle {
+        definition: incompressible(5 * 1024 * 1024),
+        references: vec![Reference { location: "schemas/a.yaml".into(), content: incompressible(1000), name: None }],
+    };
+    let r = store.put_bundle(&bundle, Retention::Permanent).await.unwrap();
+    assert!(r.size > 5 * 1024 * 1024);
+    let back = store.get_bundle(&r).await.unwrap().unwrap();
+    assert!(back.definition.as_bytes() == bundle.definition.as_bytes(), "definition must come back byte for byte");
+    assert_eq!(back, bundle);
+    // Idempotent: storing again yields the same reference and content.
+    assert_eq!(store.put_bundle(&bundle, Retention::Permanent).await.unwrap(), r);
+    assert_eq!(store.get_bundle(&r).await.unwrap().unwrap(), bundle);
+    assert!(store.get_bundle(&BlobRef { sha256: "00".repeat(32), size: 1 }).await.unwrap().is_none());
+}
+
+async fn chunk_has_ttl(store: &DynamoStore, sha: &str) -> bool {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let out = store
+        .client()
+        .get_item()
+        .table_name(store.table())
+        .key("pk", AttributeValue::S(format!("BLOB#{sha}")))
+        .key("sk", AttributeValue::S("CHUNK#0000".into()))
+        .consistent_read(true)
+        .send()
+        .await
+        .unwrap();
+    out.item.unwrap().contains_key("ttl")
+}
+
+async fn a_temporary_write_never_makes_a_permanent_blob_expire(store: DynamoStore) {
+    let bundle = Bundle { definition: "openapi: 3.0.0".into(), references: vec![] };
+    let r = store.put_bundle(&bundle, Retention::Until(now() + Duration::minutes(30))).await.unwrap();
+    assert!(chunk_has_ttl(&store, &r.sha256).await, "a temporary blob expires");
+    store.put_bundle(&bundle, Retention::Permanent).await.unwrap();
+    assert!(!chunk_has_ttl(&store, &r.sha256).await, "a permanent write makes it permanent");
+    store.put_bundle(&bundle, Retention::Until(now() + Duration::days(7))).await.unwrap();
+    assert!(!chunk_has_ttl(&store, &r.sha256).await, "a later temporary write keeps it permanent");
+}
+
+fn temp_version(d: &Documentation, expires_at: OffsetDateTime, blob: BlobRef) -> Version {
+    Version {
+        id: VersionId::new(),
+        org_id: d.org_id,
+        doc_id: d.id,
+        branch: d.default_branch.clone(),
+        seq: None,
+        previous_version_id: None,
+        blob,
+        analysis: analysis("fp"),
+        temporary: true,
+        expires_at: Some(expires_at),
+        created_at: now(),
+    }
+}
+
+async fn an_expired_temporary_version_is_gone_even_before_ttl_deletion(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let d = doc(o.id, "temp", None);
+    store.create_doc(&d, &mint(TokenKind::Doc).hash).await.unwrap();
+    let blob = store.put_bundle(&Bundle::default(), Retention::Permanent).await.unwrap();
+    let expires = now() + Duration::days(7);
+    let v = temp_version(&d, expires, blob);
+    store.commit(&Commit { create_doc: None, version: v.clone(), branch: None, event: None }).await.unwrap();
+    assert_eq!(store.get_version(v.id, now()).await.unwrap().unwrap(), v);
+    assert!(store.get_version(v.id, expires).await.unwrap().is_none(), "expired at its expiry instant");
+    assert!(store.get_version(v.id, expires + Duration::days(1)).await.unwrap().is_none());
+    // A temporary version never moves the branch and emits no event.
+    assert!(store.get_branch(d.id, &d.default_branch).await.unwrap().is_none());
+}
+
+async fn previews_update_while_live_and_are_gone_after_expiry(store: DynamoStore) {
+    let t0 = now();
+    let blob = store.put_bundle(&Bundle::default(), Retention::Until(t0 + Duration::minutes(30))).await.unwrap();
+    let p = Preview {
+        id: PreviewId::new(),
+        blob,
+        analysis: analysis("a"),
+        expires_at: t0 + Duration::minutes(30),
+        created_at: t0,
+        updated_at: t0,
+    };
+    store.create_preview(&p).await.unwrap();
+    assert!(matches!(store.create_preview(&p).await, Err(DomainError::Conflict(ConflictKind::AlreadyExists))));
+    let t1 = t0 + Duration::minutes(20);
+    let updated = Preview { expires_at: t1 + Duration::minutes(30), updated_at: t1, ..p.clone() };
+    store.update_preview(&updated, t1).await.unwrap();
+    assert_eq!(store.get_preview(p.id, t0 + Duration::minutes(45)).await.unwrap().unwrap(), updated);
+    let late = t1 + Duration::minutes(31);
+    assert!(store.get_preview(p.id, late).await.unwrap().is_none());
+    let again = Preview { expires_at: late + Duration::minutes(30), updated_at: late, ..p.clone() };
+    assert!(matches!(store.update_preview(&again, late).await, Err(DomainError::Conflict(ConflictKind::Stale))));
+    let unknown = Preview { id: PreviewId::new(), ..again };
+    assert!(matches!(store.update_preview(&unknown, t0).await, Err(DomainError::Conflict(ConflictKind::Stale))));
+}
+
+fn published(d: &Documentation, seq: u64, fp: &str, blob: BlobRef) -> (Version, Event) {
+    let v = Version {
+        id: VersionId::new(),
+        org_id: d.org_id,
+        doc_id: d.id,
+        branch: d.default_branch.clone(),
+        seq: Some(seq),
+        previous_version_id: None,
+        blob,
+        analysis: analysis(fp),
+        temporary: false,
+        expires_at: None,
+        created_at: now(),
+    };
+    let e = Event {
+        id: EventId::new(),
+        kind: EVENT_DOCUMENTATION_PUBLISHED.into(),
+        org_id: d.org_id,
+        doc_id: d.id,
+        branch: d.default_branch.clone(),
+        version_id: v.id,
+        previous_version_id: None,
+        created_at: now(),
+    };
+    (v, e)
+}
+
+async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let d = doc(o.id, "atomic", None);
+    store.create_doc(&d, &mint(TokenKind::Doc).hash).await.unwrap();
+    let blob = store.put_bundle(&Bundle::default(), Retention::Permanent).await.unwrap();
+    let main = BranchName::parse("main").unwrap();
+    let (v1, e1) = published(&d, 1, "one", blob.clone());
+    store
+        .commit(&Commit { create_doc: None, version: v1, branch: Some((main.clone(), BranchExpectation::Absent)), event: Some(e1) })
+        .await
+        .unwrap();
+    // A second writer that read the branch before the first commit (expects it absent) must fail entirely.
+    let (v2, e2) = published(&d, 1, "two", blob.clone());
+    let r = store
+        .commit(&Commit {
+            create_doc: None,
+            version: v2.clone(),
+            branch: Some((main.clone(), BranchExpectation::Absent)),
+            event: Some(e2.clone()),
+        })
+        .await;
+    assert!(matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))), "{r:?}");
+    // And one holding a stale seq too.
+    let (v3, e3) = published(&d, 5, "three", blob);
+    let r = store
+        .commit(&Commit { create_doc: None, version: v3.clone(), branch: Some((main, BranchExpectation::AtSeq(4))), event: Some(e3.clone()) })
+        .await;
+    assert!(matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))), "{r:?}");
+    for (v, e) in [(v2, e2), (v3, e3)] {
+        assert!(store.get_version(v.id, now()).await.unwrap().is_none(), "no partial version");
+        assert!(store.get_event(e.id).await.unwrap().is_none(), "no orphan event");
+    }
+    assert_eq!(store.get_branch(d.id, &d.default_branch).await.unwrap().unwrap().seq, 1);
+}
+
+async fn an_auto_create_that_loses_the_slug_race_writes_nothing(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let winner = doc(o.id, "shared", None);
+    store.create_doc(&winner, &mint(TokenKind::Doc).hash).await.unwrap();
+    let loser = doc(o.id, "shared", None);
+    let blob = store.put_bundle(&Bundle::default(), Retention::Permanent).await.unwrap();
+    let (v, e) = published(&loser, 1, "x", blob);
+    let token = mint(TokenKind::Doc);
+    let r = store
+        .commit(&Commit {
+            create_doc: Some((loser.clone(), token.hash.clone())),
+            version: v.clone(),
+            branch: Some((BranchName::parse("main").unwrap(), BranchExpectation::Absent)),
+            event: Some(e.clone()),
+        })
+        .await;
+    assert!(matches!(r, Err(DomainError::Conflict(ConflictKind::SlugTaken))), "{r:?}");
+    assert!(store.get_doc(o.id, loser.id).await.unwrap().is_none());
+    assert!(store.get_doc_public(loser.id).await.unwrap().is_none());
+    assert!(store.principal_by_token(&token.hash).await.unwrap().is_none());
+    assert!(store.get_version(v.id, now()).await.unwrap().is_none());
+    assert!(store.get_event(e.id).await.unwrap().is_none());
+    assert_eq!(store.doc_by_slug(o.id, &winner.slug).await.unwrap().unwrap().id, winner.id);
+}
+
+async fn documentations_are_listed_per_organization_and_per_hub(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let (other, _) = org(&store).await;
+    let hub = Hub {
+        id: HubId::new(),
+        org_id: o.id,
+        slug: Slug::parse("h").unwrap(),
+        name: "H".into(),
+        description: Some("d".into()),
+        created_at: now(),
+        modified_at: now(),
+    };
+    store.create_hub(&hub, &mint(TokenKind::Hub).hash).await.unwrap();
+    for (slug, h) in [("b-doc", Some(hub.id)), ("a-doc", Some(hub.id)), ("c-doc", None)] {
+        store.create_doc(&doc(o.id, slug, h), &mint(TokenKind::Doc).hash).await.unwrap();
+    }
+    store.create_doc(&doc(other.id, "z-doc", None), &mint(TokenKind::Doc).hash).await.unwrap();
+    let all: Vec<String> = store.list_docs(o.id, None).await.unwrap().into_iter().map(|d| d.slug.to_string()).collect();
+    assert_eq!(all, ["a-doc", "b-doc", "c-doc"]);
+    let in_hub: Vec<String> =
+        store.list_docs(o.id, Some(hub.id)).await.unwrap().into_iter().map(|d| d.slug.to_string()).collect();
+    assert_eq!(in_hub, ["a-doc", "b-doc"]);
+    assert_eq!(store.get_hub(o.id, hub.id).await.unwrap().unwrap(), hub);
+    assert!(store.get_hub(other.id, hub.id).await.unwrap().is_none(), "a hub is only visible in its organization");
+}
+
+async fn the_default_organization_is_recorded_once(store: DynamoStore) {
+    let store = Arc::new(store);
+    let mut tasks = Vec::new();
+    for _ in 0..4 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move { manage::bootstrap_default_org(store.as_ref(), "Local", None, now()).await }));
+    }
+    let mut minted = 0;
+    for t in tasks {
+        match t.await.unwrap().unwrap() {
+            manage::Bootstrap::Minted(..) => minted += 1,
+            manage::Bootstrap::Existing(_) => {}
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(minted, 1, "only one start mints the organization token");
+    let org = store.get_default_org().await.unwrap().unwrap();
+    // An operator-supplied token replaces it, and is then stable.
+    let given = "my-very-long-operator-token-123";
+    assert!(matches!(
+        manage::bootstrap_default_org(store.as_ref(), "Local", Some(given), now()).await.unwrap(),
+        manage::Bootstrap::Rotated(o) if o == org
+    ));
+    assert!(matches!(
+        manage::bootstrap_default_org(store.as_ref(), "Local", Some(given), now()).await.unwrap(),
+        manage::Bootstrap::Unchanged(o) if o == org
+    ));
+    let p = store.principal_by_token(&TokenHash::of(given)).await.unwrap().unwrap();
+    assert_eq!((p.org_id, p.scope), (org, Scope::Org));
+}
