@@ -156,7 +156,12 @@ fn attr_value(into: &mut Option<Value>, attribute: &str, v: &Option<Value>) {
 
 /// Facts computed over the component graph.
 pub(crate) struct Graph {
+    /// Per owner: it has a change of its own.
+    pub own_changed: Vec<bool>,
+    /// Per owner: it has a breaking change of its own.
+    pub own_breaking: Vec<bool>,
     /// Per owner: it or a component it reaches has a change.
+    #[allow(dead_code)]
     pub changed: Vec<bool>,
     /// Per owner: it or a component it reaches has a breaking change.
     pub breaking: Vec<bool>,
@@ -174,6 +179,8 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
             breaking[c.owner] = true;
         }
     }
+    let own_changed = changed.clone();
+    let own_breaking = breaking.clone();
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for edge in &e.edges {
         if edge.from != edge.to && !out[edge.from].contains(&edge.to) {
@@ -221,6 +228,8 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
         }
     }
     Graph {
+        own_changed,
+        own_breaking,
         changed,
         breaking,
         affected,
@@ -237,7 +246,13 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
     }
     let mut linked: HashSet<(usize, usize, Vec<Crumb>)> = HashSet::new();
     for edge in &e.edges {
-        if edge.from == edge.to || !g.changed[edge.to] {
+        // Operations link to the shared definitions they use directly and that changed
+        // themselves; what changed deeper is reported at its own definition, whose
+        // `affected` list names the operations (no change is repeated at every use site).
+        if edge.from == edge.to
+            || !g.own_changed[edge.to]
+            || e.owners[edge.from].role.is_some()
+        {
             continue;
         }
         if !linked.insert((edge.from, edge.to, edge.crumbs.clone())) {
@@ -258,7 +273,18 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         _ => 5,
     };
     let mut idx: Vec<usize> = (0..n).collect();
-    idx.sort_by_key(|&i| order(e.owners[i].item_type));
+    // Operations sorted by path then method, so removed and added ones sit among the rest.
+    let sort_key = |i: usize| {
+        let o = &e.owners[i];
+        match (&o.matcher, o.role) {
+            (Some(m), None) => match m.split_once(' ') {
+                Some((method, path)) => format!("{path} {method}"),
+                None => m.clone(),
+            },
+            _ => format!("{i:010}"),
+        }
+    };
+    idx.sort_by_cached_key(|&i| (order(e.owners[i].item_type), sort_key(i)));
     let mut items = Vec::new();
     for i in idx {
         let root = std::mem::replace(&mut roots[i], Node::new(None));
@@ -318,7 +344,7 @@ fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bo
         );
     if let Some(target) = node.link {
         let t = &e.owners[target];
-        let breaking = g.breaking[target];
+        let breaking = g.own_breaking[target];
         return DiffItem {
             id,
             name,
