@@ -212,6 +212,26 @@ pub struct Document {
     fingerprint: OnceLock<[u8; 32]>,
 }
 
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Document")
+            .field("version", &self.version)
+            .field("raw_version", &self.raw_version)
+            .field("format", &self.format)
+            .field(
+                "files",
+                &self
+                    .files
+                    .iter()
+                    .map(|x| x.name.as_deref().unwrap_or("<root>"))
+                    .collect::<Vec<_>>(),
+            )
+            .field("operations", &self.model.operations.len())
+            .field("message_operations", &self.model.message_operations.len())
+            .finish_non_exhaustive()
+    }
+}
+
 fn too_large(what: &str, len: usize, limit: usize) -> Diagnostic {
     Diagnostic::new(
         "too-large",

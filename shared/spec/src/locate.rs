@@ -108,13 +108,14 @@ fn scan_yaml(text: &str, wanted: &HashSet<String>) -> HashMap<String, (u32, u32)
         };
         match event {
             Event::Scalar(v, ..) => {
-                if let Some(f) = stack.last_mut() {
-                    if f.is_map && f.key_ptr.is_none() {
-                        let kp = key_pointer(&f.base, &v);
-                        record(&kp, &mut found);
-                        f.key_ptr = Some(kp);
-                        continue;
-                    }
+                if let Some(f) = stack.last_mut()
+                    && f.is_map
+                    && f.key_ptr.is_none()
+                {
+                    let kp = key_pointer(&f.base, &v);
+                    record(&kp, &mut found);
+                    f.key_ptr = Some(kp);
+                    continue;
                 }
                 let p = child_pointer(&mut stack);
                 record(&p, &mut found);
@@ -125,11 +126,12 @@ fn scan_yaml(text: &str, wanted: &HashSet<String>) -> HashMap<String, (u32, u32)
             }
             Event::SequenceStart(..) | Event::MappingStart(..) => {
                 let is_map = matches!(event, Event::MappingStart(..));
-                if let Some(f) = stack.last() {
-                    if f.is_map && f.key_ptr.is_none() {
-                        // A complex key: not addressable by a pointer; give up on positions.
-                        break;
-                    }
+                if let Some(f) = stack.last()
+                    && f.is_map
+                    && f.key_ptr.is_none()
+                {
+                    // A complex key: not addressable by a pointer; give up on positions.
+                    break;
                 }
                 let p = child_pointer(&mut stack);
                 record(&p, &mut found);
@@ -263,7 +265,7 @@ mod tests {
         assert_eq!(f[""], (1, 1));
         assert_eq!(f["/a"], (2, 3));
         assert_eq!(f["/a/b~0~1"], (2, 9));
-        assert_eq!(f["/a/b~0~1/1/c"], (2, 22));
+        assert_eq!(f["/a/b~0~1/1/c"], (2, 21));
         assert_eq!(f["/d"], (3, 3));
     }
 

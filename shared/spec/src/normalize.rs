@@ -422,27 +422,24 @@ impl<'a> Builder<'a> {
             }
         }
         let mut cbs = IndexMap::new();
-        if callbacks {
-            if let Some(Value::Object(cm)) = op.get("callbacks") {
-                for name in cm.keys() {
-                    let Some((cloc, cb)) = self.resolve(&oloc.child("callbacks").child(name))
-                    else {
-                        continue;
-                    };
-                    let mut list = Vec::new();
-                    if let Value::Object(exprs) = cb {
-                        for expr in exprs.keys().filter(|k| !k.starts_with("x-")) {
-                            self.path_item(
-                                OperationKind::Path,
-                                expr,
-                                &cloc.child(expr),
-                                false,
-                                &mut list,
-                            );
-                        }
+        if callbacks && let Some(Value::Object(cm)) = op.get("callbacks") {
+            for name in cm.keys() {
+                let Some((cloc, cb)) = self.resolve(&oloc.child("callbacks").child(name)) else {
+                    continue;
+                };
+                let mut list = Vec::new();
+                if let Value::Object(exprs) = cb {
+                    for expr in exprs.keys().filter(|k| !k.starts_with("x-")) {
+                        self.path_item(
+                            OperationKind::Path,
+                            expr,
+                            &cloc.child(expr),
+                            false,
+                            &mut list,
+                        );
                     }
-                    cbs.insert(name.clone(), list);
                 }
+                cbs.insert(name.clone(), list);
             }
         }
         let servers = match op.get("servers") {
@@ -770,12 +767,15 @@ impl<'a> Builder<'a> {
                                         self.push_message(
                                             &rloc.child("oneOf").index(i),
                                             i,
+                                            None,
                                             &default_ct,
                                             &mut messages,
                                         );
                                     }
                                 }
-                                Some(_) => self.push_message(&mloc, 0, &default_ct, &mut messages),
+                                Some(_) => {
+                                    self.push_message(&mloc, 0, None, &default_ct, &mut messages)
+                                }
                                 None => {}
                             }
                         }
@@ -798,76 +798,68 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        if v3 {
-            if let Some(Value::Object(operations)) = root.get("operations") {
-                for id in operations.keys() {
-                    let Some((oloc, op)) = self.resolve(&rl.child("operations").child(id)) else {
-                        continue;
-                    };
-                    let direction = match op.get("action").and_then(Value::as_str) {
-                        Some("send") => Direction::Send,
-                        Some("receive") => Direction::Receive,
-                        _ => continue,
-                    };
-                    let channel = self.resolve(&oloc.child("channel"));
-                    let address = match &channel {
-                        Some((cloc, ch)) => match ch.get("address") {
-                            Some(Value::String(a)) => a.clone(),
-                            _ => cloc.pointer.rsplit('/').next().unwrap_or("").to_string(),
-                        },
-                        None => String::new(),
-                    };
-                    let mut messages = IndexMap::new();
-                    match op.get("messages") {
-                        Some(Value::Array(list)) => {
-                            for i in 0..list.len() {
+        if v3 && let Some(Value::Object(operations)) = root.get("operations") {
+            for id in operations.keys() {
+                let Some((oloc, op)) = self.resolve(&rl.child("operations").child(id)) else {
+                    continue;
+                };
+                let direction = match op.get("action").and_then(Value::as_str) {
+                    Some("send") => Direction::Send,
+                    Some("receive") => Direction::Receive,
+                    _ => continue,
+                };
+                let channel = self.resolve(&oloc.child("channel"));
+                let address = match &channel {
+                    Some((cloc, ch)) => match ch.get("address") {
+                        Some(Value::String(a)) => a.clone(),
+                        _ => cloc.pointer.rsplit('/').next().unwrap_or("").to_string(),
+                    },
+                    None => String::new(),
+                };
+                let mut messages = IndexMap::new();
+                match op.get("messages") {
+                    Some(Value::Array(list)) => {
+                        for i in 0..list.len() {
+                            self.push_message(
+                                &oloc.child("messages").index(i),
+                                i,
+                                None,
+                                &default_ct,
+                                &mut messages,
+                            );
+                        }
+                    }
+                    _ => {
+                        if let Some((cloc, ch)) = &channel
+                            && let Some(Value::Object(ms)) = ch.get("messages")
+                        {
+                            for (i, name) in ms.keys().enumerate() {
                                 self.push_message(
-                                    &oloc.child("messages").index(i),
+                                    &cloc.child("messages").child(name),
                                     i,
+                                    Some(name),
                                     &default_ct,
                                     &mut messages,
                                 );
                             }
                         }
-                        _ => {
-                            if let Some((cloc, ch)) = &channel {
-                                if let Some(Value::Object(ms)) = ch.get("messages") {
-                                    for (i, name) in ms.keys().enumerate() {
-                                        let before = messages.len();
-                                        self.push_message(
-                                            &cloc.child("messages").child(name),
-                                            i,
-                                            &default_ct,
-                                            &mut messages,
-                                        );
-                                        if messages.len() > before {
-                                            if let Some((_, m)) = messages.last_mut() {
-                                                if m.name.is_empty() {
-                                                    m.name = name.clone();
-                                                }
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
                     }
-                    ops.push(MessageOperation {
-                        key: MessageOperationKey {
-                            direction,
-                            channel: normalize_template(&address),
-                            discriminator: None,
-                        },
-                        operation_id: Some(id.clone()),
-                        channel_address: address,
-                        summary: s(op, "summary"),
-                        description: s(op, "description"),
-                        deprecated: b(op, "deprecated"),
-                        messages,
-                        security: security(op.get("security")),
-                        source: oloc,
-                    });
                 }
+                ops.push(MessageOperation {
+                    key: MessageOperationKey {
+                        direction,
+                        channel: normalize_template(&address),
+                        discriminator: None,
+                    },
+                    operation_id: Some(id.clone()),
+                    channel_address: address,
+                    summary: s(op, "summary"),
+                    description: s(op, "description"),
+                    deprecated: b(op, "deprecated"),
+                    messages,
+                    security: security(op.get("security")),
+                    source: oloc,
+                });
             }
         }
         // Several operations in one direction on one channel: tell them apart by id.
@@ -897,6 +889,7 @@ impl<'a> Builder<'a> {
         &self,
         loc: &Location,
         index: usize,
+        id: Option<&str>,
         default_ct: &Option<String>,
         out: &mut IndexMap<String, Message>,
     ) {
@@ -919,9 +912,16 @@ impl<'a> Builder<'a> {
             let (_, c) = self.resolve(&mloc.child("correlationId"))?;
             s(c, "location")
         });
-        let name = s(m, "name")
-            .or(comp_name)
-            .unwrap_or_else(|| format!("message{index}"));
+        // AsyncAPI 3 messages are identified by their key in the channel (which is what the
+        // operation's `$ref` ends with); 2.x ones by `name`, else their component key.
+        let name = if self.doc.version() == SpecVersion::AsyncApi30 {
+            id.map(str::to_string)
+                .or(comp_name)
+                .or_else(|| s(m, "name"))
+        } else {
+            s(m, "name").or(comp_name)
+        }
+        .unwrap_or_else(|| format!("message{index}"));
         let mut key = name.clone();
         let mut n = 1;
         while out.contains_key(&key) {

@@ -107,11 +107,12 @@ fn compiled(i: usize) -> &'static Result<Validator, String> {
     })
 }
 
-/// Compiles every bundled schema (used by tests and to warm a process up).
+/// Compiles every bundled JSON Schema once for this process (otherwise each is compiled on
+/// first use). Call it at start-up to keep the first validation fast; errors name the schema.
 pub fn warm_up() -> Result<(), String> {
-    for i in 0..SCHEMAS.len() {
+    for (i, bundled) in SCHEMAS.iter().enumerate() {
         if let Err(e) = compiled(i) {
-            return Err(format!("{}: {e}", SCHEMAS[i].name));
+            return Err(format!("{}: {e}", bundled.name));
         }
     }
     Ok(())
@@ -328,8 +329,26 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
     // Duplicate operationIds (OpenAPI operations, AsyncAPI 2.x operations).
     let mut ids: HashMap<&str, &Location> = HashMap::new();
     for op in model.operations.values() {
-        if let Some(id) = op.operation_id.as_deref() {
-            if let Some(first) = ids.insert(id, &op.source) {
+        if let Some(id) = op.operation_id.as_deref()
+            && let Some(first) = ids.insert(id, &op.source)
+        {
+            out.push(at(
+                doc,
+                &op.source.child("operationId"),
+                "duplicate-operation-id",
+                format!(
+                    "operationId '{id}' is also used at {}; operationIds must be unique",
+                    first.pointer
+                ),
+            ));
+        }
+    }
+    if let SpecVersion::AsyncApi2 { .. } = doc.version() {
+        let mut ids: HashMap<&str, &Location> = HashMap::new();
+        for op in model.message_operations.values() {
+            if let Some(id) = op.operation_id.as_deref()
+                && let Some(first) = ids.insert(id, &op.source)
+            {
                 out.push(at(
                     doc,
                     &op.source.child("operationId"),
@@ -339,24 +358,6 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
                         first.pointer
                     ),
                 ));
-            }
-        }
-    }
-    if let SpecVersion::AsyncApi2 { .. } = doc.version() {
-        let mut ids: HashMap<&str, &Location> = HashMap::new();
-        for op in model.message_operations.values() {
-            if let Some(id) = op.operation_id.as_deref() {
-                if let Some(first) = ids.insert(id, &op.source) {
-                    out.push(at(
-                        doc,
-                        &op.source.child("operationId"),
-                        "duplicate-operation-id",
-                        format!(
-                            "operationId '{id}' is also used at {}; operationIds must be unique",
-                            first.pointer
-                        ),
-                    ));
-                }
             }
         }
     }

@@ -199,19 +199,21 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
         }
         _ => {}
     }
-    if let Some(h) = s.strip_prefix("0x") {
-        if !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return u64::from_str_radix(h, 16)
-                .map(Value::from)
-                .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
-        }
+    if let Some(h) = s.strip_prefix("0x")
+        && !h.is_empty()
+        && h.bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return u64::from_str_radix(h, 16)
+            .map(Value::from)
+            .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
     }
-    if let Some(o) = s.strip_prefix("0o") {
-        if !o.is_empty() && o.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
-            return u64::from_str_radix(o, 8)
-                .map(Value::from)
-                .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
-        }
+    if let Some(o) = s.strip_prefix("0o")
+        && !o.is_empty()
+        && o.bytes().all(|b| (b'0'..=b'7').contains(&b))
+    {
+        return u64::from_str_radix(o, 8)
+            .map(Value::from)
+            .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
     }
     if is_int(s) || is_float(s) {
         return number(s);
@@ -309,16 +311,16 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                 }) = stack.last_mut()
                 {
                     // A mapping key: always its text.
-                    if let Some(t) = tag.as_deref() {
-                        if let Err(t) = want(Some(t)) {
-                            fail!(
-                                "yaml-tag",
-                                format!(
-                                    "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
-                                ),
-                                Some(&span)
-                            );
-                        }
+                    if let Some(t) = tag.as_deref()
+                        && let Err(t) = want(Some(t))
+                    {
+                        fail!(
+                            "yaml-tag",
+                            format!(
+                                "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
+                            ),
+                            Some(&span)
+                        );
                     }
                     if style == ScalarStyle::Plain && value == "<<" {
                         fail!(

@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-#[allow(unused_imports)]
-use specpress_spec as _;
-use specpress_spec::{Document, Limits, SpecVersion, check};
+use specpress_spec::{Direction, Document, Limits, SpecVersion, check};
 
 fn corpus_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("SPECPRESS_CORPUS") {
@@ -117,4 +115,68 @@ fn every_corpus_document_parses_resolves_and_validates() {
         "invalid corpus documents:\n{}",
         failures.join("\n")
     );
+}
+
+#[test]
+fn github_and_stripe_model_counts_match_the_corpus_facts() {
+    let Some(dir) = corpus_dir() else { return };
+    let gh = load(&dir, "openapi-3.0/github-api-23.0.2.json");
+    assert_eq!(gh.version(), SpecVersion::OpenApi30);
+    assert_eq!(gh.specification(), "openapi/v3/json");
+    assert_eq!(gh.model().operations.len(), 1223);
+    assert_eq!(gh.model().schemas.len(), 969);
+    let paths = gh.root()["paths"].as_object().map_or(0, |m| m.len());
+    assert_eq!(paths, 811);
+    let stripe = load(&dir, "openapi-3.0/stripe-2022-04-12.json");
+    assert_eq!(stripe.model().operations.len(), 417);
+    assert_eq!(stripe.model().schemas.len(), 561);
+    let k8s = load(&dir, "swagger-2.0/kubernetes-1.36.json");
+    assert_eq!(k8s.version(), SpecVersion::OpenApi20);
+    assert!(
+        k8s.model()
+            .operations
+            .values()
+            .all(|o| !o.responses.is_empty())
+    );
+}
+
+#[test]
+fn json_and_yaml_editions_of_the_same_document_have_one_fingerprint() {
+    let Some(dir) = corpus_dir() else { return };
+    for day in ["2026-08-12", "2026-08-21"] {
+        let json = load(&dir, &format!("openapi-3.1/openai-{day}.json"));
+        let yaml = load(&dir, &format!("openapi-3.1/openai-{day}.yaml"));
+        assert_eq!(
+            json.fingerprint_hex(),
+            yaml.fingerprint_hex(),
+            "openai {day}"
+        );
+        assert_eq!(json.model().operations.len(), yaml.model().operations.len());
+    }
+    let a = load(&dir, "openapi-3.1/openai-2026-08-12.json");
+    let b = load(&dir, "openapi-3.1/openai-2026-08-21.json");
+    assert_ne!(a.fingerprint(), b.fingerprint(), "two releases differ");
+}
+
+#[test]
+fn asyncapi_examples_map_directions_across_versions() {
+    let Some(dir) = corpus_dir() else { return };
+    let v2 = load(&dir, "asyncapi/streetlights-kafka-2.5.0.yml");
+    let v3 = load(&dir, "asyncapi/streetlights-kafka-3.0.0.yml");
+    let dirs = |d: &Document| {
+        let mut v: Vec<Direction> = d
+            .model()
+            .message_operations
+            .keys()
+            .map(|k| k.direction)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        dirs(&v2),
+        dirs(&v3),
+        "2.x publish/subscribe and 3.0 send/receive agree"
+    );
+    assert_eq!(v2.model().message_operations.len(), 4);
 }
