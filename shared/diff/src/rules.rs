@@ -236,7 +236,7 @@ base_rules! {
     RequestParameterDeprecated => "request-parameter-deprecated", Info, Request, "parameters", true, "deprecated", "A parameter was marked deprecated.", OpenApi31,
         "paths: {/a: {get: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}",
         "paths: {/a: {get: {parameters: [{name: q, in: query, deprecated: true, schema: {type: string}}], @R}}}";
-    RequestParameterDescriptionChanged => "request-parameter-description-changed", Info, Request, "content", false, "description", "The description of a parameter changed.", OpenApi31,
+    RequestParameterDescriptionChanged => "parameter-description-changed", Info, Request, "content", false, "description", "The description of a parameter changed.", OpenApi31,
         "paths: {/a: {get: {parameters: [{name: q, in: query, description: Old, schema: {type: string}}], @R}}}",
         "paths: {/a: {get: {parameters: [{name: q, in: query, description: New, schema: {type: string}}], @R}}}";
     RequestBodyAdded => "request-body-added", Info, Request, "request-body", true, "requestBody", "An optional request body was added.", OpenApi31,
@@ -263,7 +263,7 @@ base_rules! {
     RequestBodySchemaRemoved => "request-body-schema-removed", Info, Request, "request-body", true, "schema", "A request media type no longer declares a schema.", OpenApi31,
         "paths: {/a: {post: {requestBody: {content: {application/json: {schema: {type: object}}}}, @R}}}",
         "paths: {/a: {post: {requestBody: {content: {application/json: {}}}, @R}}}";
-    RequestBodyDescriptionChanged => "request-body-description-changed", Info, Request, "content", false, "description", "The description of the request body changed.", OpenApi31,
+    RequestBodyDescriptionChanged => "body-description-changed", Info, Request, "content", false, "description", "The description of the request body changed.", OpenApi31,
         "paths: {/a: {post: {requestBody: {description: Old, content: {application/json: {}}}, @R}}}",
         "paths: {/a: {post: {requestBody: {description: New, content: {application/json: {}}}, @R}}}";
     ResponseSuccessStatusAdded => "response-success-status-added", Info, Response, "responses", true, "status", "A success (1xx-3xx) response status was added.", OpenApi31,
@@ -303,7 +303,7 @@ base_rules! {
     ResponseHeaderDeprecated => "response-header-deprecated", Info, Response, "response-headers", true, "deprecated", "A response header was marked deprecated.", OpenApi31,
         "paths: {/a: {get: {responses: {'200': {description: ok, headers: {X-A: {schema: {type: string}}}}}}}}",
         "paths: {/a: {get: {responses: {'200': {description: ok, headers: {X-A: {deprecated: true, schema: {type: string}}}}}}}}";
-    ResponseHeaderDescriptionChanged => "response-header-description-changed", Info, Response, "content", false, "description", "The description of a response header changed.", OpenApi31,
+    ResponseHeaderDescriptionChanged => "header-description-changed", Info, Response, "content", false, "description", "The description of a response header changed.", OpenApi31,
         "paths: {/a: {get: {responses: {'200': {description: ok, headers: {X-A: {description: Old, schema: {type: string}}}}}}}}",
         "paths: {/a: {get: {responses: {'200': {description: ok, headers: {X-A: {description: New, schema: {type: string}}}}}}}}";
     EndpointSecurityAdded => "endpoint-security-added", Breaking, Request, "security", true, "security", "An operation that needed no authentication now requires it.", OpenApi31,
