@@ -1,0 +1,127 @@
+//! `specpress diff` on real files: YAML and JSON, external `$ref`s resolved relative to each
+//! file (and never outside the document's directory), exit codes 0 / 1 / 2.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Parser;
+use specpress_diff::cli::{CliError, DiffCommand};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    command: DiffCommand,
+}
+
+fn command(args: &[&str]) -> DiffCommand {
+    let mut all = vec!["specpress-diff"];
+    all.extend_from_slice(args);
+    Cli::try_parse_from(all).expect("arguments parse").command
+}
+
+/// A fresh directory under the system temp dir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("specpress-diff-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+fn write(dir: &Path, rel: &str, text: &str) -> String {
+    let path = dir.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&path, text).expect("write");
+    path.display().to_string()
+}
+
+const ROOT: &str = "openapi: 3.0.3
+info: {title: Pets, version: '1'}
+paths:
+  /pets/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: 'schemas/pet.yaml'}
+";
+
+fn version(dir: &Path, tag_type: &str) -> String {
+    write(
+        dir,
+        "schemas/pet.yaml",
+        "type: object\nproperties:\n  name: {type: string}\n  tag: {$ref: './tag.yaml'}\n",
+    );
+    write(dir, "schemas/tag.yaml", &format!("type: {tag_type}\n"));
+    write(dir, "api.yaml", ROOT)
+}
+
+#[test]
+fn external_refs_are_followed_relative_to_each_file_and_breaking_changes_exit_1() {
+    let root = scratch("refs");
+    let previous = version(&root.join("v1"), "string");
+    let current = version(&root.join("v2"), "integer");
+    let cmd = command(&[&previous, &current, "--fail-on", "breaking"]);
+    let mut out = Vec::new();
+    let code = cmd.execute(&mut out).expect("diff runs");
+    let text = String::from_utf8(out).expect("utf-8");
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("Modified: GET /pets/{id}"), "{text}");
+    assert!(text.contains("[Breaking] Body attribute modified: tag (type changed from `string` to `integer`)"), "{text}");
+    // Same files, no threshold: exit 0; `run` prints and returns the process exit code.
+    let cmd = command(&[&previous, &current, "--format", "json"]);
+    assert_eq!(format!("{:?}", cmd.run()), format!("{:?}", ExitCode::from(0)));
+    let mut out = Vec::new();
+    cmd.execute(&mut out).expect("json");
+    let json: serde_json::Value = serde_json::from_slice(&out).expect("json output parses");
+    assert_eq!(json[0]["name"], "GET /pets/{id}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn json_and_yaml_files_of_the_same_api_compare_equal() {
+    let root = scratch("formats");
+    let yaml = write(&root, "a.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n");
+    let json = write(&root, "a.json", r#"{"info":{"version":"1","title":"t"},"openapi":"3.1.0","paths":{"/a":{"get":{"responses":{"200":{"description":"ok"}}}}}}"#);
+    let cmd = command(&[&yaml, &json, "--fail-on", "warning", "--format", "markdown"]);
+    let mut out = Vec::new();
+    assert_eq!(cmd.execute(&mut out).expect("diff runs"), 0);
+    assert_eq!(String::from_utf8(out).expect("utf-8"), "No changes.\n");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_ref_to_an_existing_file_outside_the_document_directory_is_refused() {
+    let root = scratch("outside");
+    write(&root, "secret.yaml", "type: string\n");
+    let api = write(
+        &root,
+        "api/api.yaml",
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    S: {$ref: '../secret.yaml'}\n",
+    );
+    let err = command(&[&api, &api]).report().expect_err("refused");
+    assert!(matches!(err, CliError::Outside { .. }), "{err}");
+    assert!(err.to_string().contains("points outside"));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn missing_files_invalid_documents_and_bad_flags_are_errors_with_exit_2() {
+    let root = scratch("errors");
+    let missing = root.join("nope.yaml").display().to_string();
+    let bad = write(&root, "bad.yaml", "openapi: 3.1.0\ninfo: [unclosed\n");
+    let good = write(&root, "good.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n");
+    let err = command(&[&missing, &good]).report().expect_err("missing file");
+    assert!(err.to_string().contains("nope.yaml"), "{err}");
+    let err = command(&[&bad, &good]).report().expect_err("invalid document");
+    assert!(matches!(err, CliError::Invalid { .. }), "{err}");
+    let err = command(&[&good, &good, "--ignore", "not-a-rule"]).report().expect_err("bad flag");
+    assert!(err.to_string().contains("unknown rule id `not-a-rule`"), "{err}");
+    assert_eq!(
+        format!("{:?}", command(&[&missing, &good]).run()),
+        format!("{:?}", ExitCode::from(2))
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
