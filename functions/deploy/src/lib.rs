@@ -1,1 +1,35 @@
-//! Deploy function.
+//! The deploy function: everything bump-cli's `deploy`, `deploy --dry-run`, `diff --doc` and `preview` use, plus
+//! management routes (hubs, documentations, tokens) and the public URLs.
+//!
+//! [`router`] is mounted by the Lambda binary (via `lambda_http`) and by `specpress serve` (merged with the other
+//! functions' routers). Handlers only extract, call one use case, and map the result.
+
+mod dto;
+mod handlers;
+
+use axum::Router;
+use axum::routing::{get, post, put};
+use specpress_api::AppState;
+
+/// All routes of this function. API routes live under `/api/v1`; public URLs at the root (`/doc/...`,
+/// `/preview/...`).
+pub fn router(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/ping", get(handlers::ping))
+        .route("/versions", post(handlers::create_version))
+        .route("/versions/{id}", get(handlers::get_version))
+        .route("/validations", post(handlers::validate))
+        .route("/previews", post(handlers::create_preview))
+        .route("/previews/{id}", put(handlers::update_preview))
+        .route("/hubs", post(handlers::create_hub))
+        .route("/docs", post(handlers::create_doc).get(handlers::list_docs))
+        .route("/hubs/{hub}/rotate_token", post(handlers::rotate_hub_token))
+        .route("/docs/{doc}/rotate_token", post(handlers::rotate_doc_token))
+        .route("/org/rotate_token", post(handlers::rotate_org_token));
+    Router::new()
+        .nest("/api/v1", api)
+        .route("/doc/{doc}", get(handlers::public_doc))
+        .route("/doc/{doc}/changes/{version}", get(handlers::public_version))
+        .route("/preview/{id}", get(handlers::public_preview))
+        .with_state(state)
+}

@@ -1,0 +1,261 @@
+//! Thin handlers: extract, call one use case, map the result.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use specpress_api::auth::{Auth, MaybeAuth};
+use specpress_api::body::JsonBody;
+use specpress_api::urls::{diff_public_url, doc_public_url, preview_public_url};
+use specpress_api::{AppState, Result};
+use specpress_domain::DomainError;
+use specpress_domain::model::{Bundle, Documentation, Preview};
+use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
+use specpress_domain::usecases::manage::{self, RotateTarget};
+use specpress_domain::usecases::{previews, public, versions};
+use tracing::instrument;
+
+use crate::dto::*;
+
+/// `GET /ping`.
+pub async fn ping() -> Json<serde_json::Value> {
+    Json(json!({"pong": "And that's how ping-pong ball is bumped"}))
+}
+
+/// `POST /versions`: 201 new version, 204 unchanged.
+#[instrument(skip_all)]
+pub async fn create_version(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+    JsonBody(mut req): JsonBody<DefinitionRequest>,
+) -> Result<Response> {
+    let input = DeployInput {
+        bundle: req.bundle()?,
+        documentation: req.documentation.unwrap_or_default(),
+        hub: req.hub,
+        documentation_name: req.documentation_name,
+        auto_create: req.auto_create_documentation.unwrap_or(false),
+        branch_name: req.branch_name,
+        previous_version_id: req.previous_version_id,
+        temporary: req.temporary.unwrap_or(false) || req.unpublished.unwrap_or(false),
+    };
+    match deploy(st.store.as_ref(), st.engine.as_ref(), &p, input, st.now()).await? {
+        DeployOutcome::Created { version, doc } => {
+            let body = VersionCreated {
+                id: version.id.to_string(),
+                doc_id: doc.id.to_string(),
+                doc_name: doc.name.clone(),
+                doc_slug: doc.slug.to_string(),
+                doc_public_url: doc_public_url(&st.config.public_base_url, doc.id),
+            };
+            Ok((StatusCode::CREATED, Json(body)).into_response())
+        }
+        DeployOutcome::Unchanged { .. } => Ok(StatusCode::NO_CONTENT.into_response()),
+    }
+}
+
+/// `GET /versions/{id}`: the version and its diff (computed synchronously, so never 202).
+#[instrument(skip_all)]
+pub async fn get_version(State(st): State<AppState>, Auth(p): Auth, Path(id): Path<String>) -> Result<Json<VersionOut>> {
+    let view = versions::get_version(st.store.as_ref(), st.engine.as_ref(), &p, &id, st.now()).await?;
+    let base = &st.config.public_base_url;
+    let (v, doc) = (&view.version, &view.doc);
+    let diff = view.diff.filter(|d| !d.is_empty);
+    Ok(Json(VersionOut {
+        id: v.id.to_string(),
+        doc_id: doc.id.to_string(),
+        doc_name: doc.name.clone(),
+        doc_slug: doc.slug.to_string(),
+        doc_public_url: doc_public_url(base, doc.id),
+        branch_name: v.branch.to_string(),
+        temporary: v.temporary,
+        specification: v.analysis.specification.clone(),
+        title: v.analysis.title.clone(),
+        api_version: v.analysis.api_version.clone(),
+        created_at: v.created_at,
+        previous_version_id: v.previous_version_id.map(|p| p.to_string()),
+        diff_public_url: diff.as_ref().map(|_| diff_public_url(base, doc.id, v.id)),
+        diff_summary: diff.as_ref().map(|d| d.text.clone()),
+        diff_markdown: diff.as_ref().map(|d| d.markdown.clone()),
+        diff_breaking: diff.as_ref().map(|d| d.breaking),
+        diff_details: diff.map(|d| d.details),
+    }))
+}
+
+/// `POST /validations`: exactly 200 `{specification}` for a valid document, 422 otherwise. Auth is optional.
+#[instrument(skip_all)]
+pub async fn validate(
+    State(st): State<AppState>,
+    MaybeAuth(_p): MaybeAuth,
+    JsonBody(mut req): JsonBody<DefinitionRequest>,
+) -> Result<Json<Validation>> {
+    let analysis = previews::validate(st.engine.as_ref(), &req.bundle()?).await?;
+    Ok(Json(Validation { specification: analysis.specification }))
+}
+
+fn preview_out(st: &AppState, p: &Preview) -> PreviewOut {
+    PreviewOut {
+        id: p.id.to_string(),
+        expires_at: p.expires_at,
+        public_url: preview_public_url(&st.config.public_base_url, p.id),
+    }
+}
+
+/// `POST /previews`: 201.
+#[instrument(skip_all)]
+pub async fn create_preview(
+    State(st): State<AppState>,
+    JsonBody(mut req): JsonBody<DefinitionRequest>,
+) -> Result<(StatusCode, Json<PreviewOut>)> {
+    let p = previews::create_preview(st.store.as_ref(), st.engine.as_ref(), &req.bundle()?, st.now()).await?;
+    Ok((StatusCode::CREATED, Json(preview_out(&st, &p))))
+}
+
+/// `PUT /previews/{id}`: 200.
+#[instrument(skip_all)]
+pub async fn update_preview(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    JsonBody(mut req): JsonBody<DefinitionRequest>,
+) -> Result<Json<PreviewOut>> {
+    let p = previews::update_preview(st.store.as_ref(), st.engine.as_ref(), &id, &req.bundle()?, st.now()).await?;
+    Ok(Json(preview_out(&st, &p)))
+}
+
+fn required_name(req: &CreateRequest) -> Result<&str> {
+    req.name.as_deref().ok_or_else(|| DomainError::invalid("name", "name is required").into())
+}
+
+/// `POST /hubs` (organization token): 201 `{id, slug, name, token}`.
+#[instrument(skip_all)]
+pub async fn create_hub(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<(StatusCode, Json<Created>)> {
+    let (hub, token) = manage::create_hub(
+        st.store.as_ref(),
+        &p,
+        required_name(&req)?,
+        req.slug.as_deref(),
+        req.description.as_deref(),
+        st.now(),
+    )
+    .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id: hub.id.to_string(),
+            slug: hub.slug.to_string(),
+            name: hub.name,
+            token: token.secret,
+            hub_id: None,
+            doc_public_url: None,
+        }),
+    ))
+}
+
+/// `POST /docs` (organization token): 201 `{id, slug, name, token}`.
+#[instrument(skip_all)]
+pub async fn create_doc(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+    JsonBody(req): JsonBody<CreateRequest>,
+) -> Result<(StatusCode, Json<Created>)> {
+    let (doc, token) =
+        manage::create_doc(st.store.as_ref(), &p, required_name(&req)?, req.slug.as_deref(), req.hub.as_deref(), st.now())
+            .await?;
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            id: doc.id.to_string(),
+            slug: doc.slug.to_string(),
+            doc_public_url: Some(doc_public_url(&st.config.public_base_url, doc.id)),
+            name: doc.name,
+            token: token.secret,
+            hub_id: doc.hub_id.map(|h| h.to_string()),
+        }),
+    ))
+}
+
+fn doc_out(st: &AppState, d: Documentation) -> DocOut {
+    DocOut {
+        id: d.id.to_string(),
+        slug: d.slug.to_string(),
+        doc_public_url: doc_public_url(&st.config.public_base_url, d.id),
+        name: d.name,
+        hub_id: d.hub_id.map(|h| h.to_string()),
+        default_branch: d.default_branch.to_string(),
+        created_at: d.created_at,
+    }
+}
+
+/// `GET /docs[?hub=]` (organization token).
+#[instrument(skip_all)]
+pub async fn list_docs(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Vec<DocOut>>> {
+    let docs = manage::list_docs(st.store.as_ref(), &p, q.hub.as_deref()).await?;
+    Ok(Json(docs.into_iter().map(|d| doc_out(&st, d)).collect()))
+}
+
+async fn rotate(st: &AppState, p: &specpress_domain::token::Principal, t: RotateTarget<'_>) -> Result<Json<RotatedToken>> {
+    let token = manage::rotate_token(st.store.as_ref(), p, t, st.now()).await?;
+    Ok(Json(RotatedToken { token: token.secret }))
+}
+
+/// `POST /hubs/{hub}/rotate_token`.
+#[instrument(skip_all)]
+pub async fn rotate_hub_token(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+    Path(hub): Path<String>,
+) -> Result<Json<RotatedToken>> {
+    rotate(&st, &p, RotateTarget::Hub(&hub)).await
+}
+
+/// `POST /docs/{doc}/rotate_token`.
+#[instrument(skip_all)]
+pub async fn rotate_doc_token(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+    Path(doc): Path<String>,
+) -> Result<Json<RotatedToken>> {
+    rotate(&st, &p, RotateTarget::Doc(&doc)).await
+}
+
+/// `POST /org/rotate_token`: replaces the organization token used for the call.
+#[instrument(skip_all)]
+pub async fn rotate_org_token(State(st): State<AppState>, Auth(p): Auth) -> Result<Json<RotatedToken>> {
+    rotate(&st, &p, RotateTarget::Org).await
+}
+
+fn definition_response(b: Bundle) -> Response {
+    let looks_json = b.definition.trim_start().starts_with('{');
+    let ct = if looks_json { "application/json; charset=utf-8" } else { "application/yaml; charset=utf-8" };
+    ([(header::CONTENT_TYPE, ct)], b.definition).into_response()
+}
+
+/// `GET /doc/{doc}`: the current definition of the documentation's default branch.
+#[instrument(skip_all)]
+pub async fn public_doc(State(st): State<AppState>, Path(doc): Path<String>) -> Result<Response> {
+    Ok(definition_response(public::doc_definition(st.store.as_ref(), &doc).await?))
+}
+
+/// `GET /doc/{doc}/changes/{version}`: one version's definition.
+#[instrument(skip_all)]
+pub async fn public_version(
+    State(st): State<AppState>,
+    Path((doc, version)): Path<(String, String)>,
+) -> Result<Response> {
+    Ok(definition_response(public::version_definition(st.store.as_ref(), &doc, &version, st.now()).await?))
+}
+
+/// `GET /preview/{id}`: a live preview's definition.
+#[instrument(skip_all)]
+pub async fn public_preview(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response> {
+    Ok(definition_response(public::preview_definition(st.store.as_ref(), &id, st.now()).await?))
+}

@@ -1,0 +1,19 @@
+//! Lambda entry point for the deploy function: wiring only (tracing, config, clients built once, run).
+
+use std::sync::Arc;
+
+use specpress_api::config::FunctionConfig;
+use specpress_api::engine::Engines;
+use specpress_api::{AppState, with_common_layers};
+use specpress_store_dynamodb::DynamoStore;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    lambda_http::tracing::init_default_subscriber();
+    let config = FunctionConfig::from_env()?;
+    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+    let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.table.clone());
+    let state = AppState::new(Arc::new(store), Arc::new(Engines::default()), config.api());
+    let app = with_common_layers(deploy::router(state).fallback(specpress_api::error::not_found_route));
+    lambda_http::run(app).await
+}

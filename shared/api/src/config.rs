@@ -1,0 +1,50 @@
+//! Typed configuration from the environment, read once at start, failing fast with the variable's name.
+
+/// Settings common to every HTTP function.
+#[derive(Debug, Clone)]
+pub struct FunctionConfig {
+    /// DynamoDB table (`SPECPRESS_TABLE`).
+    pub table: String,
+    /// SQS queue URL for events (`SPECPRESS_QUEUE_URL`), if configured.
+    pub queue_url: Option<String>,
+    /// Base of public URLs (`SPECPRESS_PUBLIC_URL`).
+    pub public_base_url: String,
+    /// Request body limit (`SPECPRESS_MAX_BODY_BYTES`, default 6 MiB).
+    pub max_body_bytes: usize,
+}
+
+/// A missing or malformed variable.
+#[derive(Debug, thiserror::Error)]
+#[error("environment variable {name}: {problem}")]
+pub struct ConfigError {
+    /// The variable.
+    pub name: &'static str,
+    /// What is wrong.
+    pub problem: &'static str,
+}
+
+fn var(name: &'static str) -> Option<String> {
+    std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+}
+
+impl FunctionConfig {
+    /// Reads `SPECPRESS_TABLE` (required), `SPECPRESS_PUBLIC_URL` (required), `SPECPRESS_QUEUE_URL`,
+    /// `SPECPRESS_MAX_BODY_BYTES`.
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let table = var("SPECPRESS_TABLE").ok_or(ConfigError { name: "SPECPRESS_TABLE", problem: "is required" })?;
+        let public_base_url =
+            var("SPECPRESS_PUBLIC_URL").ok_or(ConfigError { name: "SPECPRESS_PUBLIC_URL", problem: "is required" })?;
+        let max_body_bytes = match var("SPECPRESS_MAX_BODY_BYTES") {
+            Some(v) => v
+                .parse()
+                .map_err(|_| ConfigError { name: "SPECPRESS_MAX_BODY_BYTES", problem: "must be a byte count" })?,
+            None => crate::DEFAULT_MAX_BODY_BYTES,
+        };
+        Ok(FunctionConfig { table, queue_url: var("SPECPRESS_QUEUE_URL"), public_base_url, max_body_bytes })
+    }
+
+    /// The HTTP-layer part of it.
+    pub fn api(&self) -> crate::ApiConfig {
+        crate::ApiConfig { max_body_bytes: self.max_body_bytes, ..crate::ApiConfig::new(self.public_base_url.clone()) }
+    }
+}

@@ -1,0 +1,85 @@
+//! The [`SpecEngine`] port over `specpress-spec` (validation) and `specpress-diff` (diffs).
+//! Parsing and diffing are CPU-bound, so they run on the blocking pool, never on the async executor.
+
+use async_trait::async_trait;
+use specpress_domain::engine::{DiffSummary, SpecEngine};
+use specpress_domain::model::{Analysis, Bundle};
+use specpress_domain::{DomainError, Result};
+use specpress_spec::{Invalid, Limits};
+
+/// The production engine.
+#[derive(Debug, Clone, Default)]
+pub struct Engines {
+    limits: Limits,
+}
+
+impl Engines {
+    /// An engine with the given budgets.
+    pub fn new(limits: Limits) -> Self {
+        Engines { limits }
+    }
+
+    /// Compiles the bundled JSON Schemas now rather than on the first request.
+    pub async fn warm_up() -> Result<()> {
+        tokio::task::spawn_blocking(specpress_spec::warm_up)
+            .await
+            .map_err(DomainError::unexpected)?
+            .map_err(DomainError::unexpected)
+    }
+}
+
+fn references(b: &Bundle) -> Vec<specpress_spec::Reference> {
+    b.references
+        .iter()
+        .map(|r| specpress_spec::Reference { location: r.location.clone(), content: r.content.clone(), name: r.name.clone() })
+        .collect()
+}
+
+fn invalid(e: Invalid) -> DomainError {
+    let messages: Vec<String> = e.diagnostics.iter().map(ToString::to_string).collect();
+    DomainError::Invalid {
+        message: "Invalid definition file".into(),
+        field: "raw_definition".into(),
+        messages: if messages.is_empty() { vec!["The definition is not a valid API document.".into()] } else { messages },
+    }
+}
+
+fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
+    let doc = specpress_spec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
+    Ok(Analysis {
+        specification: doc.specification().to_owned(),
+        title: doc.title().to_owned(),
+        api_version: doc.api_version().to_owned(),
+        fingerprint: doc.fingerprint_hex(),
+    })
+}
+
+fn diff(previous: &Bundle, current: &Bundle, limits: &Limits) -> Result<DiffSummary> {
+    // Stored documents were valid when deployed; a parse failure here is a server-side problem.
+    let parse = |b: &Bundle| specpress_spec::parse(&b.definition, &references(b), limits).map_err(DomainError::unexpected);
+    let before = parse(previous)?;
+    let after = parse(current)?;
+    let report = specpress_diff::diff(&before, &after, &specpress_diff::DiffOptions::default());
+    Ok(DiffSummary {
+        text: report.text(),
+        markdown: report.markdown(),
+        details: report.details(),
+        breaking: report.breaking(),
+        is_empty: report.is_empty(),
+    })
+}
+
+#[async_trait]
+impl SpecEngine for Engines {
+    async fn check(&self, bundle: &Bundle) -> Result<Analysis> {
+        let bundle = bundle.clone();
+        let limits = self.limits.clone();
+        tokio::task::spawn_blocking(move || analyze(&bundle, &limits)).await.map_err(DomainError::unexpected)?
+    }
+
+    async fn diff(&self, previous: &Bundle, current: &Bundle) -> Result<DiffSummary> {
+        let (p, c) = (previous.clone(), current.clone());
+        let limits = self.limits.clone();
+        tokio::task::spawn_blocking(move || diff(&p, &c, &limits)).await.map_err(DomainError::unexpected)?
+    }
+}
