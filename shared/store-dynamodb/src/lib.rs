@@ -11,10 +11,14 @@ mod branches;
 mod diffs;
 pub mod embedded;
 mod items;
+mod local_queue;
 pub mod schema;
 mod store;
+mod webhooks;
 
+pub use local_queue::LocalQueue;
 pub use store::DynamoStore;
+pub use webhooks::EventQueueSlot;
 
 /// Builds an SDK client for a DynamoDB-compatible endpoint with static credentials (embedded engine, moto).
 pub async fn client_for_endpoint(endpoint: &str) -> aws_sdk_dynamodb::Client {

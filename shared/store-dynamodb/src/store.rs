@@ -23,6 +23,8 @@ use crate::schema::{GSI1, GSI2};
 pub struct DynamoStore {
     client: Client,
     table: String,
+    /// Webhook queue for committed events (issue 6, see `webhooks.rs`).
+    pub(crate) events: crate::webhooks::EventQueueSlot,
 }
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
@@ -30,7 +32,7 @@ const NOT_EXISTS: &str = "attribute_not_exists(pk)";
 impl DynamoStore {
     /// Wraps a client and a table name.
     pub fn new(client: Client, table: impl Into<String>) -> Self {
-        DynamoStore { client, table: table.into() }
+        DynamoStore { client, table: table.into(), events: Default::default() }
     }
 
     /// The table name.

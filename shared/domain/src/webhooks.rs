@@ -1,0 +1,578 @@
+//! Webhooks: subscriptions, deliveries, queue messages, and the ports the webhook use cases need
+//! (subscription and delivery storage, the message queue, the event publisher, the HTTP sender).
+//!
+//! The flow (docs/webhooks.md):
+//! 1. A published deploy writes an [`Event`] in its transaction (the outbox), then hands it to the
+//!    queue through [`EventPublisher`]; the sweeper re-sends events that never reached the queue.
+//! 2. The consumer turns an event message into one [`Delivery`] per enabled, matching
+//!    [`Subscription`] (a deterministic id, so a redelivered event message never duplicates them)
+//!    and one delivery message each.
+//! 3. A delivery message makes one attempt when due, records it, and either finishes or comes back
+//!    after the retry delay (queue visibility).
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::error::{DomainError, Result};
+use crate::model::{DocId, Event, EventId, OrgId};
+
+/// The `ping` event kind (`POST .../webhooks/{id}/test`).
+pub const EVENT_PING: &str = "ping";
+/// How long a rotated-out secret keeps signing next to its successor.
+pub const SECRET_OVERLAP: time::Duration = time::Duration::hours(24);
+/// Bytes of a subscriber's response body kept per attempt.
+pub const RESPONSE_EXCERPT_BYTES: usize = 2048;
+/// Attempts kept in a delivery's log (older ones are dropped first).
+pub const MAX_LOGGED_ATTEMPTS: usize = 50;
+/// Subscriptions per documentation.
+pub const MAX_SUBSCRIPTIONS_PER_DOC: usize = 50;
+/// Longest accepted subscriber URL.
+pub const MAX_URL_LEN: usize = 2048;
+/// Deliveries are kept this long, then expire by TTL.
+pub const DELIVERY_RETENTION: time::Duration = time::Duration::days(30);
+
+macro_rules! uuid_id {
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(pub Uuid);
+
+        impl $name {
+            /// A fresh random id.
+            pub fn new() -> Self {
+                Self(Uuid::new_v4())
+            }
+            /// Parses a UUID.
+            pub fn parse(s: &str) -> Option<Self> {
+                Uuid::try_parse(s).ok().map(Self)
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                self.0.hyphenated().fmt(f)
+            }
+        }
+    };
+}
+
+uuid_id!(/// Subscription (webhook endpoint) id.
+    SubscriptionId);
+uuid_id!(/// Delivery id.
+    DeliveryId);
+
+impl DeliveryId {
+    /// The delivery of `event` to `subscription`: the same pair always gives the same id, so fanning an
+    /// event out twice (a redelivered queue message, the sweeper racing the deploy) creates one delivery.
+    pub fn for_event(event: EventId, subscription: SubscriptionId) -> Self {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"specpress-delivery:");
+        h.update(event.0.as_bytes());
+        h.update(subscription.0.as_bytes());
+        let digest = h.finalize();
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&digest[..16]);
+        DeliveryId(uuid::Builder::from_custom_bytes(bytes).into_uuid())
+    }
+}
+
+/// One signing secret of a subscription, sealed at rest.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StoredSecret {
+    /// `nonce || ciphertext` of the `whsec_...` text (see [`SecretSealer`]).
+    pub sealed: Vec<u8>,
+    /// When it was created.
+    pub created_at: OffsetDateTime,
+    /// When it stops signing (`None` for the current secret; set to rotation + 24 h on rotation).
+    pub expires_at: Option<OffsetDateTime>,
+}
+
+impl std::fmt::Debug for StoredSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredSecret")
+            .field("created_at", &self.created_at)
+            .field("expires_at", &self.expires_at)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StoredSecret {
+    /// Whether it still signs at `now`.
+    pub fn is_active(&self, now: OffsetDateTime) -> bool {
+        self.expires_at.is_none_or(|e| e > now)
+    }
+}
+
+/// A webhook endpoint subscribed to a documentation's events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subscription {
+    /// Id.
+    pub id: SubscriptionId,
+    /// Owner organization.
+    pub org_id: OrgId,
+    /// The documentation whose events it receives.
+    pub doc_id: DocId,
+    /// Where deliveries are POSTed.
+    pub url: String,
+    /// Free text.
+    pub description: Option<String>,
+    /// Branch slugs whose events it receives; empty means every branch.
+    pub branches: Vec<String>,
+    /// Disabled subscriptions receive nothing.
+    pub enabled: bool,
+    /// Why it was disabled automatically (410, failing for 5 days), if it was.
+    pub disabled_reason: Option<String>,
+    /// Signing secrets, newest first.
+    pub secrets: Vec<StoredSecret>,
+    /// Start of the endpoint's current streak of failed attempts (`None` after a success).
+    pub failing_since: Option<OffsetDateTime>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+    /// Last change by the API.
+    pub updated_at: OffsetDateTime,
+}
+
+impl Subscription {
+    /// Whether events of branch `slug` go to this subscription.
+    pub fn wants_branch(&self, slug: &str) -> bool {
+        self.branches.is_empty() || self.branches.iter().any(|b| b == slug)
+    }
+}
+
+/// State of a delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryStatus {
+    /// Waiting for its next attempt.
+    Pending,
+    /// A 2xx was received.
+    Delivered,
+    /// Gave up (schedule exhausted, endpoint disabled or deleted).
+    Failed,
+}
+
+impl DeliveryStatus {
+    /// Storage and API spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryStatus::Pending => "pending",
+            DeliveryStatus::Delivered => "delivered",
+            DeliveryStatus::Failed => "failed",
+        }
+    }
+
+    /// Parses the storage spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "pending" => Some(DeliveryStatus::Pending),
+            "delivered" => Some(DeliveryStatus::Delivered),
+            "failed" => Some(DeliveryStatus::Failed),
+            _ => None,
+        }
+    }
+}
+
+/// One HTTP attempt of a delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// 1-based number within the delivery's current series.
+    pub number: u32,
+    /// When it started.
+    #[serde(with = "time::serde::rfc3339")]
+    pub at: OffsetDateTime,
+    /// HTTP status received, if any.
+    pub status_code: Option<u16>,
+    /// Transport error (timeout, connection refused, refused address), if no status was received.
+    pub error: Option<String>,
+    /// Duration of the request.
+    pub latency_ms: u64,
+    /// The first 2 KB of the response body (lossy UTF-8).
+    pub response: Option<String>,
+}
+
+/// One event's delivery to one subscription, with its attempt log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// Id.
+    pub id: DeliveryId,
+    /// Owner organization.
+    pub org_id: OrgId,
+    /// Documentation.
+    pub doc_id: DocId,
+    /// Target subscription.
+    pub subscription_id: SubscriptionId,
+    /// The event (absent for `ping`).
+    pub event_id: Option<EventId>,
+    /// `documentation.published` or `ping`.
+    pub kind: String,
+    /// `webhook-id` header: constant across retries and redeliveries.
+    pub webhook_id: String,
+    /// The exact body bytes every attempt sends and signs.
+    pub payload: String,
+    /// State.
+    pub status: DeliveryStatus,
+    /// Attempts made in the current series (a redelivery starts a new series).
+    pub attempt_count: u32,
+    /// When the next attempt is due (while pending).
+    pub next_attempt_at: OffsetDateTime,
+    /// Attempt log, oldest first, at most [`MAX_LOGGED_ATTEMPTS`].
+    pub attempts: Vec<Attempt>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+    /// Last change.
+    pub updated_at: OffsetDateTime,
+}
+
+/// What is recorded after an attempt.
+#[derive(Debug, Clone)]
+pub struct AttemptRecord {
+    /// The attempt (its `number` is the claimed attempt count).
+    pub attempt: Attempt,
+    /// The delivery's new state.
+    pub status: DeliveryStatus,
+    /// When the next attempt is due (pending only).
+    pub next_attempt_at: OffsetDateTime,
+}
+
+/// Subscriptions storage.
+#[async_trait]
+pub trait SubscriptionStore: Send + Sync {
+    /// Creates a subscription; `Conflict(AlreadyExists)` on an id collision.
+    async fn create_subscription(&self, s: &Subscription) -> Result<()>;
+    /// Reads a subscription of a documentation.
+    async fn get_subscription(
+        &self,
+        doc: DocId,
+        id: SubscriptionId,
+    ) -> Result<Option<Subscription>>;
+    /// A documentation's subscriptions, oldest first.
+    async fn list_subscriptions(&self, doc: DocId) -> Result<Vec<Subscription>>;
+    /// Writes the API-managed fields (url, description, branches, enabled, disabled reason, secrets,
+    /// updated_at); `NotFound` when it no longer exists. Never touches the failure streak.
+    async fn update_subscription(&self, s: &Subscription) -> Result<()>;
+    /// Deletes a subscription; `false` when it did not exist.
+    async fn delete_subscription(&self, doc: DocId, id: SubscriptionId) -> Result<bool>;
+    /// Records the outcome of an attempt on the endpoint's failure streak: a success clears it, a failure
+    /// starts it at `now` unless one is running. Returns the streak start after the update.
+    async fn record_endpoint_outcome(
+        &self,
+        doc: DocId,
+        id: SubscriptionId,
+        success: bool,
+        now: OffsetDateTime,
+    ) -> Result<Option<OffsetDateTime>>;
+    /// Disables a subscription automatically with a reason.
+    async fn disable_subscription(
+        &self,
+        doc: DocId,
+        id: SubscriptionId,
+        reason: &str,
+        now: OffsetDateTime,
+    ) -> Result<()>;
+}
+
+/// Deliveries storage.
+#[async_trait]
+pub trait DeliveryStore: Send + Sync {
+    /// Creates a delivery; `false` (and no change) when one with this id exists.
+    async fn create_delivery(&self, d: &Delivery) -> Result<bool>;
+    /// Reads a delivery.
+    async fn get_delivery(&self, id: DeliveryId) -> Result<Option<Delivery>>;
+    /// A subscription's deliveries, newest first.
+    async fn list_deliveries(&self, subscription: SubscriptionId) -> Result<Vec<Delivery>>;
+    /// Claims the next attempt: succeeds only if the delivery is pending, has made exactly `attempts_made`
+    /// attempts of its series and is due at `now`; then sets the count to `attempts_made + 1` and defers the
+    /// due time to `lease_until` (so a concurrent copy of the message does not attempt it too).
+    async fn claim_attempt(
+        &self,
+        id: DeliveryId,
+        attempts_made: u32,
+        now: OffsetDateTime,
+        lease_until: OffsetDateTime,
+    ) -> Result<bool>;
+    /// Records a claimed attempt and the new state; a no-op (`false`) if the claim was lost meanwhile.
+    async fn record_attempt(&self, id: DeliveryId, record: &AttemptRecord) -> Result<bool>;
+    /// Starts a new series of attempts on a finished delivery (manual redelivery):
+    /// `Conflict(Stale)` while it is still pending.
+    async fn restart_delivery(&self, id: DeliveryId, now: OffsetDateTime) -> Result<()>;
+}
+
+/// A message as received from a queue.
+#[derive(Debug, Clone)]
+pub struct ReceivedMessage {
+    /// Queue-assigned message id.
+    pub message_id: String,
+    /// Handle for delete and visibility changes.
+    pub receipt: String,
+    /// The body.
+    pub body: String,
+    /// How many times it has been received (1 on the first receive).
+    pub receive_count: u32,
+}
+
+/// The webhook work queue: SQS in AWS, the embedded persistent queue in `specpress serve`.
+#[async_trait]
+pub trait MessageQueue: Send + Sync {
+    /// Sends a message, visible after `delay` (at most 15 minutes).
+    async fn send(&self, body: &str, delay: Duration) -> Result<()>;
+    /// Receives up to `max` visible messages, waiting at most `wait` for the first one.
+    async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>>;
+    /// Deletes a received message.
+    async fn delete(&self, receipt: &str) -> Result<()>;
+    /// Makes a received message visible again after `delay` (at most 12 hours).
+    async fn change_visibility(&self, receipt: &str, delay: Duration) -> Result<()>;
+    /// Puts a message on the dead-letter queue (deliveries whose schedule is exhausted).
+    async fn send_to_dead_letter(&self, body: &str) -> Result<()>;
+}
+
+/// Hands a committed event to the queue. Best effort: failures are logged by the implementation and left
+/// to the sweeper, so a deploy never fails because of the queue.
+#[async_trait]
+pub trait EventPublisher: Send + Sync {
+    /// Sends the event message and marks the event enqueued.
+    async fn publish_event(&self, event: &Event);
+}
+
+/// The result of one HTTP POST to a subscriber.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PostOutcome {
+    /// An HTTP response.
+    Response {
+        /// Status code.
+        status: u16,
+        /// Raw `Retry-After` header.
+        retry_after: Option<String>,
+        /// First bytes of the body, lossy UTF-8.
+        body_excerpt: String,
+    },
+    /// The 15 s budget ran out.
+    Timeout,
+    /// No response: DNS, connect, TLS, refused address. A user-safe description.
+    Failed(String),
+}
+
+/// Outbound HTTP for webhooks (the hardened client in production).
+#[async_trait]
+pub trait WebhookSender: Send + Sync {
+    /// Checks a subscriber URL (scheme, public address); the error is a user-safe sentence.
+    async fn check_url(&self, url: &str) -> std::result::Result<(), String>;
+    /// POSTs `body` with `headers` to `url`: no redirects followed, 15 s timeout.
+    async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> PostOutcome;
+}
+
+/// Seals webhook secrets at rest with XChaCha20-Poly1305 under a 32-byte key from configuration
+/// (`SPECPRESS_WEBHOOK_SECRET_KEY`). The subscription id is authenticated as associated data, so a sealed
+/// secret copied onto another subscription does not open. `Debug` never shows the key.
+#[derive(Clone)]
+pub struct SecretSealer {
+    cipher: XChaCha20Poly1305,
+}
+
+impl std::fmt::Debug for SecretSealer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SecretSealer(***)")
+    }
+}
+
+const NONCE_LEN: usize = 24;
+
+impl SecretSealer {
+    /// A sealer from a 32-byte key.
+    pub fn new(key: &[u8; 32]) -> Self {
+        SecretSealer {
+            cipher: XChaCha20Poly1305::new(key.into()),
+        }
+    }
+
+    /// A sealer from the base64 text of a 32-byte key (the configuration format).
+    pub fn from_base64(text: &str) -> Result<Self> {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text.trim())
+            .map_err(|_| DomainError::unexpected("webhook secret key is not valid base64"))?;
+        let key: [u8; 32] = bytes.try_into().map_err(|_| {
+            DomainError::unexpected("webhook secret key must be 32 bytes (base64-encoded)")
+        })?;
+        Ok(Self::new(&key))
+    }
+
+    /// Seals a secret's text for subscription `id`.
+    pub fn seal(
+        &self,
+        id: SubscriptionId,
+        secret: &specpress_webhook::WebhookSecret,
+    ) -> Result<Vec<u8>> {
+        let mut nonce = [0u8; NONCE_LEN];
+        rand::rng().fill_bytes(&mut nonce);
+        let ct = self
+            .cipher
+            .encrypt(
+                XNonce::from_slice(&nonce),
+                Payload {
+                    msg: secret.expose_text().as_bytes(),
+                    aad: id.0.as_bytes(),
+                },
+            )
+            .map_err(|_| DomainError::unexpected("sealing a webhook secret failed"))?;
+        let mut out = nonce.to_vec();
+        out.extend_from_slice(&ct);
+        Ok(out)
+    }
+
+    /// Opens a sealed secret of subscription `id`.
+    pub fn open(
+        &self,
+        id: SubscriptionId,
+        sealed: &[u8],
+    ) -> Result<specpress_webhook::WebhookSecret> {
+        let fail = || {
+            DomainError::unexpected(
+                "a stored webhook secret cannot be opened (wrong key or corrupted)",
+            )
+        };
+        if sealed.len() <= NONCE_LEN {
+            return Err(fail());
+        }
+        let (nonce, ct) = sealed.split_at(NONCE_LEN);
+        let plain = self
+            .cipher
+            .decrypt(
+                XNonce::from_slice(nonce),
+                Payload {
+                    msg: ct,
+                    aad: id.0.as_bytes(),
+                },
+            )
+            .map_err(|_| fail())?;
+        let text = String::from_utf8(plain).map_err(|_| fail())?;
+        specpress_webhook::WebhookSecret::parse(&text).map_err(|_| fail())
+    }
+}
+
+/// The body of a webhook queue message. Thin: ids only, everything else is read from the store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueBody {
+    /// Fan an outbox event out to its subscriptions.
+    Event {
+        /// The event.
+        event_id: EventId,
+    },
+    /// Make the next attempt of one delivery.
+    Delivery {
+        /// The delivery.
+        delivery_id: DeliveryId,
+    },
+}
+
+/// Largest queue message body the consumer parses.
+pub const MAX_QUEUE_BODY: usize = 4096;
+
+impl QueueBody {
+    /// The JSON text sent to the queue.
+    pub fn to_json(&self) -> String {
+        // Serializing these plain structs cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Parses a received body; `None` for anything malformed or oversized.
+    pub fn parse(body: &str) -> Option<Self> {
+        if body.len() > MAX_QUEUE_BODY {
+            return None;
+        }
+        serde_json::from_str(body).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delivery_ids_are_deterministic_per_event_and_subscription() {
+        let (e, s) = (EventId::new(), SubscriptionId::new());
+        assert_eq!(DeliveryId::for_event(e, s), DeliveryId::for_event(e, s));
+        assert_ne!(
+            DeliveryId::for_event(e, s),
+            DeliveryId::for_event(e, SubscriptionId::new())
+        );
+        assert_ne!(
+            DeliveryId::for_event(e, s),
+            DeliveryId::for_event(EventId::new(), s)
+        );
+    }
+
+    #[test]
+    fn sealed_secrets_open_only_with_the_same_key_and_subscription() {
+        let sealer = SecretSealer::new(&[7u8; 32]);
+        let id = SubscriptionId::new();
+        let secret = specpress_webhook::WebhookSecret::generate();
+        let sealed = sealer.seal(id, &secret).unwrap();
+        assert!(
+            !sealed.windows(10).any(|w| secret
+                .expose_text()
+                .as_bytes()
+                .windows(10)
+                .any(|x| x == w))
+        );
+        assert_eq!(sealer.open(id, &sealed).unwrap(), secret);
+        assert!(
+            sealer.open(SubscriptionId::new(), &sealed).is_err(),
+            "bound to the subscription id"
+        );
+        assert!(
+            SecretSealer::new(&[8u8; 32]).open(id, &sealed).is_err(),
+            "bound to the key"
+        );
+        let mut tampered = sealed.clone();
+        let last = tampered.len() - 1;
+        tampered[last] ^= 1;
+        assert!(sealer.open(id, &tampered).is_err());
+        assert!(sealer.open(id, &[1, 2, 3]).is_err());
+        assert!(format!("{sealer:?}").contains("***"));
+    }
+
+    #[test]
+    fn sealer_key_config_must_be_32_base64_bytes() {
+        use base64::Engine as _;
+        let good = base64::engine::general_purpose::STANDARD.encode([1u8; 32]);
+        assert!(SecretSealer::from_base64(&good).is_ok());
+        let short = base64::engine::general_purpose::STANDARD.encode([1u8; 16]);
+        assert!(SecretSealer::from_base64(&short).is_err());
+        assert!(SecretSealer::from_base64("not base64!").is_err());
+    }
+
+    #[test]
+    fn queue_bodies_round_trip_and_malformed_ones_are_refused() {
+        let b = QueueBody::Delivery {
+            delivery_id: DeliveryId::new(),
+        };
+        assert_eq!(QueueBody::parse(&b.to_json()), Some(b));
+        for bad in [
+            "",
+            "{",
+            "{\"type\":\"event\"}",
+            "{\"type\":\"nope\",\"event_id\":\"x\"}",
+            "null",
+            "[1]",
+        ] {
+            assert_eq!(QueueBody::parse(bad), None, "{bad}");
+        }
+        assert_eq!(QueueBody::parse(&" ".repeat(MAX_QUEUE_BODY + 1)), None);
+    }
+}
