@@ -18,7 +18,7 @@ use time::OffsetDateTime;
 use crate::branch_rules::{slug_from_path, validate_branch_name};
 use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::{Branch, BranchName, DocId, Documentation, Slug, Version};
-use crate::ports::{BranchStore, DocStore, VersionStore};
+use crate::ports::Store;
 use crate::token::Principal;
 use crate::usecases::resolve::resolve_doc;
 
@@ -58,10 +58,6 @@ pub trait BranchAdminStore: Send + Sync {
     ) -> Result<Result<(), BranchWriteError>>;
 }
 
-/// The storage the branch use cases need.
-pub trait BranchUseStore: DocStore + BranchStore + BranchAdminStore + VersionStore {}
-impl<T: DocStore + BranchStore + BranchAdminStore + VersionStore + ?Sized> BranchUseStore for T {}
-
 /// The contract's `Branch` object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BranchView {
@@ -93,11 +89,12 @@ fn slug_of(segment: &str) -> Result<Slug> {
 }
 
 /// All branches of a documentation, sorted by slug.
-pub async fn list_branches(store: &dyn BranchUseStore, p: &Principal, doc: &str) -> Result<Vec<BranchView>> {
+pub async fn list_branches(store: &dyn Store, p: &Principal, doc: &str) -> Result<(Documentation, Vec<BranchView>)> {
     let doc = resolve_doc(store, p, doc).await?;
     let mut branches = store.list_branches(doc.id).await?;
     branches.sort_by(|a, b| a.name.slug().as_str().cmp(b.name.slug().as_str()));
-    Ok(branches.iter().map(|b| BranchView::of(b, &doc)).collect())
+    let views = branches.iter().map(|b| BranchView::of(b, &doc)).collect();
+    Ok((doc, views))
 }
 
 /// What `POST /docs/{doc}/branches` did.
@@ -111,7 +108,7 @@ pub enum CreateBranch {
 
 /// Creates an empty branch.
 pub async fn create_branch(
-    store: &dyn BranchUseStore,
+    store: &dyn Store,
     p: &Principal,
     doc: &str,
     name: &str,
@@ -132,7 +129,7 @@ pub async fn create_branch(
 
 /// Deletes a branch (not the default one). Its published versions stay readable by id; a branch later created with
 /// the same slug starts a new history.
-pub async fn delete_branch(store: &dyn BranchUseStore, p: &Principal, doc: &str, slug: &str) -> Result<()> {
+pub async fn delete_branch(store: &dyn Store, p: &Principal, doc: &str, slug: &str) -> Result<()> {
     let doc = resolve_doc(store, p, doc).await?;
     let slug = slug_of(slug)?;
     match store.delete_branch(&doc, &slug).await? {
@@ -157,7 +154,7 @@ pub enum Promotion {
 /// Makes a branch the documentation's default: from then on the documentation's default view, `doc_public_url`,
 /// hub listings and deploys without `branch_name` use it.
 pub async fn set_default_branch(
-    store: &dyn BranchUseStore,
+    store: &dyn Store,
     p: &Principal,
     doc: &str,
     slug: &str,
@@ -198,7 +195,7 @@ fn empty_history() -> DomainError {
 /// The published versions of one branch of a documentation (default branch when `branch` is `None`), newest first.
 /// Versions from an earlier, deleted branch with the same slug are not included.
 pub async fn list_versions(
-    store: &dyn BranchUseStore,
+    store: &dyn Store,
     p: &Principal,
     doc: &str,
     branch: Option<&str>,

@@ -16,7 +16,7 @@ use uuid::Uuid;
 
 use crate::error::{DomainError, Result};
 use crate::model::{BlobRef, Bundle, Reference, Retention};
-use crate::ports::BlobStore;
+use crate::ports::Store;
 
 /// Life of a diff when `expires_at` is absent (bump-api.md §3.6: "defaults to 1 day").
 pub const DEFAULT_DIFF_TTL: Duration = Duration::days(1);
@@ -236,17 +236,13 @@ pub fn parse_expiry(raw: Option<&str>, now: OffsetDateTime) -> Result<Option<Off
 
 /// Everything `POST /diffs` needs from the outside world.
 pub struct DiffDeps<'a> {
-    /// Storage of blobs and diff records.
-    pub store: &'a (dyn DiffBlobStore + 'a),
+    /// Storage (blobs and diff records).
+    pub store: &'a dyn Store,
     /// The engine.
     pub engine: &'a dyn DiffEngine,
     /// The hardened downloader.
     pub fetcher: &'a dyn DocumentFetcher,
 }
-
-/// The storage a diff needs: blobs and diff records.
-pub trait DiffBlobStore: BlobStore + DiffStore {}
-impl<T: BlobStore + DiffStore + ?Sized> DiffBlobStore for T {}
 
 /// Creates a diff: checks the request, downloads URLs if asked, compares, stores the bundles and the results,
 /// then the record. Nothing points at a blob before the record is written, and the record is written last.
@@ -356,13 +352,13 @@ pub struct DiffView {
     pub rendered: Rendered,
 }
 
-async fn load(store: &dyn DiffBlobStore, id: &str, now: OffsetDateTime) -> Result<DiffRecord> {
+async fn load(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffRecord> {
     let id = DiffId::parse(id.trim()).ok_or_else(diff_not_found)?;
     store.get_diff(id, now).await?.ok_or_else(diff_not_found)
 }
 
 /// Reads a live diff and its renderings (`404 Diff not found` when unknown or expired).
-pub async fn get_diff(store: &dyn DiffBlobStore, id: &str, now: OffsetDateTime) -> Result<DiffView> {
+pub async fn get_diff(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffView> {
     let record = load(store, id, now).await?;
     let bundle = store.get_bundle(&record.result).await?.ok_or_else(missing_blob)?;
     let rendered: Rendered = serde_json::from_str(&bundle.definition).map_err(DomainError::unexpected)?;
@@ -380,7 +376,7 @@ pub enum DiffSide {
 
 /// One of the two compared documents, as JSON (`previous.json` / `current.json`).
 pub async fn diff_document(
-    store: &dyn DiffBlobStore,
+    store: &dyn Store,
     engine: &dyn DiffEngine,
     id: &str,
     side: DiffSide,

@@ -5,17 +5,13 @@ use time::OffsetDateTime;
 
 use crate::error::Result;
 use crate::model::{Documentation, Hub, Version};
-use crate::ports::{BranchStore, DocStore, HubStore, VersionStore};
+use crate::ports::Store;
 use crate::token::Principal;
 use crate::usecases::auth::require_org;
 use crate::usecases::resolve::resolve_hub;
 
-/// The storage the hub use cases need.
-pub trait HubUseStore: HubStore + DocStore + BranchStore + VersionStore {}
-impl<T: HubStore + DocStore + BranchStore + VersionStore + ?Sized> HubUseStore for T {}
-
 /// All hubs of the caller's organization, by slug. Organization token only.
-pub async fn list_hubs(store: &dyn HubUseStore, p: &Principal) -> Result<Vec<Hub>> {
+pub async fn list_hubs(store: &dyn Store, p: &Principal) -> Result<Vec<Hub>> {
     require_org(p)?;
     store.list_hubs(p.org_id).await
 }
@@ -39,12 +35,12 @@ pub struct HubWithApis {
 }
 
 /// Resolves a hub the caller may see (hub token of that hub, or organization token).
-pub async fn get_hub(store: &dyn HubUseStore, p: &Principal, key: &str) -> Result<Hub> {
+pub async fn get_hub(store: &dyn Store, p: &Principal, key: &str) -> Result<Hub> {
     resolve_hub(store, p, key.trim()).await
 }
 
 /// The head of a documentation's default branch.
-pub async fn default_head(store: &dyn HubUseStore, doc: &Documentation, now: OffsetDateTime) -> Result<Option<Version>> {
+pub async fn default_head(store: &dyn Store, doc: &Documentation, now: OffsetDateTime) -> Result<Option<Version>> {
     let Some(branch) = store.get_branch(doc.id, &doc.default_branch).await? else { return Ok(None) };
     match branch.head {
         Some(h) => store.get_version(h.version_id, now).await,
@@ -53,7 +49,7 @@ pub async fn default_head(store: &dyn HubUseStore, doc: &Documentation, now: Off
 }
 
 /// The documentations of a hub with their default-branch heads, by slug.
-pub async fn hub_apis(store: &dyn HubUseStore, hub: &Hub, now: OffsetDateTime) -> Result<Vec<HubApi>> {
+pub async fn hub_apis(store: &dyn Store, hub: &Hub, now: OffsetDateTime) -> Result<Vec<HubApi>> {
     let docs = store.list_docs(hub.org_id, Some(hub.id)).await?;
     let mut apis = Vec::with_capacity(docs.len());
     for doc in docs {
@@ -64,7 +60,7 @@ pub async fn hub_apis(store: &dyn HubUseStore, hub: &Hub, now: OffsetDateTime) -
 }
 
 /// `GET /hubs/{hub}`: the hub and every documentation in it.
-pub async fn hub_with_apis(store: &dyn HubUseStore, p: &Principal, key: &str, now: OffsetDateTime) -> Result<HubWithApis> {
+pub async fn hub_with_apis(store: &dyn Store, p: &Principal, key: &str, now: OffsetDateTime) -> Result<HubWithApis> {
     let hub = get_hub(store, p, key).await?;
     let apis = hub_apis(store, &hub, now).await?;
     Ok(HubWithApis { hub, apis })

@@ -1,0 +1,335 @@
+//! The diff function: public (unauthenticated) diffs between two API definitions.
+//!
+//! Routes (bump-api.md §3.6, §3.7, §5):
+//! - `POST /api/v1/diffs`: 201 `{id, public_url}`; 422 naming the missing field (neither pair, both pairs, half a
+//!   pair), an invalid document, a refused URL or a bad `expires_at`; 413 over the body limit; 429 over the
+//!   per-client rate limit.
+//! - `GET /api/v1/diffs/{id}?formats[]=...`: 200 `{id, title, public_url, breaking, previous_version_url,
+//!   current_version_url}` plus `text`/`markdown`/`html`/`details` for the requested formats (default text and
+//!   markdown); 404 for an unknown or expired id; 400 for an unknown format.
+//! - `GET /api/v1/diffs/{id}/previous.json` and `/current.json`: the two documents as JSON.
+//! - Public URLs: `GET /diff/{id}` (an HTML page of the diff), `GET /diff/{id}/previous.json`, `/current.json`.
+//!
+//! Diffs are computed synchronously at creation, so `GET` never answers 202.
+
+pub mod engine;
+pub mod fetcher;
+pub mod limit;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path, RawQuery, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use specpress_api::{ApiError, AppState};
+use specpress_domain::DomainError;
+use specpress_domain::model::Reference;
+use specpress_domain::usecases::diffs::{
+    self, DiffDeps, DiffEngine, DiffFormat, DiffInput, DiffSide, DocumentFetcher, DiffView,
+};
+use specpress_fetch::FetchPolicy;
+
+use crate::engine::SpecDiffEngine;
+use crate::fetcher::SafeFetcher;
+use crate::limit::RateLimiter;
+
+/// Default per-client rate: requests per minute (`SPECPRESS_DIFF_RATE_PER_MINUTE`; 0 disables).
+pub const DEFAULT_RATE_PER_MINUTE: u32 = 120;
+/// Default per-client burst (`SPECPRESS_DIFF_RATE_BURST`).
+pub const DEFAULT_RATE_BURST: u32 = 30;
+
+/// Settings of the diff function.
+#[derive(Debug, Clone)]
+pub struct DiffsConfig {
+    /// Largest `POST /diffs` body (413 beyond); `None` uses the function's `max_body_bytes`
+    /// (`SPECPRESS_MAX_BODY_BYTES`).
+    pub max_body_bytes: Option<usize>,
+    /// Per-client requests per minute on the diff routes; 0 disables the limiter.
+    pub rate_per_minute: u32,
+    /// Per-client burst.
+    pub rate_burst: u32,
+    /// Policy of the URL downloader (`allow_loopback` from `SPECPRESS_ALLOW_LOOPBACK_URLS`).
+    pub fetch: FetchPolicy,
+}
+
+impl Default for DiffsConfig {
+    fn default() -> Self {
+        DiffsConfig {
+            max_body_bytes: None,
+            rate_per_minute: DEFAULT_RATE_PER_MINUTE,
+            rate_burst: DEFAULT_RATE_BURST,
+            fetch: FetchPolicy::default(),
+        }
+    }
+}
+
+fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    let raw = std::env::var(name).ok()?;
+    match raw.trim().parse() {
+        Ok(v) => Some(v),
+        Err(_) => {
+            tracing::warn!(variable = name, "ignoring a malformed numeric setting");
+            None
+        }
+    }
+}
+
+impl DiffsConfig {
+    /// Reads `SPECPRESS_DIFF_MAX_BODY_BYTES`, `SPECPRESS_DIFF_RATE_PER_MINUTE`, `SPECPRESS_DIFF_RATE_BURST` and
+    /// `SPECPRESS_ALLOW_LOOPBACK_URLS` (only the exact value `true` enables loopback downloads).
+    pub fn from_env() -> Self {
+        let d = DiffsConfig::default();
+        let fetch = FetchPolicy {
+            allow_loopback: specpress_fetch::allow_loopback_from_env_value(
+                std::env::var(specpress_fetch::ALLOW_LOOPBACK_ENV).ok().as_deref(),
+            ),
+            ..FetchPolicy::default()
+        };
+        DiffsConfig {
+            max_body_bytes: env_number("SPECPRESS_DIFF_MAX_BODY_BYTES").or(d.max_body_bytes),
+            rate_per_minute: env_number("SPECPRESS_DIFF_RATE_PER_MINUTE").unwrap_or(d.rate_per_minute),
+            rate_burst: env_number("SPECPRESS_DIFF_RATE_BURST").unwrap_or(d.rate_burst),
+            fetch,
+        }
+    }
+}
+
+/// Everything the diff handlers use.
+#[derive(Clone)]
+pub struct DiffsState {
+    app: AppState,
+    engine: Arc<dyn DiffEngine>,
+    fetcher: Arc<dyn DocumentFetcher>,
+    max_body_bytes: usize,
+}
+
+/// The diff routes with settings from the environment ([`DiffsConfig::from_env`]).
+pub fn router(state: AppState) -> Router {
+    router_with(state, DiffsConfig::from_env())
+}
+
+/// The diff routes with explicit settings.
+pub fn router_with(state: AppState, config: DiffsConfig) -> Router {
+    let fetcher: Arc<dyn DocumentFetcher> = match SafeFetcher::new(config.fetch.clone()) {
+        Ok(f) => Arc::new(f),
+        Err(e) => {
+            // TLS setup failure: URL diffs answer 422 "unavailable"; definition diffs keep working.
+            tracing::error!(detail = %e.detail(), "the URL downloader could not be built");
+            Arc::new(Unavailable)
+        }
+    };
+    router_with_parts(state, config, Arc::new(SpecDiffEngine::default()), fetcher)
+}
+
+/// The diff routes with explicit parts (tests inject a downloader with a custom resolver).
+pub fn router_with_parts(
+    app: AppState,
+    config: DiffsConfig,
+    engine: Arc<dyn DiffEngine>,
+    fetcher: Arc<dyn DocumentFetcher>,
+) -> Router {
+    let max_body_bytes = config.max_body_bytes.unwrap_or(app.config.max_body_bytes);
+    let state = DiffsState { app, engine, fetcher, max_body_bytes };
+    let create = post(create_diff);
+    let create = match RateLimiter::new(config.rate_per_minute, config.rate_burst) {
+        Some(l) => create.layer(axum::middleware::from_fn_with_state(l, limit::rate_limit)),
+        None => create,
+    };
+    Router::new()
+        .route("/api/v1/diffs", create)
+        .route("/api/v1/diffs/{id}", get(show_diff))
+        .route("/api/v1/diffs/{id}/previous.json", get(previous_json))
+        .route("/api/v1/diffs/{id}/current.json", get(current_json))
+        .route("/diff/{id}", get(public_page))
+        .route("/diff/{id}/previous.json", get(previous_json))
+        .route("/diff/{id}/current.json", get(current_json))
+        .with_state(state)
+}
+
+struct Unavailable;
+
+#[async_trait::async_trait]
+impl DocumentFetcher for Unavailable {
+    async fn fetch(&self, field: &str, _url: &str) -> specpress_domain::Result<String> {
+        Err(DomainError::invalid(field, format!("{field} cannot be downloaded: URL downloads are unavailable")))
+    }
+}
+
+/// One `references` entry as received.
+#[derive(Debug, Deserialize)]
+struct ReferenceIn {
+    location: String,
+    content: String,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// The `POST /diffs` body. Unknown fields are ignored, as the contract's clients send extra ones.
+#[derive(Debug, Deserialize)]
+struct CreateDiffBody {
+    #[serde(default)]
+    previous_definition: Option<String>,
+    #[serde(default)]
+    definition: Option<String>,
+    #[serde(default)]
+    previous_references: Option<Vec<ReferenceIn>>,
+    #[serde(default)]
+    references: Option<Vec<ReferenceIn>>,
+    #[serde(default)]
+    previous_url: Option<String>,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    expires_at: Option<String>,
+}
+
+fn refs(r: Option<Vec<ReferenceIn>>) -> Vec<Reference> {
+    r.unwrap_or_default()
+        .into_iter()
+        .map(|r| Reference { location: r.location, content: r.content, name: r.name })
+        .collect()
+}
+
+/// Reads a JSON body of at most `limit` bytes: 413 beyond, 400 for malformed JSON, 422 for the wrong shape.
+async fn json_body<T: serde::de::DeserializeOwned>(req: Request, limit: usize) -> Result<T, ApiError> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(ApiError::TooLarge(limit));
+    }
+    let bytes = axum::body::to_bytes(req.into_body(), limit).await.map_err(|_| ApiError::TooLarge(limit))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        if e.is_data() {
+            DomainError::invalid("body", format!("Invalid request body: {e}")).into()
+        } else {
+            ApiError::BadJson(format!("Malformed JSON body: {e}"))
+        }
+    })
+}
+
+fn diff_url(state: &DiffsState, id: &str) -> String {
+    format!("{}/diff/{id}", state.app.config.public_base_url)
+}
+
+async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Response, ApiError> {
+    let body: CreateDiffBody = json_body(req, state.max_body_bytes).await?;
+    let input = DiffInput {
+        previous_definition: body.previous_definition,
+        previous_references: refs(body.previous_references),
+        definition: body.definition,
+        references: refs(body.references),
+        previous_url: body.previous_url,
+        url: body.url,
+        expires_at: body.expires_at,
+    };
+    let deps = DiffDeps { store: &*state.app.store, engine: &*state.engine, fetcher: &*state.fetcher };
+    let record = diffs::create_diff(deps, input, state.app.now()).await?;
+    let id = record.id.to_string();
+    let public_url = diff_url(&state, &id);
+    Ok((StatusCode::CREATED, axum::Json(json!({ "id": id, "public_url": public_url }))).into_response())
+}
+
+/// The values of `formats[]` and `formats` in a raw query string.
+fn format_values(query: Option<&str>) -> Vec<String> {
+    url::form_urlencoded::parse(query.unwrap_or("").as_bytes())
+        .filter(|(k, _)| k == "formats" || k == "formats[]")
+        .map(|(_, v)| v.into_owned())
+        .take(16)
+        .collect()
+}
+
+fn view_json(state: &DiffsState, view: DiffView, formats: &[DiffFormat]) -> Value {
+    let id = view.record.id.to_string();
+    let base = diff_url(state, &id);
+    let mut out = Map::new();
+    out.insert("id".into(), json!(id));
+    out.insert("title".into(), json!(view.record.title));
+    out.insert("public_url".into(), json!(base));
+    out.insert("breaking".into(), json!(view.record.breaking));
+    out.insert("previous_version_url".into(), json!(format!("{base}/previous.json")));
+    out.insert("current_version_url".into(), json!(format!("{base}/current.json")));
+    if let Some(e) = view.record.expires_at.and_then(|e| e.format(&time::format_description::well_known::Rfc3339).ok()) {
+        out.insert("expires_at".into(), json!(e));
+    }
+    let r = view.rendered;
+    let (mut text, mut markdown, mut html, mut details) = (Some(r.text), Some(r.markdown), Some(r.html), Some(r.details));
+    for f in formats {
+        let (key, value) = match f {
+            DiffFormat::Text => ("text", text.take().map(Value::String)),
+            DiffFormat::Markdown => ("markdown", markdown.take().map(Value::String)),
+            DiffFormat::Html => ("html", html.take().map(Value::String)),
+            DiffFormat::Json => ("details", details.take()),
+        };
+        if let Some(v) = value {
+            out.insert(key.into(), v);
+        }
+    }
+    Value::Object(out)
+}
+
+async fn show_diff(
+    State(state): State<DiffsState>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+) -> Result<Response, ApiError> {
+    let values = format_values(query.as_deref());
+    let formats = diffs::parse_formats(values.iter().map(String::as_str))?;
+    let view = diffs::get_diff(&*state.app.store, &id, state.app.now()).await?;
+    Ok(axum::Json(view_json(&state, view, &formats)).into_response())
+}
+
+async fn document(state: &DiffsState, id: &str, side: DiffSide) -> Result<Response, ApiError> {
+    let text = diffs::diff_document(&*state.app.store, &*state.engine, id, side, state.app.now()).await?;
+    let mut resp = text.into_response();
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Ok(resp)
+}
+
+async fn previous_json(State(state): State<DiffsState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    document(&state, &id, DiffSide::Previous).await
+}
+
+async fn current_json(State(state): State<DiffsState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    document(&state, &id, DiffSide::Current).await
+}
+
+fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The public page of a diff (`public_url`): the HTML rendering in a minimal document.
+async fn public_page(State(state): State<DiffsState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let view = diffs::get_diff(&*state.app.store, &id, state.app.now()).await?;
+    let title = escape_html(&view.record.title);
+    let badge = if view.record.breaking { "<p><strong>Breaking changes</strong></p>" } else { "" };
+    let body = if view.rendered.text.trim().is_empty() {
+        "<p>No structural changes detected.</p>".to_owned()
+    } else {
+        view.rendered.html
+    };
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}: changes</title></head>\
+         <body><h1>{title}</h1>{badge}{body}<p><a href=\"{id}/previous.json\">previous.json</a> · \
+         <a href=\"{id}/current.json\">current.json</a></p></body></html>",
+        id = view.record.id
+    );
+    Ok(Html(page).into_response())
+}

@@ -1,0 +1,160 @@
+//! The hubs function (bump-api.md §3.8), in the APIs.json shape:
+//!
+//! - `GET /api/v1/hubs` (organization token): the organization's hubs, paginated.
+//! - `GET /api/v1/hubs/{hub}` (hub or organization token; id or slug): the hub with every documentation in it as
+//!   `apis[]`; each API's `version` and property `type` come from the head of its default branch, and the property
+//!   `url` downloads that very definition.
+//! - `GET /api/v1/hubs/{hub}/apis`: the same APIs, paginated.
+//! - `GET /doc/{doc}/versions/{version}/source` (public, like every `*_public_url`): a version's definition text.
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Serialize;
+use specpress_api::auth::Auth;
+use specpress_api::pagination::{ListRequest, paginate};
+use specpress_api::{ApiError, AppState};
+use specpress_domain::model::{Hub, Version};
+use specpress_domain::usecases::hubs::{self, HubApi};
+use specpress_domain::usecases::public;
+use time::OffsetDateTime;
+use time::macros::format_description;
+
+/// The APIs.json version these documents follow.
+pub const APIS_JSON_VERSION: &str = "0.16";
+
+/// The hub routes.
+pub fn router(state: AppState) -> Router {
+    // `POST /api/v1/hubs` lives in the deploy function; axum merges the two methods of the path.
+    Router::new()
+        .route("/api/v1/hubs", get(list))
+        .route("/api/v1/hubs/{hub}", get(show))
+        .route("/api/v1/hubs/{hub}/apis", get(apis))
+        .route("/doc/{doc}/versions/{version}/source", get(source))
+        .with_state(state)
+}
+
+fn date(t: OffsetDateTime) -> String {
+    t.format(format_description!("[year]-[month]-[day]")).unwrap_or_default()
+}
+
+/// APIs.json hub.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HubJson {
+    id: String,
+    name: String,
+    slug: String,
+    description: String,
+    url: String,
+    created: String,
+    modified: String,
+    specification_version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    apis: Option<Vec<ApiJson>>,
+}
+
+fn hub_json(state: &AppState, hub: &Hub, apis: Option<Vec<ApiJson>>) -> HubJson {
+    HubJson {
+        id: hub.id.to_string(),
+        name: hub.name.clone(),
+        slug: hub.slug.to_string(),
+        description: hub.description.clone().unwrap_or_default(),
+        url: format!("{}/api/v1/hubs/{}", state.config.public_base_url, hub.id),
+        created: date(hub.created_at),
+        modified: date(hub.modified_at),
+        specification_version: APIS_JSON_VERSION,
+        apis,
+    }
+}
+
+/// APIs.json property.
+#[derive(Debug, Serialize)]
+struct PropertyJson {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: String,
+}
+
+/// APIs.json API.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ApiJson {
+    id: String,
+    name: String,
+    description: String,
+    slug: String,
+    url: String,
+    human_url: String,
+    tags: Vec<String>,
+    version: Option<String>,
+    properties: Vec<PropertyJson>,
+    created: String,
+    modified: String,
+}
+
+/// `OpenAPI` or `AsyncAPI` from the engine's specification id (`openapi/v3/json`, `asyncapi/v2/yaml`, ...).
+fn spec_type(v: &Version) -> &'static str {
+    if v.analysis.specification.starts_with("asyncapi") { "AsyncAPI" } else { "OpenAPI" }
+}
+
+fn api_json(state: &AppState, api: &HubApi) -> ApiJson {
+    let base = &state.config.public_base_url;
+    let human_url = specpress_api::urls::doc_public_url(base, api.doc.id);
+    let properties = match &api.head {
+        Some(v) => vec![PropertyJson { kind: spec_type(v), url: format!("{base}/doc/{}/versions/{}/source", api.doc.id, v.id) }],
+        None => vec![],
+    };
+    let modified = api.head.as_ref().map_or(api.doc.modified_at, |v| v.created_at.max(api.doc.modified_at));
+    ApiJson {
+        id: api.doc.id.to_string(),
+        name: api.doc.name.clone(),
+        description: api.head.as_ref().map(|v| v.analysis.title.clone()).unwrap_or_default(),
+        slug: api.doc.slug.to_string(),
+        url: human_url.clone(),
+        human_url,
+        tags: vec![],
+        version: api.head.as_ref().map(|v| v.analysis.api_version.clone()),
+        properties,
+        created: date(api.doc.created_at),
+        modified: date(modified),
+    }
+}
+
+async fn list(State(state): State<AppState>, Auth(p): Auth, list: ListRequest) -> Result<Response, ApiError> {
+    let hubs = hubs::list_hubs(&*state.store, &p).await?;
+    let items: Vec<HubJson> = hubs.iter().map(|h| hub_json(&state, h, None)).collect();
+    paginate(&list, &format!("hubs:{}", p.org_id), items, |h| h.slug.clone())
+}
+
+async fn show(State(state): State<AppState>, Auth(p): Auth, Path(hub): Path<String>) -> Result<Response, ApiError> {
+    let found = hubs::hub_with_apis(&*state.store, &p, &hub, state.now()).await?;
+    let apis = found.apis.iter().map(|a| api_json(&state, a)).collect();
+    Ok(axum::Json(hub_json(&state, &found.hub, Some(apis))).into_response())
+}
+
+async fn apis(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    Path(hub): Path<String>,
+    list: ListRequest,
+) -> Result<Response, ApiError> {
+    let hub = hubs::get_hub(&*state.store, &p, &hub).await?;
+    let found = hubs::hub_apis(&*state.store, &hub, state.now()).await?;
+    let items: Vec<ApiJson> = found.iter().map(|a| api_json(&state, a)).collect();
+    paginate(&list, &format!("hub-apis:{}", hub.id), items, |a| a.slug.clone())
+}
+
+/// A version's definition, exactly as deployed (`application/json` when it is JSON, `application/yaml` otherwise).
+async fn source(
+    State(state): State<AppState>,
+    Path((doc, version)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let bundle = public::version_definition(&*state.store, &doc, &version, state.now()).await?;
+    let kind = if bundle.definition.trim_start().starts_with('{') { "application/json" } else { "application/yaml" };
+    let mut resp = bundle.definition.into_response();
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    Ok(resp)
+}
