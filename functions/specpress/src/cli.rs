@@ -1,0 +1,156 @@
+//! Command line: `specpress serve`, `specpress admin mint-org-token`, `specpress diff`.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use specpress_domain::usecases::manage::create_org;
+use time::OffsetDateTime;
+
+use crate::backend::{Backend, BackendOptions, prepare_data_dir};
+use crate::serve::{ServeOptions, run};
+
+/// Specpress: publish API documents; compatible with the official bump-cli.
+#[derive(Debug, Parser)]
+#[command(name = "specpress", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve every route on one local process (embedded DynamoDB by default).
+    Serve(ServeArgs),
+    /// Operator commands against the configured storage.
+    #[command(subcommand)]
+    Admin(AdminCommand),
+    /// Compare two API documents and classify every change.
+    Diff(specpress_diff::cli::DiffCommand),
+}
+
+#[derive(Debug, Args)]
+struct StorageArgs {
+    /// Data directory of the embedded engine (ignored when SPECPRESS_TABLE is set).
+    #[arg(long, default_value = ".specpress", env = "SPECPRESS_DATA_DIR")]
+    data_dir: PathBuf,
+    /// Use this DynamoDB table (real AWS, or moto via AWS_ENDPOINT_URL) instead of the embedded engine.
+    #[arg(long, env = "SPECPRESS_TABLE")]
+    table: Option<String>,
+    /// Create the table with its indexes and TTL if it does not exist (moto, first local run).
+    #[arg(long)]
+    create_table: bool,
+}
+
+impl StorageArgs {
+    fn options(&self) -> BackendOptions {
+        BackendOptions { data_dir: self.data_dir.clone(), table: self.table.clone(), create_table: self.create_table }
+    }
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Port to listen on (0 picks a free port).
+    #[arg(long, default_value_t = 3000, env = "SPECPRESS_PORT")]
+    port: u16,
+    /// Interface to listen on.
+    #[arg(long, default_value = "127.0.0.1", env = "SPECPRESS_HOST")]
+    host: IpAddr,
+    /// Base of public URLs (default: http://HOST:PORT).
+    #[arg(long, env = "SPECPRESS_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Request body limit in bytes.
+    #[arg(long, default_value_t = specpress_api::DEFAULT_MAX_BODY_BYTES, env = "SPECPRESS_MAX_BODY_BYTES")]
+    max_body_bytes: usize,
+    #[command(flatten)]
+    storage: StorageArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum AdminCommand {
+    /// Create an organization and print its first token once (only the hash is stored). Run it with AWS credentials
+    /// and SPECPRESS_TABLE set to bootstrap a deployed stack.
+    MintOrgToken {
+        /// Organization name.
+        #[arg(long, default_value = "My organization")]
+        name: String,
+        #[command(flatten)]
+        storage: StorageArgs,
+    },
+}
+
+fn init_tracing() {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_env("SPECPRESS_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build()
+}
+
+impl Cli {
+    /// Runs the chosen command.
+    pub fn run(self) -> ExitCode {
+        match self.command {
+            Command::Diff(d) => d.run(),
+            Command::Serve(a) => {
+                init_tracing();
+                let opts = ServeOptions {
+                    host: a.host,
+                    port: a.port,
+                    backend: a.storage.options(),
+                    public_url: a.public_url,
+                    org_token: std::env::var("SPECPRESS_ORG_TOKEN").ok().filter(|t| !t.is_empty()),
+                    max_body_bytes: a.max_body_bytes,
+                };
+                match runtime().map_err(|e| e.to_string()).and_then(|rt| rt.block_on(run(opts)).map_err(describe)) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("specpress serve: {e}");
+                        ExitCode::FAILURE
+                    }
+                }
+            }
+            Command::Admin(AdminCommand::MintOrgToken { name, storage }) => {
+                init_tracing();
+                let result = runtime().map_err(|e| e.to_string()).and_then(|rt| {
+                    rt.block_on(async {
+                        if storage.table.is_none() {
+                            prepare_data_dir(&storage.data_dir).map_err(describe)?;
+                        }
+                        let backend = Backend::connect(&storage.options()).await.map_err(describe)?;
+                        let r = create_org(backend.store.as_ref(), &name, OffsetDateTime::now_utc()).await;
+                        backend.close().await;
+                        r.map_err(describe)
+                    })
+                });
+                match result {
+                    Ok((org, token)) => {
+                        println!("Organization {} ({}) created.", org.name, org.id);
+                        println!("Organization token (shown ONCE; only its SHA-256 is stored):");
+                        println!("{}", token.secret);
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("specpress admin mint-org-token: {e}");
+                        ExitCode::FAILURE
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn describe(e: specpress_domain::DomainError) -> String {
+    use std::error::Error;
+    let mut s = e.to_string();
+    let mut src = e.source();
+    while let Some(inner) = src {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        src = inner.source();
+    }
+    s
+}

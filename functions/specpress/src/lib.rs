@@ -1,0 +1,21 @@
+//! The `specpress` binary's library: the local server and operator commands.
+//!
+//! - [`app`] merges every HTTP function's router into one axum app (add a function's router there).
+//! - [`serve`] runs it on 127.0.0.1 over the embedded DynamoDB engine persisted in a data directory, or over real
+//!   AWS / moto when `SPECPRESS_TABLE` is set (standard AWS environment: `AWS_ENDPOINT_URL`, `AWS_REGION`, ...).
+//! - [`cli`] parses `specpress serve | admin mint-org-token | diff`.
+
+pub mod backend;
+pub mod cli;
+pub mod serve;
+
+use axum::Router;
+use specpress_api::{AppState, with_common_layers};
+
+/// Every HTTP route of every function, as one app: this is what `specpress serve` runs. A new function adds its
+/// `router(state.clone())` to the merge list.
+pub fn app(state: AppState) -> Router {
+    let routers = [deploy::router(state.clone())];
+    let merged = routers.into_iter().fold(Router::new(), Router::merge);
+    with_common_layers(merged.fallback(specpress_api::error::not_found_route))
+}

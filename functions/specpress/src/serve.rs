@@ -1,0 +1,114 @@
+//! `specpress serve`: one process serving every function's routes.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+use specpress_api::engine::Engines;
+use specpress_api::{ApiConfig, AppState};
+use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org};
+use specpress_domain::{DomainError, Result};
+use time::OffsetDateTime;
+
+use crate::backend::{Backend, BackendOptions, prepare_data_dir};
+
+/// Options of `specpress serve`.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Interface to bind (127.0.0.1 by default).
+    pub host: IpAddr,
+    /// Port (0 picks a free one).
+    pub port: u16,
+    /// Storage selection.
+    pub backend: BackendOptions,
+    /// Base of public URLs; defaults to `http://HOST:PORT`.
+    pub public_url: Option<String>,
+    /// `SPECPRESS_ORG_TOKEN`: an operator-chosen organization token.
+    pub org_token: Option<String>,
+    /// Request body limit.
+    pub max_body_bytes: usize,
+}
+
+/// Runs the server until Ctrl-C or SIGTERM.
+pub async fn run(opts: ServeOptions) -> Result<()> {
+    if opts.backend.table.is_none() {
+        prepare_data_dir(&opts.backend.data_dir)?;
+    }
+    let backend = Backend::connect(&opts.backend).await?;
+    let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port))
+        .await
+        .map_err(|e| DomainError::unexpected(format!("cannot listen on {}:{}: {e}", opts.host, opts.port)))?;
+    let addr = listener.local_addr().map_err(DomainError::unexpected)?;
+    let base = opts.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+
+    let boot = bootstrap_default_org(backend.store.as_ref(), "Local", opts.org_token.as_deref(), OffsetDateTime::now_utc())
+        .await?;
+    Engines::warm_up().await?;
+    let config = ApiConfig { max_body_bytes: opts.max_body_bytes, ..ApiConfig::new(base.clone()) };
+    let state = AppState::new(backend.store.clone(), Arc::new(Engines::default()), config);
+    let app = crate::app(state);
+
+    print_banner(&base, &backend.description, &boot);
+    tracing::info!(%addr, "listening");
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(DomainError::unexpected)?;
+    backend.close().await;
+    Ok(())
+}
+
+fn print_banner(base: &str, storage: &str, boot: &Bootstrap) {
+    println!("Specpress is listening on {base} ({storage})");
+    match boot {
+        Bootstrap::Minted(_, token) => {
+            let t = &token.secret;
+            println!();
+            println!("Organization token (shown ONCE; only its SHA-256 is stored):");
+            println!("  {t}");
+            println!();
+            println!("Publish a document with the official bump-cli, unchanged:");
+            println!("  # create a hub once (bump-cli accepts --auto-create only together with --hub)");
+            println!(
+                "  curl -s -X POST {base}/api/v1/hubs -H 'Authorization: Token {t}' -H 'Content-Type: application/json' -d '{{\"name\":\"My hub\",\"slug\":\"my-hub\"}}'"
+            );
+            println!("  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --hub my-hub --auto-create --token {t}");
+            println!("  # or create the documentation first, then deploy to it");
+            println!(
+                "  curl -s -X POST {base}/api/v1/docs -H 'Authorization: Token {t}' -H 'Content-Type: application/json' -d '{{\"name\":\"My API\",\"slug\":\"my-api\"}}'"
+            );
+            println!("  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --token {t}");
+            println!("  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --token {t} --dry-run");
+            println!();
+            println!("Lost it? Stop the server and restart it with SPECPRESS_ORG_TOKEN=<a new secret> to replace it.");
+        }
+        Bootstrap::CreatedWithGiven(_) | Bootstrap::Unchanged(_) => {
+            println!("Organization token: the one given in SPECPRESS_ORG_TOKEN.");
+        }
+        Bootstrap::Rotated(_) => {
+            println!("Organization token replaced by the one given in SPECPRESS_ORG_TOKEN (the previous one no longer works).");
+        }
+        Bootstrap::Existing(_) => {
+            println!("Organization token: the one printed on first start (set SPECPRESS_ORG_TOKEN to replace it).");
+        }
+    }
+    println!("Listening on {base}");
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+    tracing::info!("shutting down");
+}
