@@ -29,6 +29,10 @@ struct Ctx {
     failure: RefCell<Option<Failure>>,
     /// Path tokens of the failure, innermost first.
     path: RefCell<Vec<String>>,
+    /// Shared stacks of the members/items of the containers being read: a container is built
+    /// from its segment when it closes, with the exact capacity (no growth slack).
+    entries: RefCell<Vec<(String, Value)>>,
+    items: RefCell<Vec<Value>>,
 }
 
 impl Ctx {
@@ -110,18 +114,19 @@ impl<'de> Visitor<'de> for Seed<'_> {
             return Err(ctx.fail(Failure::Depth));
         }
         ctx.depth.set(depth);
-        let mut out = Vec::new();
+        let start = ctx.items.borrow().len();
         loop {
             match seq.next_element_seed(Seed(ctx)) {
-                Ok(Some(v)) => out.push(v),
+                Ok(Some(v)) => ctx.items.borrow_mut().push(v),
                 Ok(None) => break,
                 Err(e) => {
-                    let i = out.len();
+                    let i = ctx.items.borrow().len() - start;
                     ctx.unwind(|| i.to_string());
                     return Err(e);
                 }
             }
         }
+        let out: Vec<Value> = ctx.items.borrow_mut().drain(start..).collect();
         ctx.depth.set(depth - 1);
         Ok(Value::Array(out))
     }
@@ -134,7 +139,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
             return Err(ctx.fail(Failure::Depth));
         }
         ctx.depth.set(depth);
-        let mut out = Map::new();
+        let start = ctx.entries.borrow().len();
         loop {
             let key: String = match map.next_key()? {
                 Some(k) => k,
@@ -145,17 +150,25 @@ impl<'de> Visitor<'de> for Seed<'_> {
                 return Err(ctx.fail(Failure::Nul));
             }
             match map.next_value_seed(Seed(ctx)) {
-                Ok(v) => {
-                    if out.contains_key(&key) {
-                        let err = ctx.fail(Failure::Duplicate(key.clone()));
-                        ctx.path.borrow_mut().push(key);
-                        return Err(err);
-                    }
-                    out.insert(key, v);
-                }
+                Ok(v) => ctx.entries.borrow_mut().push((key, v)),
                 Err(e) => {
                     ctx.unwind(|| key);
                     return Err(e);
+                }
+            }
+        }
+        let mut entries = ctx.entries.borrow_mut();
+        let mut out = Map::with_capacity(entries.len() - start);
+        for (k, v) in entries.drain(start..) {
+            match out.entry(k) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(v);
+                }
+                serde_json::map::Entry::Occupied(slot) => {
+                    let key = slot.key().clone();
+                    let err = ctx.fail(Failure::Duplicate(key.clone()));
+                    ctx.path.borrow_mut().push(key);
+                    return Err(err);
                 }
             }
         }
@@ -185,6 +198,8 @@ pub(crate) fn load(
         nodes: Cell::new(nodes_before),
         failure: RefCell::new(None),
         path: RefCell::new(Vec::new()),
+        entries: RefCell::new(Vec::new()),
+        items: RefCell::new(Vec::new()),
     };
     let mut de = serde_json::Deserializer::from_str(text);
     let result = Seed(&ctx)
@@ -237,7 +252,8 @@ pub(crate) fn load(
                     }
                 }
             };
-            let (line, column) = if e.line() > 0 {
+            let duplicate = code == "duplicate-key";
+            let (line, column) = if e.line() > 0 && !duplicate {
                 (Some(e.line() as u32), Some(e.column().max(1) as u32))
             } else {
                 (None, None)

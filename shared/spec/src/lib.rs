@@ -332,6 +332,18 @@ pub fn parse(
     references: &[Reference],
     limits: &Limits,
 ) -> Result<Document, Invalid> {
+    parse_impl(definition, references, limits, true)
+}
+
+/// `keep_text`: keep a copy of every file's text in the document, so that a later
+/// [`Document::validate`] can give line/column positions. [`check`] does not need it (it has
+/// the input at hand), which saves one copy of the input in memory.
+fn parse_impl(
+    definition: &str,
+    references: &[Reference],
+    limits: &Limits,
+    keep_text: bool,
+) -> Result<Document, Invalid> {
     let mut errors = Collector {
         max: limits.max_errors.max(1),
         list: Vec::new(),
@@ -355,6 +367,11 @@ pub fn parse(
     }
     let (root, format, mut nodes) = load_text(definition, limits, 0).map_err(|mut d| {
         d.file = None;
+        if d.line.is_none() && !d.pointer.is_empty() {
+            locate::fill(std::slice::from_mut(&mut d), |_| {
+                Some((definition, SourceFormat::Json))
+            });
+        }
         Invalid::one(d)
     })?;
     if !root.is_object() {
@@ -376,7 +393,7 @@ pub fn parse(
         name: None,
         key: String::new(),
         value: root,
-        text: Some(definition.into()),
+        text: keep_text.then(|| definition.into()),
         format,
     }];
     let mut index: HashMap<String, FileId> = HashMap::new();
@@ -437,6 +454,12 @@ pub fn parse(
                 }
                 Err(mut d) => {
                     d.file = Some(r.location.clone());
+                    if d.line.is_none() && !d.pointer.is_empty() {
+                        let text = r.content.as_str();
+                        locate::fill(std::slice::from_mut(&mut d), |_| {
+                            Some((text, SourceFormat::Json))
+                        });
+                    }
                     errors.push(d);
                     continue;
                 }
@@ -447,7 +470,7 @@ pub fn parse(
             name: Some(r.location.clone()),
             key,
             value,
-            text: Some(r.content.as_str().into()),
+            text: keep_text.then(|| r.content.as_str().into()),
             format: fmt,
         });
     }
@@ -466,7 +489,7 @@ pub fn parse(
     }
     if !errors.list.is_empty() {
         let mut list = errors.list;
-        doc.fill_positions(&mut list);
+        doc.fill_positions(&mut list, Some((definition, references)));
         return Err(Invalid { diagnostics: list });
     }
     let (model, synthetic) = normalize::build(&doc);
@@ -514,11 +537,13 @@ pub fn check(
     references: &[Reference],
     limits: &Limits,
 ) -> Result<Document, Invalid> {
-    let doc = parse(definition, references, limits)?;
-    let diagnostics = doc.validate();
+    let doc = parse_impl(definition, references, limits, false)?;
+    let mut diagnostics = validate::run(&doc);
     if diagnostics.is_empty() {
         Ok(doc)
     } else {
+        diagnostics.truncate(limits.max_errors.max(1));
+        doc.fill_positions(&mut diagnostics, Some((definition, references)));
         Err(Invalid { diagnostics })
     }
 }
@@ -597,7 +622,7 @@ impl Document {
     pub fn validate(&self) -> Vec<Diagnostic> {
         let mut list = validate::run(self);
         list.truncate(self.limits.max_errors.max(1));
-        self.fill_positions(&mut list);
+        self.fill_positions(&mut list, None);
         list
     }
 
@@ -907,7 +932,9 @@ impl Document {
 
     /// Fills `line`/`column` of diagnostics that have a pointer but no position, parsing each
     /// concerned file's text once more (only when there are diagnostics).
-    fn fill_positions(&self, list: &mut [Diagnostic]) {
+    /// The texts come from the document when it kept them, else from `inputs` (the
+    /// definition and references it was parsed from).
+    fn fill_positions(&self, list: &mut [Diagnostic], inputs: Option<(&str, &[Reference])>) {
         locate::fill(list, |file| {
             let f = match file {
                 None => self.files.first()?,
@@ -916,7 +943,19 @@ impl Document {
                     .iter()
                     .find(|f| f.name.as_deref() == Some(name))?,
             };
-            Some((f.text.as_deref()?, f.format))
+            if let Some(text) = f.text.as_deref() {
+                return Some((text, f.format));
+            }
+            let (definition, references) = inputs?;
+            let text = match file {
+                None => definition,
+                Some(name) => references
+                    .iter()
+                    .find(|r| r.location == name)?
+                    .content
+                    .as_str(),
+            };
+            Some((text, f.format))
         });
     }
 }

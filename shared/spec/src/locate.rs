@@ -157,13 +157,13 @@ fn scan_json(text: &str, wanted: &HashSet<String>) -> HashMap<String, (u32, u32)
     let bytes = text.as_bytes();
     let mut offsets: HashMap<String, usize> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
-    let mut i = 0usize;
+    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
     let record = |p: &String, at: usize, offsets: &mut HashMap<String, usize>| {
         if wanted.contains(p) {
             offsets.entry(p.clone()).or_insert(at);
         }
     };
-    while i < bytes.len() && offsets.len() < wanted.len() {
+    while i < bytes.len() {
         match bytes[i] {
             b' ' | b'\t' | b'\r' | b'\n' | b',' | b':' => i += 1,
             b'{' | b'[' => {
@@ -209,7 +209,10 @@ fn scan_json(text: &str, wanted: &HashSet<String>) -> HashMap<String, (u32, u32)
                         Some(f) => key_pointer(&f.base, &key),
                         None => String::new(),
                     };
-                    record(&kp, start, &mut offsets);
+                    // The last occurrence wins: a duplicate key is reported where it repeats.
+                    if wanted.contains(&kp) {
+                        offsets.insert(kp.clone(), start);
+                    }
                     if let Some(f) = stack.last_mut() {
                         f.key_ptr = Some(kp);
                     }

@@ -38,15 +38,19 @@ pub(crate) struct YamlBudget {
     pub max_aliases: usize,
 }
 
+/// An open collection. Its members live in the loader's shared buffers from `start` on, and
+/// the collection is built from them with the exact capacity when it closes.
 enum Frame {
     Seq {
-        items: Vec<Value>,
+        start: usize,
+        count: usize,
         anchor: usize,
         start_nodes: usize,
     },
     Map {
-        map: Map<String, Value>,
-        key: Option<String>,
+        start: usize,
+        /// The key read and waiting for its value, with its position.
+        key: Option<(String, (u32, u32))>,
         anchor: usize,
         start_nodes: usize,
     },
@@ -66,8 +70,10 @@ fn diag(
     let mut tokens: Vec<String> = Vec::with_capacity(stack.len());
     for f in stack {
         match f {
-            Frame::Seq { items, .. } => tokens.push(items.len().to_string()),
-            Frame::Map { key: Some(k), .. } => tokens.push(k.clone()),
+            Frame::Seq { count, .. } => tokens.push(count.to_string()),
+            Frame::Map {
+                key: Some((k, _)), ..
+            } => tokens.push(k.clone()),
             Frame::Map { key: None, .. } => {}
         }
     }
@@ -251,6 +257,9 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
     let mut aliases = 0usize;
     let mut anchors: HashMap<usize, (Value, usize)> = HashMap::new();
     let mut documents = 0usize;
+    let mut items: Vec<Value> = Vec::new();
+    let mut entries: Vec<(String, Value)> = Vec::new();
+    let mut key_positions: Vec<(u32, u32)> = Vec::new();
 
     macro_rules! fail {
         ($code:expr, $msg:expr, $span:expr) => {
@@ -305,9 +314,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     );
                 }
                 if let Some(Frame::Map {
-                    map,
-                    key: key @ None,
-                    ..
+                    key: key @ None, ..
                 }) = stack.last_mut()
                 {
                     // A mapping key: always its text.
@@ -329,18 +336,8 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                             Some(&span)
                         );
                     }
-                    if map.contains_key(value.as_ref()) {
-                        let k = value.to_string();
-                        *key = Some(k.clone());
-                        fail!(
-                            "duplicate-key",
-                            format!(
-                                "duplicate key '{k}': each key may appear only once in a mapping; remove or rename one of them"
-                            ),
-                            Some(&span)
-                        );
-                    }
-                    *key = Some(value.into_owned());
+                    let pos = (span.start.line() as u32, span.start.col() as u32 + 1);
+                    *key = Some((value.into_owned(), pos));
                     continue;
                 }
                 nodes += 1;
@@ -413,14 +410,15 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                 let start_nodes = nodes - 1;
                 stack.push(if is_map {
                     Frame::Map {
-                        map: Map::new(),
+                        start: entries.len(),
                         key: None,
                         anchor,
                         start_nodes,
                     }
                 } else {
                     Frame::Seq {
-                        items: Vec::new(),
+                        start: items.len(),
+                        count: 0,
                         anchor,
                         start_nodes,
                     }
@@ -429,16 +427,48 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
             }
             Event::SequenceEnd | Event::MappingEnd => match stack.pop() {
                 Some(Frame::Seq {
-                    items,
-                    anchor,
-                    start_nodes,
-                }) => Some((Value::Array(items), anchor, nodes - start_nodes)),
-                Some(Frame::Map {
-                    map,
+                    start,
                     anchor,
                     start_nodes,
                     ..
-                }) => Some((Value::Object(map), anchor, nodes - start_nodes)),
+                }) => Some((
+                    Value::Array(items.drain(start..).collect()),
+                    anchor,
+                    nodes - start_nodes,
+                )),
+                Some(Frame::Map {
+                    start,
+                    anchor,
+                    start_nodes,
+                    ..
+                }) => {
+                    let mut map = Map::with_capacity(entries.len() - start);
+                    for (i, (k, v)) in entries.drain(start..).enumerate() {
+                        match map.entry(k) {
+                            serde_json::map::Entry::Vacant(slot) => {
+                                slot.insert(v);
+                            }
+                            serde_json::map::Entry::Occupied(slot) => {
+                                let k = slot.key().clone();
+                                let mut d = diag(
+                                    "duplicate-key",
+                                    format!(
+                                        "duplicate key '{k}': each key may appear only once in a mapping; remove or rename one of them"
+                                    ),
+                                    None,
+                                    &stack,
+                                );
+                                crate::pointer::push_token(&mut d.pointer, &k);
+                                let (line, column) = key_positions[start + i];
+                                d.line = Some(line);
+                                d.column = Some(column);
+                                return Err(d);
+                            }
+                        }
+                    }
+                    key_positions.truncate(start);
+                    Some((Value::Object(map), anchor, nodes - start_nodes))
+                }
                 None => fail!(
                     "syntax",
                     "invalid YAML: unbalanced collection end",
@@ -504,10 +534,14 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     }
                     root = Some(value);
                 }
-                Some(Frame::Seq { items, .. }) => items.push(value),
-                Some(Frame::Map { map, key, .. }) => {
-                    if let Some(k) = key.take() {
-                        map.insert(k, value);
+                Some(Frame::Seq { count, .. }) => {
+                    items.push(value);
+                    *count += 1;
+                }
+                Some(Frame::Map { key, .. }) => {
+                    if let Some((k, pos)) = key.take() {
+                        entries.push((k, value));
+                        key_positions.push(pos);
                     }
                 }
             }
