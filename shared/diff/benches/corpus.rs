@@ -1,2 +1,249 @@
-//! Corpus benchmark (filled in below).
-fn main() {}
+//! Corpus benchmark: for each pair of the shared corpus, Specpress's wall time (read + parse +
+//! model, then diff; the diff alone as the median of several runs) and peak RSS, each pair in
+//! its own process; and, in the same run, api-smart-diff (npm) on the same files, with the
+//! ratio. `cargo bench -p specpress-diff`.
+//!
+//! Environment: `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`), `API_SMART_DIFF` (the
+//! `api-smart-diff` package directory, default `<repo>/.tools/npm/node_modules/api-smart-diff`),
+//! `SPECPRESS_BENCH_RUNS` (diff repetitions, default 15), `SPECPRESS_BENCH_PEER_RUNS` (peer runs
+//! per pair, default 1, at most 2), `SPECPRESS_BENCH_PEER_TIMEOUT` (seconds, default 120).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use specpress_diff::cli::load_document;
+use specpress_diff::{DiffOptions, diff};
+
+const PAIRS: &[(&str, &str, &str)] = &[
+    ("GitHub 22.0.0 -> 23.0.2", "openapi-3.0/github-api-22.0.0.json", "openapi-3.0/github-api-23.0.2.json"),
+    ("Stripe 2022-02-08 -> 04-12", "openapi-3.0/stripe-2022-02-08.json", "openapi-3.0/stripe-2022-04-12.json"),
+    ("Stripe 2023-09-11 -> 12 (YAML)", "openapi-3.0/stripe-2023-09-11.yaml", "openapi-3.0/stripe-2023-09-12.yaml"),
+    ("OpenAI 2026-08-12 -> 21", "openapi-3.1/openai-2026-08-12.json", "openapi-3.1/openai-2026-08-21.json"),
+    ("Kubernetes 1.35 -> 1.36", "swagger-2.0/kubernetes-1.35.json", "swagger-2.0/kubernetes-1.36.json"),
+    ("Streetlights AsyncAPI 2.3 -> 2.5", "asyncapi/streetlights-kafka-2.3.0.yml", "asyncapi/streetlights-kafka-2.5.0.yml"),
+];
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Runs in a child process: one pair, prints one JSON line.
+fn child(previous: &Path, current: &Path, runs: usize) -> Result<(), String> {
+    let t0 = Instant::now();
+    let p = load_document(previous).map_err(|e| e.to_string())?;
+    let c = load_document(current).map_err(|e| e.to_string())?;
+    let _ = (p.model(), c.model());
+    let parse = t0.elapsed();
+    let options = DiffOptions::default();
+    let t1 = Instant::now();
+    let report = diff(&p, &c, &options);
+    let first = t1.elapsed();
+    let mut times = vec![ms(first)];
+    for _ in 1..runs {
+        let t = Instant::now();
+        let r = diff(&p, &c, &options);
+        times.push(ms(t.elapsed()));
+        std::hint::black_box(r);
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    println!(
+        "{}",
+        serde_json::json!({
+            "parse_ms": ms(parse),
+            "first_diff_ms": ms(first),
+            "diff_median_ms": median,
+            "diff_min_ms": times[0],
+            "wall_ms": ms(parse) + ms(first),
+            "changes": report.changes().len(),
+            "items": report.items().len(),
+            "peak_rss_mb": peak_rss_mb(),
+        })
+    );
+    Ok(())
+}
+
+fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Result<String, String> {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start: {e}"))?;
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("timed out after {} s", timeout.as_secs()));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(format!(
+            "failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn field(v: &serde_json::Value, k: &str) -> f64 {
+    v.get(k).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN)
+}
+
+fn main() {
+    if let (Ok(p), Ok(c)) = (
+        std::env::var("SPECPRESS_BENCH_PREV"),
+        std::env::var("SPECPRESS_BENCH_CUR"),
+    ) {
+        let runs = std::env::var("SPECPRESS_BENCH_RUNS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(15usize)
+            .max(1);
+        if let Err(e) = child(Path::new(&p), Path::new(&c), runs) {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+        return;
+    }
+    let corpus = std::env::var_os("SPECPRESS_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/corpus"));
+    if !corpus.join("README.md").is_file() {
+        eprintln!(
+            "corpus benchmark: corpus folder {} not found; set SPECPRESS_CORPUS. Nothing measured.",
+            corpus.display()
+        );
+        if std::env::var("CI").as_deref() == Ok("true") {
+            std::process::exit(1);
+        }
+        return;
+    }
+    let peer_dir = std::env::var_os("API_SMART_DIFF")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(".tools/npm/node_modules/api-smart-diff"));
+    let peer_script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/api-smart-diff.js");
+    let peer_ok = peer_dir.join("package.json").is_file();
+    if !peer_ok {
+        println!(
+            "api-smart-diff NOT FOUND at {} (set API_SMART_DIFF to the package directory, e.g. after \
+             `npm install --prefix /tmp/asd api-smart-diff@1.0.6`): peer columns are empty.",
+            peer_dir.display()
+        );
+    }
+    let peer_runs = std::env::var("SPECPRESS_BENCH_PEER_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1usize)
+        .clamp(1, 2);
+    let peer_timeout = Duration::from_secs(
+        std::env::var("SPECPRESS_BENCH_PEER_TIMEOUT")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(120),
+    );
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot find the benchmark executable: {e}");
+            std::process::exit(1);
+        }
+    };
+    println!(
+        "\n| pair | parse+model ms | diff median ms | wall ms (parse+diff) | peak RSS MB | changes | api-smart-diff ms (parse+compare) | its compare ms | its RSS MB | its items | ratio wall | ratio diff |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for (name, previous, current) in PAIRS {
+        let (p, c) = (corpus.join(previous), corpus.join(current));
+        let mut cmd = Command::new(&exe);
+        cmd.env("SPECPRESS_BENCH_PREV", &p)
+            .env("SPECPRESS_BENCH_CUR", &c);
+        let ours = match run_with_timeout(cmd, Duration::from_secs(300))
+            .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).map_err(|e| e.to_string()))
+        {
+            Ok(v) => v,
+            Err(e) => {
+                println!("| {name} | error: {e} |||||||||||");
+                continue;
+            }
+        };
+        let mut peer: Option<serde_json::Value> = None;
+        let mut peer_err = String::new();
+        if peer_ok {
+            let mut best: Option<serde_json::Value> = None;
+            for _ in 0..peer_runs {
+                let mut cmd = Command::new("node");
+                cmd.arg("--max-old-space-size=8192")
+                    .arg(&peer_script)
+                    .arg(&peer_dir)
+                    .arg(&p)
+                    .arg(&c);
+                match run_with_timeout(cmd, peer_timeout).and_then(|s| {
+                    serde_json::from_str::<serde_json::Value>(&s).map_err(|e| e.to_string())
+                }) {
+                    Ok(v) => {
+                        if best
+                            .as_ref()
+                            .is_none_or(|b| field(&v, "total_ms") < field(b, "total_ms"))
+                        {
+                            best = Some(v);
+                        }
+                    }
+                    Err(e) => peer_err = e,
+                }
+            }
+            peer = best;
+        }
+        let wall = field(&ours, "wall_ms");
+        let dm = field(&ours, "diff_median_ms");
+        match peer {
+            Some(v) => println!(
+                "| {name} | {:.0} | {:.1} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {:.0} | {} | {:.0}x | {:.0}x |",
+                field(&ours, "parse_ms"),
+                dm,
+                wall,
+                field(&ours, "peak_rss_mb"),
+                ours["changes"],
+                field(&v, "total_ms"),
+                field(&v, "compare_ms"),
+                field(&v, "max_rss_mb"),
+                v["items"],
+                field(&v, "total_ms") / wall,
+                field(&v, "compare_ms") / dm,
+            ),
+            None => println!(
+                "| {name} | {:.0} | {:.1} | {:.0} | {:.0} | {} | {} | | | | | |",
+                field(&ours, "parse_ms"),
+                dm,
+                wall,
+                field(&ours, "peak_rss_mb"),
+                ours["changes"],
+                if peer_ok { peer_err.as_str() } else { "not installed" },
+            ),
+        }
+    }
+}

@@ -243,7 +243,64 @@ impl<'a> Engine<'a> {
             return;
         }
         self.visits += 1;
+        // Fast path: identical subtrees hold no change of their own; only the shared
+        // definitions they use must still be linked (and compared, once).
+        if pv == cv && pl.file == cl.file && self.link_refs(owner, crumbs, role, &pl, &cl, pv) {
+            return;
+        }
         self.compare(owner, crumbs, role, &pl, pv, &cl, cv, depth);
+    }
+
+    /// For an unchanged subtree: records an edge to every named component its `$ref`s use.
+    /// Returns false (the caller then walks the subtree) if a `$ref` lands anywhere else.
+    fn link_refs(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        role: Role,
+        pl: &Location,
+        cl: &Location,
+        value: &Value,
+    ) -> bool {
+        let (pdoc, cdoc) = (self.p, self.c);
+        let mut stack: Vec<&Value> = vec![value];
+        let mut targets: Vec<(String, Location, Location)> = Vec::new();
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::String(r)) = m.get("$ref") {
+                        let Ok(pt) = pdoc.ref_target(pl.file, r) else {
+                            return false;
+                        };
+                        let Ok(ct) = cdoc.ref_target(cl.file, r) else {
+                            return false;
+                        };
+                        let (Ok((pt, _)), Ok((ct, _))) = (pdoc.resolve(&pt), cdoc.resolve(&ct))
+                        else {
+                            return false;
+                        };
+                        match (self.p_names.get(&pt), self.c_names.get(&ct)) {
+                            (Some(a), Some(b)) if a == b => targets.push((b.to_string(), pt, ct)),
+                            _ => return false,
+                        }
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
+            }
+        }
+        for (name, pt, ct) in targets {
+            let to = self.component(&name, role, &pt, &ct);
+            if to != owner {
+                self.edges.push(Edge {
+                    from: owner,
+                    to,
+                    crumbs: crumbs.to_vec(),
+                });
+            }
+        }
+        true
     }
 
     #[allow(clippy::too_many_arguments)]
