@@ -557,6 +557,27 @@ pub(crate) fn ref_of(v: &Value) -> Option<&str> {
     v.as_object()?.get("$ref")?.as_str()
 }
 
+/// One step of a path being walked (borrowed: no allocation per node).
+#[derive(Clone, Copy)]
+enum Tok<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn tokens_pointer(path: &[Tok]) -> String {
+    let mut p = String::new();
+    for t in path {
+        match t {
+            Tok::Key(k) => pointer::push_token(&mut p, k),
+            Tok::Index(i) => {
+                p.push('/');
+                p.push_str(&i.to_string());
+            }
+        }
+    }
+    p
+}
+
 /// Keys whose values are literal data, never containing references to resolve.
 fn is_literal_key(k: &str) -> bool {
     matches!(k, "example" | "enum" | "const" | "default")
@@ -814,8 +835,8 @@ impl Document {
         for (fi, file) in self.files.iter().enumerate() {
             let fid = FileId(fi as u32);
             // (value, depth, token) with an explicit path of tokens.
-            let mut stack: Vec<(&Value, usize, Option<String>)> = vec![(&file.value, 0, None)];
-            let mut path: Vec<String> = Vec::new();
+            let mut stack: Vec<(&Value, usize, Option<Tok>)> = vec![(&file.value, 0, None)];
+            let mut path: Vec<Tok> = Vec::new();
             while let Some((v, depth, token)) = stack.pop() {
                 path.truncate(depth.saturating_sub(1));
                 if let Some(t) = token {
@@ -837,7 +858,7 @@ impl Document {
                             }
                             let here = Location {
                                 file: fid,
-                                pointer: pointer::from_tokens(&path),
+                                pointer: tokens_pointer(&path),
                             };
                             if let Err(e) = self.check_chain(here.clone(), r, &mut good) {
                                 let code = match e {
@@ -850,7 +871,7 @@ impl Document {
                                     code,
                                     message: e.to_string(),
                                     file: file.name.clone(),
-                                    pointer: pointer::from_tokens(&path) + "/$ref",
+                                    pointer: tokens_pointer(&path) + "/$ref",
                                     line: None,
                                     column: None,
                                 });
@@ -864,14 +885,14 @@ impl Document {
                                 if is_literal_key(k) {
                                     continue;
                                 }
-                                stack.push((child, depth + 1, Some(k.clone())));
+                                stack.push((child, depth + 1, Some(Tok::Key(k))));
                             }
                         }
                     }
                     Value::Array(a) => {
                         for (i, child) in a.iter().enumerate().rev() {
                             if child.is_object() || child.is_array() {
-                                stack.push((child, depth + 1, Some(i.to_string())));
+                                stack.push((child, depth + 1, Some(Tok::Index(i))));
                             }
                         }
                     }
