@@ -2,7 +2,7 @@
 //! documents, with peak memory.
 //!
 //! `cargo bench -p specpress-spec` runs each document in its own child process (this same
-//! binary with `--child`), so the peak RSS (`VmHWM` from `/proc/self/status`) of one document
+//! binary with `--check`, and again with `--floor`), so the peak RSS (`VmHWM` from `/proc/self/status`) of one document
 //! is not polluted by another. In the child: the file is read, schemas are compiled once
 //! (warm-up, like a warm Lambda), then `check` runs `SPECPRESS_BENCH_ITERS` times (default 15)
 //! and the median is printed, next to the floor of the same run: serde_json reading the same
@@ -54,18 +54,26 @@ fn floor_once(text: &str, yaml: bool) {
     }
 }
 
-fn child(path: &Path) {
+/// The floor alone, in its own process, so that its peak RSS is its own.
+fn floor_child(path: &Path, iters: usize) {
     let text = std::fs::read_to_string(path).expect("read corpus document");
-    let iters: usize = std::env::var("SPECPRESS_BENCH_ITERS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(15);
+    let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
+    let mut floor = Vec::with_capacity(iters);
+    for _ in 0..iters {
+        let t = Instant::now();
+        floor_once(&text, yaml);
+        floor.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    println!("{} {}", median(floor), vm_hwm_kib().unwrap_or(0));
+}
+
+fn check_child(path: &Path, iters: usize) {
+    let text = std::fs::read_to_string(path).expect("read corpus document");
     let limits = specpress_spec::Limits {
         max_bytes: 64 * 1024 * 1024,
         ..Default::default()
     };
     specpress_spec::warm_up().expect("bundled schemas compile");
-    let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
     let mut times = Vec::with_capacity(iters);
     let mut ops = 0;
     for _ in 0..iters {
@@ -75,32 +83,34 @@ fn child(path: &Path) {
         ops = doc.model().operations.len();
         drop(doc);
     }
-    let hwm = vm_hwm_kib().unwrap_or(0);
-    let mut floor = Vec::with_capacity(iters);
-    for _ in 0..iters {
-        let t = Instant::now();
-        floor_once(&text, yaml);
-        floor.push(t.elapsed().as_secs_f64() * 1000.0);
-    }
     println!(
-        "{} {} {} {} {}",
+        "{} {} {} {}",
         median(times),
-        hwm,
+        vm_hwm_kib().unwrap_or(0),
         text.len(),
-        median(floor),
         ops
     );
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(i) = args.iter().position(|a| a == "--child") {
-        let Some(p) = args.get(i + 1) else {
-            eprintln!("--child needs a path");
-            std::process::exit(2);
-        };
-        child(Path::new(p));
-        return;
+    let iters: usize = std::env::var("SPECPRESS_BENCH_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(15)
+        .max(1);
+    for (flag, run) in [
+        ("--check", check_child as fn(&Path, usize)),
+        ("--floor", floor_child),
+    ] {
+        if let Some(i) = args.iter().position(|a| a == flag) {
+            let Some(p) = args.get(i + 1) else {
+                eprintln!("{flag} needs a path");
+                std::process::exit(2);
+            };
+            run(Path::new(p), iters);
+            return;
+        }
     }
     let dir = corpus_dir();
     if !dir.is_dir() {
@@ -115,55 +125,58 @@ fn main() {
     }
     let exe = std::env::current_exe().expect("own path");
     println!(
-        "parse + resolve + validate (specpress_spec::check), one core, median of runs; peak RSS of a child process per document"
+        "specpress_spec::check = parse + resolve + validate; median of {iters} runs in one process per document, \
+         peak RSS = VmHWM of that process (input text included)"
     );
     println!(
-        "{:<40} {:>9} {:>11} {:>9} {:>10} {:>9} {:>14} {:>6}",
+        "{:<38} {:>8} {:>10} {:>8} {:>9} {:>9} {:>10} {:>8} {:>6}",
         "document",
         "input MB",
         "median ms",
         "RSS MB",
         "RSS/input",
         "floor ms",
-        "check/floor",
+        "floor RSS",
+        "ms ratio",
         "ops"
     );
     for rel in DOCS {
         let path = dir.join(rel);
         let floor_name = if rel.ends_with(".json") {
-            "serde_json::Value"
+            "serde_json::from_str::<Value>"
         } else {
-            "saphyr events"
+            "saphyr-parser events, no tree"
         };
-        let out = Command::new(&exe)
-            .arg("--child")
-            .arg(&path)
-            .output()
-            .expect("spawn child");
-        if !out.status.success() {
-            println!(
-                "{rel:<40} FAILED: {}",
-                String::from_utf8_lossy(&out.stderr)
-                    .lines()
-                    .last()
-                    .unwrap_or("")
-            );
+        let run = |mode: &str| -> Option<Vec<f64>> {
+            let out = Command::new(&exe).arg(mode).arg(&path).output().ok()?;
+            if !out.status.success() {
+                let err = String::from_utf8_lossy(&out.stderr);
+                println!(
+                    "{rel:<38} {mode} FAILED: {}",
+                    err.lines().last().unwrap_or("")
+                );
+                return None;
+            }
+            let text = String::from_utf8_lossy(&out.stdout);
+            Some(
+                text.split_whitespace()
+                    .filter_map(|x| x.parse().ok())
+                    .collect(),
+            )
+        };
+        let (Some(c), Some(f)) = (run("--check"), run("--floor")) else {
             continue;
-        }
-        let line = String::from_utf8_lossy(&out.stdout);
-        let f: Vec<f64> = line
-            .split_whitespace()
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        let [ms, hwm_kib, bytes, floor_ms, ops] = f[..] else {
-            println!("{rel:<40} unexpected child output: {line}");
+        };
+        let ([ms, hwm_kib, bytes, ops], [floor_ms, floor_kib]) = (&c[..], &f[..]) else {
+            println!("{rel:<38} unexpected child output");
             continue;
         };
         let input_mb = bytes / 1_048_576.0;
         let rss_mb = hwm_kib / 1024.0;
         println!(
-            "{rel:<40} {input_mb:>9.1} {ms:>11.1} {rss_mb:>9.1} {:>9.1}x {floor_ms:>9.1} {:>13.1}x {ops:>6}  (floor: {floor_name})",
+            "{rel:<38} {input_mb:>8.1} {ms:>10.1} {rss_mb:>8.1} {:>8.1}x {floor_ms:>9.1} {:>9.1}M {:>7.2}x {ops:>6}  (floor: {floor_name})",
             rss_mb / input_mb,
+            floor_kib / 1024.0,
             ms / floor_ms,
         );
     }

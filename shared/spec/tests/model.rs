@@ -630,3 +630,28 @@ fn yaml_scalars_follow_the_yaml_1_2_core_schema() {
         ])
     );
 }
+
+#[test]
+fn every_bundled_schema_compiles_offline() {
+    specpress_spec::warm_up()
+        .expect("all vendored JSON Schemas compile without any network access");
+}
+
+#[test]
+fn asyncapi_2_0_and_openapi_3_0_minimal_documents_validate() {
+    ok("asyncapi: 2.0.0\ninfo: {title: T, version: '1'}\nchannels: {}\n");
+    ok(
+        "asyncapi: '2.4.0'\ninfo: {title: T, version: '1'}\nchannels:\n  a:\n    subscribe:\n      message: {payload: {type: string}}\n",
+    );
+    ok("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths: {}\n");
+    let e = check(
+        "asyncapi: 2.0.0\ninfo: {title: T}\nchannels: {}\n",
+        &[],
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert!(
+        e.diagnostics.iter().any(|d| d.message.contains("version")),
+        "{e}"
+    );
+}
