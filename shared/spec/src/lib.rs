@@ -670,10 +670,7 @@ impl Document {
 
     /// The value at `at`, without following `$ref`s.
     pub fn value(&self, at: &Location) -> Option<&Value> {
-        self.files
-            .get(at.file.0 as usize)?
-            .value
-            .pointer(&at.pointer)
+        pointer::lookup(&self.files.get(at.file.0 as usize)?.value, &at.pointer)
     }
 
     fn describe(&self, at: &Location) -> String {
@@ -764,7 +761,7 @@ impl Document {
         let Some(file) = self.files.get(loc.file.0 as usize) else {
             return Err("unknown file".into());
         };
-        if file.value.pointer(&loc.pointer).is_some() {
+        if pointer::lookup(&file.value, &loc.pointer).is_some() {
             return Ok(loc);
         }
         let tokens = pointer::tokens(&loc.pointer).ok_or("invalid JSON pointer")?;

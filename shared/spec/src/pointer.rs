@@ -3,6 +3,10 @@
 /// Escapes one reference token (`~` as `~0`, `/` as `~1`).
 pub(crate) fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
     for ch in token.chars() {
         match ch {
             '~' => pointer.push_str("~0"),
@@ -10,6 +14,39 @@ pub(crate) fn push_token(pointer: &mut String, token: &str) {
             c => pointer.push(c),
         }
     }
+}
+
+/// Looks a pointer up in `root` (no `$ref` following). Like `Value::pointer`, without
+/// allocating for tokens that need no unescaping.
+pub(crate) fn lookup<'v>(
+    root: &'v serde_json::Value,
+    pointer: &str,
+) -> Option<&'v serde_json::Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let rest = pointer.strip_prefix('/')?;
+    let mut here = root;
+    for raw in rest.split('/') {
+        let owned;
+        let token = if raw.contains('~') {
+            owned = unescape(raw)?;
+            owned.as_str()
+        } else {
+            raw
+        };
+        here = match here {
+            serde_json::Value::Object(m) => m.get(token)?,
+            serde_json::Value::Array(a) => {
+                if token.len() > 1 && token.starts_with('0') {
+                    return None;
+                }
+                a.get(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
+    }
+    Some(here)
 }
 
 /// Builds a pointer from raw tokens.
@@ -63,5 +100,22 @@ mod tests {
         assert_eq!(tokens("").unwrap(), Vec::<String>::new());
         assert!(tokens("no-slash").is_none());
         assert!(tokens("/bad~2").is_none());
+    }
+
+    #[test]
+    fn lookup_matches_serde_json_pointer() {
+        let v = serde_json::json!({"a/b": {"c~d": [10, {"e": true}]}, "": 1});
+        for p in [
+            "",
+            "/a~1b",
+            "/a~1b/c~0d/1/e",
+            "/a~1b/c~0d/0",
+            "/",
+            "/x",
+            "/a~1b/c~0d/01",
+            "/a~1b/c~0d/9",
+        ] {
+            assert_eq!(lookup(&v, p), v.pointer(p), "{p}");
+        }
     }
 }
