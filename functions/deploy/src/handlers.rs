@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use specpress_api::auth::{Auth, MaybeAuth};
 use specpress_api::body::JsonBody;
-use specpress_api::urls::{diff_public_url, doc_public_url, preview_public_url};
+use specpress_api::urls::{PublicBase, diff_public_url, doc_public_url, preview_public_url};
 use specpress_api::{AppState, Result};
 use specpress_domain::DomainError;
 use specpress_domain::model::{Bundle, Documentation, Preview};
@@ -27,6 +27,7 @@ pub async fn ping() -> Json<serde_json::Value> {
 #[instrument(skip_all)]
 pub async fn create_version(
     State(st): State<AppState>,
+    PublicBase(base): PublicBase,
     Auth(p): Auth,
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<Response> {
@@ -47,7 +48,7 @@ pub async fn create_version(
                 doc_id: doc.id.to_string(),
                 doc_name: doc.name.clone(),
                 doc_slug: doc.slug.to_string(),
-                doc_public_url: doc_public_url(&st.config.public_base_url, doc.id),
+                doc_public_url: doc_public_url(&base, doc.id),
             };
             Ok((StatusCode::CREATED, Json(body)).into_response())
         }
@@ -57,9 +58,14 @@ pub async fn create_version(
 
 /// `GET /versions/{id}`: the version and its diff (computed synchronously, so never 202).
 #[instrument(skip_all)]
-pub async fn get_version(State(st): State<AppState>, Auth(p): Auth, Path(id): Path<String>) -> Result<Json<VersionOut>> {
+pub async fn get_version(
+    State(st): State<AppState>,
+    PublicBase(base): PublicBase,
+    Auth(p): Auth,
+    Path(id): Path<String>,
+) -> Result<Json<VersionOut>> {
     let view = versions::get_version(st.store.as_ref(), st.engine.as_ref(), &p, &id, st.now()).await?;
-    let base = &st.config.public_base_url;
+    let base = base.as_str();
     let (v, doc) = (&view.version, &view.doc);
     let diff = view.diff.filter(|d| !d.is_empty);
     Ok(Json(VersionOut {
@@ -94,11 +100,11 @@ pub async fn validate(
     Ok(Json(Validation { specification: analysis.specification }))
 }
 
-fn preview_out(st: &AppState, p: &Preview) -> PreviewOut {
+fn preview_out(base: &str, p: &Preview) -> PreviewOut {
     PreviewOut {
         id: p.id.to_string(),
         expires_at: p.expires_at,
-        public_url: preview_public_url(&st.config.public_base_url, p.id),
+        public_url: preview_public_url(base, p.id),
     }
 }
 
@@ -106,21 +112,23 @@ fn preview_out(st: &AppState, p: &Preview) -> PreviewOut {
 #[instrument(skip_all)]
 pub async fn create_preview(
     State(st): State<AppState>,
+    PublicBase(base): PublicBase,
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<(StatusCode, Json<PreviewOut>)> {
     let p = previews::create_preview(st.store.as_ref(), st.engine.as_ref(), &req.bundle()?, st.now()).await?;
-    Ok((StatusCode::CREATED, Json(preview_out(&st, &p))))
+    Ok((StatusCode::CREATED, Json(preview_out(&base, &p))))
 }
 
 /// `PUT /previews/{id}`: 200.
 #[instrument(skip_all)]
 pub async fn update_preview(
     State(st): State<AppState>,
+    PublicBase(base): PublicBase,
     Path(id): Path<String>,
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<Json<PreviewOut>> {
     let p = previews::update_preview(st.store.as_ref(), st.engine.as_ref(), &id, &req.bundle()?, st.now()).await?;
-    Ok(Json(preview_out(&st, &p)))
+    Ok(Json(preview_out(&base, &p)))
 }
 
 fn required_name(req: &CreateRequest) -> Result<&str> {
@@ -160,6 +168,7 @@ pub async fn create_hub(
 #[instrument(skip_all)]
 pub async fn create_doc(
     State(st): State<AppState>,
+    PublicBase(base): PublicBase,
     Auth(p): Auth,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>)> {
@@ -171,7 +180,7 @@ pub async fn create_doc(
         Json(Created {
             id: doc.id.to_string(),
             slug: doc.slug.to_string(),
-            doc_public_url: Some(doc_public_url(&st.config.public_base_url, doc.id)),
+            doc_public_url: Some(doc_public_url(&base, doc.id)),
             name: doc.name,
             token: token.secret,
             hub_id: doc.hub_id.map(|h| h.to_string()),
@@ -179,11 +188,11 @@ pub async fn create_doc(
     ))
 }
 
-fn doc_out(st: &AppState, d: Documentation) -> DocOut {
+fn doc_out(base: &str, d: Documentation) -> DocOut {
     DocOut {
         id: d.id.to_string(),
         slug: d.slug.to_string(),
-        doc_public_url: doc_public_url(&st.config.public_base_url, d.id),
+        doc_public_url: doc_public_url(base, d.id),
         name: d.name,
         hub_id: d.hub_id.map(|h| h.to_string()),
         default_branch: d.default_branch.to_string(),
@@ -195,11 +204,12 @@ fn doc_out(st: &AppState, d: Documentation) -> DocOut {
 #[instrument(skip_all)]
 pub async fn list_docs(
     State(st): State<AppState>,
+    PublicBase(base): PublicBase,
     Auth(p): Auth,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Vec<DocOut>>> {
     let docs = manage::list_docs(st.store.as_ref(), &p, q.hub.as_deref()).await?;
-    Ok(Json(docs.into_iter().map(|d| doc_out(&st, d)).collect()))
+    Ok(Json(docs.into_iter().map(|d| doc_out(&base, d)).collect()))
 }
 
 async fn rotate(st: &AppState, p: &specpress_domain::token::Principal, t: RotateTarget<'_>) -> Result<Json<RotatedToken>> {

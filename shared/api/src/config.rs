@@ -28,12 +28,12 @@ fn var(name: &'static str) -> Option<String> {
 }
 
 impl FunctionConfig {
-    /// Reads `SPECPRESS_TABLE` (required), `SPECPRESS_PUBLIC_URL` (required), `SPECPRESS_QUEUE_URL`,
+    /// Reads `SPECPRESS_TABLE` (required), `SPECPRESS_PUBLIC_URL` (optional), `SPECPRESS_QUEUE_URL`,
     /// `SPECPRESS_MAX_BODY_BYTES`.
     pub fn from_env() -> Result<Self, ConfigError> {
         let table = var("SPECPRESS_TABLE").ok_or(ConfigError { name: "SPECPRESS_TABLE", problem: "is required" })?;
-        let public_base_url =
-            var("SPECPRESS_PUBLIC_URL").ok_or(ConfigError { name: "SPECPRESS_PUBLIC_URL", problem: "is required" })?;
+        // Empty: public URLs are derived from each request's Host (see `urls::PublicBase`).
+        let public_base_url = var("SPECPRESS_PUBLIC_URL").unwrap_or_default();
         let max_body_bytes = match var("SPECPRESS_MAX_BODY_BYTES") {
             Some(v) => v
                 .parse()

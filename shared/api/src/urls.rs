@@ -16,3 +16,32 @@ pub fn diff_public_url(base: &str, doc: DocId, version: VersionId) -> String {
 pub fn preview_public_url(base: &str, id: PreviewId) -> String {
     format!("{base}/preview/{id}")
 }
+
+/// The base of public URLs for this request: the configured `public_base_url`, or, when that is empty (a Lambda
+/// behind an API whose URL is not known at deploy time), `https://<Host>` from the request (`X-Forwarded-Proto`
+/// honoured). A Host with unexpected characters falls back to `localhost`.
+#[derive(Debug, Clone)]
+pub struct PublicBase(pub String);
+
+impl axum::extract::FromRequestParts<crate::AppState> for PublicBase {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &crate::AppState,
+    ) -> Result<Self, Self::Rejection> {
+        if !state.config.public_base_url.is_empty() {
+            return Ok(PublicBase(state.config.public_base_url.clone()));
+        }
+        let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+        let host = header("x-forwarded-host")
+            .or_else(|| header("host"))
+            .filter(|h| !h.is_empty() && h.len() <= 255 && h.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b)))
+            .unwrap_or("localhost");
+        let proto = match header("x-forwarded-proto") {
+            Some("http") => "http",
+            _ => "https",
+        };
+        Ok(PublicBase(format!("{proto}://{host}")))
+    }
+}
