@@ -37,21 +37,37 @@ pub(crate) struct ComponentPair {
     pub role: Role,
 }
 
+/// What is known about one schema location pair.
+#[derive(Default)]
+pub(crate) struct PairState {
+    /// Bit set of the roles the pair was compared in.
+    pub roles: u8,
+    /// `None` until computed; then `Some(None)` if the subtrees differ (or use a `$ref` that is
+    /// not a named component), `Some(Some(components))` if they are identical.
+    #[allow(clippy::type_complexity)]
+    pub unchanged: Option<Option<std::rc::Rc<Vec<(String, Location, Location)>>>>,
+}
+
 /// State of one diff run.
 pub(crate) struct Engine<'a> {
     pub p: &'a Document,
     pub c: &'a Document,
     pub options: &'a DiffOptions,
+    pub pn: crate::nav::Nav<'a>,
+    pub cn: crate::nav::Nav<'a>,
     pub p_names: HashMap<&'a Location, &'a str>,
     pub c_names: HashMap<&'a Location, &'a str>,
     pub owners: Vec<Owner>,
     pub changes: Vec<Change>,
     pub edges: Vec<Edge>,
     pub components: Vec<ComponentPair>,
-    pub component_index: HashMap<(String, Role), usize>,
+    pub component_index: HashMap<Role, HashMap<String, usize>>,
     pub queue: VecDeque<usize>,
-    pub visited: HashSet<(Location, Location, Role)>,
+    /// Every schema location pair seen: the roles it was compared in, and (once known)
+    /// whether it is unchanged, with the named components its `$ref`s use.
+    pub pairs: HashMap<(Location, Location), PairState>,
     pub content_seen: HashSet<(S, Location, Location)>,
+
     pub visits: usize,
     pub truncated: bool,
     pub today: String,
@@ -145,6 +161,8 @@ impl<'a> Engine<'a> {
             p,
             c,
             options,
+            pn: crate::nav::Nav::new(p),
+            cn: crate::nav::Nav::new(c),
             p_names,
             c_names,
             owners: Vec::new(),
@@ -153,7 +171,7 @@ impl<'a> Engine<'a> {
             components: Vec::new(),
             component_index: HashMap::new(),
             queue: VecDeque::new(),
-            visited: HashSet::new(),
+            pairs: HashMap::new(),
             content_seen: HashSet::new(),
             visits: 0,
             truncated: false,
@@ -268,7 +286,7 @@ impl<'a> Engine<'a> {
         previous: &Location,
         current: &Location,
     ) -> usize {
-        if let Some(&i) = self.component_index.get(&(name.to_string(), role)) {
+        if let Some(&i) = self.component_index.get(&role).and_then(|m| m.get(name)) {
             return self.components[i].owner;
         }
         let owner = self.add_owner(Owner {
@@ -288,7 +306,10 @@ impl<'a> Engine<'a> {
             role,
         });
         let i = self.components.len() - 1;
-        self.component_index.insert((name.to_string(), role), i);
+        self.component_index
+            .entry(role)
+            .or_default()
+            .insert(name.to_string(), i);
         self.queue.push_back(i);
         owner
     }

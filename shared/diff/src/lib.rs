@@ -24,6 +24,7 @@
 mod change;
 pub mod cli;
 mod engine;
+mod nav;
 mod options;
 mod render;
 mod rules;

@@ -11,11 +11,44 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
-use specpress_spec::{Document, Location};
+use specpress_spec::Location;
+
+/// An empty object, for schemas without `properties`.
+static EMPTY_MAP: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
 use crate::change::{Crumb, NodeKind, Status};
 use crate::engine::{Edge, Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
 use crate::rules::{CHECKS, Role, RuleId, S};
+
+/// Deep equality that walks objects in key order when both sides list their keys in the same
+/// order (the usual case between two versions of one document), and falls back to lookups
+/// otherwise; `serde_json`'s own equality hashes every key.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            let mut in_order = true;
+            for ((ka, va), (kb, vb)) in x.iter().zip(y.iter()) {
+                if ka != kb {
+                    in_order = false;
+                    break;
+                }
+                if !same(va, vb) {
+                    return false;
+                }
+            }
+            in_order
+                || x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| same(v, w))
+        }
+        _ => a == b,
+    }
+}
 
 /// Type facts of one schema.
 struct Types<'v> {
@@ -123,22 +156,6 @@ fn required_set(m: &Map<String, Value>) -> BTreeSet<&str> {
         .unwrap_or_default()
 }
 
-/// A boolean keyword of a (possibly `$ref`) schema: the local value wins, else the target's.
-fn flag(doc: &Document, at: &Location, key: &str) -> bool {
-    let Some(v) = doc.value(at) else {
-        return false;
-    };
-    if let Some(b) = v.get(key).and_then(Value::as_bool) {
-        return b;
-    }
-    if v.get("$ref").is_some()
-        && let Ok((_, t)) = doc.resolve(at)
-    {
-        return t.get(key).and_then(Value::as_bool).unwrap_or(false);
-    }
-    false
-}
-
 /// Pointers of reusable definitions (OpenAPI 3 / AsyncAPI components, Swagger 2.0
 /// `parameters`, `responses` and `definitions`).
 fn shared_pointer(pointer: &str) -> bool {
@@ -200,11 +217,10 @@ impl<'a> Engine<'a> {
         depth: usize,
         definition: bool,
     ) {
-        let (pdoc, cdoc) = (self.p, self.c);
-        let Ok((pl, pv)) = pdoc.resolve(p) else {
+        let Some((pl, pv)) = self.pn.resolve(p) else {
             return;
         };
-        let Ok((cl, cv)) = cdoc.resolve(c) else {
+        let Some((cl, cv)) = self.cn.resolve(c) else {
             return;
         };
         let is_self = definition && &pl == p && &cl == c;
@@ -239,20 +255,42 @@ impl<'a> Engine<'a> {
             self.truncated = true;
             return;
         }
-        if !self.visited.insert((pl.clone(), cl.clone(), role)) {
-            return;
-        }
+        let key = (pl, cl);
+        let bit = 1u8 << (role as u8);
+        let cached = match self.pairs.get_mut(&key) {
+            Some(state) => {
+                if state.roles & bit != 0 {
+                    return;
+                }
+                state.roles |= bit;
+                state.unchanged.clone()
+            }
+            None => {
+                self.pairs.insert(
+                    key.clone(),
+                    crate::engine::PairState {
+                        roles: bit,
+                        unchanged: None,
+                    },
+                );
+                None
+            }
+        };
+        let (pl, cl) = key;
         self.visits += 1;
         // Fast path: identical subtrees hold no change of their own; only the shared
         // definitions they use must still be linked (and compared, once).
-        if pv == cv && pl.file == cl.file && self.link_refs(owner, crumbs, role, &pl, &cl, pv) {
+        if pl.file == cl.file && self.link_refs(owner, crumbs, role, &pl, &cl, pv, cv, cached) {
             return;
         }
         self.compare(owner, crumbs, role, &pl, pv, &cl, cv, depth);
     }
 
     /// For an unchanged subtree: records an edge to every named component its `$ref`s use.
-    /// Returns false (the caller then walks the subtree) if a `$ref` lands anywhere else.
+    /// Returns false (the caller then walks the subtree) if the subtrees differ or a `$ref`
+    /// lands anywhere but on a named component. The answer is cached per location pair, so a
+    /// component used in several roles is compared and scanned once.
+    #[allow(clippy::too_many_arguments)]
     fn link_refs(
         &mut self,
         owner: usize,
@@ -260,38 +298,29 @@ impl<'a> Engine<'a> {
         role: Role,
         pl: &Location,
         cl: &Location,
-        value: &Value,
+        pv: &'a Value,
+        cv: &'a Value,
+        cached: Option<Option<std::rc::Rc<Vec<(String, Location, Location)>>>>,
     ) -> bool {
-        let (pdoc, cdoc) = (self.p, self.c);
-        let mut stack: Vec<&Value> = vec![value];
-        let mut targets: Vec<(String, Location, Location)> = Vec::new();
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) => {
-                    if let Some(Value::String(r)) = m.get("$ref") {
-                        let Ok(pt) = pdoc.ref_target(pl.file, r) else {
-                            return false;
-                        };
-                        let Ok(ct) = cdoc.ref_target(cl.file, r) else {
-                            return false;
-                        };
-                        let (Ok((pt, _)), Ok((ct, _))) = (pdoc.resolve(&pt), cdoc.resolve(&ct))
-                        else {
-                            return false;
-                        };
-                        match (self.p_names.get(&pt), self.c_names.get(&ct)) {
-                            (Some(a), Some(b)) if a == b => targets.push((b.to_string(), pt, ct)),
-                            _ => return false,
-                        }
-                    }
-                    stack.extend(m.values());
+        let targets = match cached {
+            Some(cached) => cached,
+            None => {
+                let found = if same(pv, cv) {
+                    self.ref_targets(pl, cl, pv).map(std::rc::Rc::new)
+                } else {
+                    None
+                };
+                if let Some(state) = self.pairs.get_mut(&(pl.clone(), cl.clone())) {
+                    state.unchanged = Some(found.clone());
                 }
-                Value::Array(a) => stack.extend(a.iter()),
-                _ => {}
+                found
             }
-        }
-        for (name, pt, ct) in targets {
-            let to = self.component(&name, role, &pt, &ct);
+        };
+        let Some(targets) = targets else {
+            return false;
+        };
+        for (name, pt, ct) in targets.iter() {
+            let to = self.component(name, role, pt, ct);
             if to != owner {
                 self.edges.push(Edge {
                     from: owner,
@@ -301,6 +330,36 @@ impl<'a> Engine<'a> {
             }
         }
         true
+    }
+
+    /// The named components the `$ref`s of an unchanged subtree land on, or `None` if one
+    /// lands elsewhere.
+    fn ref_targets(
+        &mut self,
+        pl: &Location,
+        cl: &Location,
+        value: &'a Value,
+    ) -> Option<Vec<(String, Location, Location)>> {
+        let mut stack: Vec<&'a Value> = vec![value];
+        let mut targets: Vec<(String, Location, Location)> = Vec::new();
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::String(r)) = m.get("$ref") {
+                        let (pt, _) = self.pn.follow(pl.file, r)?;
+                        let (ct, _) = self.cn.follow(cl.file, r)?;
+                        match (self.p_names.get(&pt), self.c_names.get(&ct)) {
+                            (Some(a), Some(b)) if a == b => targets.push((b.to_string(), pt, ct)),
+                            _ => return None,
+                        }
+                    }
+                    stack.extend(m.values());
+                }
+                Value::Array(a) => stack.extend(a.iter()),
+                _ => {}
+            }
+        }
+        Some(targets)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1089,32 +1148,31 @@ impl<'a> Engine<'a> {
         depth: usize,
     ) {
         let contra = role.contravariant();
-        let empty = Map::new();
         let pp = pm
             .get("properties")
             .and_then(Value::as_object)
-            .unwrap_or(&empty);
+            .unwrap_or(&EMPTY_MAP);
         let cp = cm
             .get("properties")
             .and_then(Value::as_object)
-            .unwrap_or(&empty);
+            .unwrap_or(&EMPTY_MAP);
         let (preq, creq) = (required_set(pm), required_set(cm));
         if pp.is_empty() && cp.is_empty() && preq == creq {
             return;
         }
-        let (pdoc, cdoc) = (self.p, self.c);
         let ppl = pl.child("properties");
         let cpl = cl.child("properties");
+        let (pf, cf) = (pl.file, cl.file);
         // Required as clients experience it: a read-only property is never sent in a request,
         // a write-only one never returned in a response.
-        let effective = |doc: &Document, at: &Location, required: bool| {
+        let effective = |nav: &mut crate::nav::Nav<'a>, file, v: &'a Value, required: bool| {
             required
-                && !(contra && flag(doc, at, "readOnly"))
-                && !(!contra && flag(doc, at, "writeOnly"))
+                && !(contra && nav.flag(file, v, "readOnly"))
+                && !(!contra && nav.flag(file, v, "writeOnly"))
         };
-        for name in cp.keys() {
+        for (name, cval) in cp {
             let cat = cpl.child(name);
-            let creq_eff = effective(cdoc, &cat, creq.contains(name.as_str()));
+            let creq_eff = effective(&mut self.cn, cf, cval, creq.contains(name.as_str()));
             if !pp.contains_key(name) {
                 crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
                 let s = if creq_eff {
@@ -1139,7 +1197,8 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let pat = ppl.child(name);
-            let preq_eff = effective(pdoc, &pat, preq.contains(name.as_str()));
+            let pval = &pp[name.as_str()];
+            let preq_eff = effective(&mut self.pn, pf, pval, preq.contains(name.as_str()));
             crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
             if !preq_eff && creq_eff {
                 self.check(
@@ -1168,7 +1227,7 @@ impl<'a> Engine<'a> {
                     &cat,
                 );
             }
-            if !flag(pdoc, &pat, "readOnly") && flag(cdoc, &cat, "readOnly") {
+            if !self.pn.flag(pf, pval, "readOnly") && self.cn.flag(cf, cval, "readOnly") {
                 self.check(
                     role,
                     S::PropertyBecameReadOnly,
@@ -1182,7 +1241,7 @@ impl<'a> Engine<'a> {
                     &cat,
                 );
             }
-            if !flag(pdoc, &pat, "writeOnly") && flag(cdoc, &cat, "writeOnly") {
+            if !self.pn.flag(pf, pval, "writeOnly") && self.cn.flag(cf, cval, "writeOnly") {
                 self.check(
                     role,
                     S::PropertyBecameWriteOnly,
@@ -1199,18 +1258,18 @@ impl<'a> Engine<'a> {
             self.schema(owner, crumbs, role, &pat, &cat, depth + 1);
             crumbs.pop();
         }
-        for name in pp.keys() {
+        for (name, pval) in pp {
             if cp.contains_key(name) {
                 continue;
             }
             let pat = ppl.child(name);
             // A property that was never visible on this side cannot be missed when it goes.
-            if (contra && flag(pdoc, &pat, "readOnly"))
-                || (!contra && flag(pdoc, &pat, "writeOnly"))
+            if (contra && self.pn.flag(pf, pval, "readOnly"))
+                || (!contra && self.pn.flag(pf, pval, "writeOnly"))
             {
                 continue;
             }
-            let s = if flag(pdoc, &pat, "deprecated") {
+            let s = if self.pn.flag(pf, pval, "deprecated") {
                 S::DeprecatedPropertyRemoved
             } else {
                 S::PropertyRemoved
