@@ -5,7 +5,7 @@
 //!
 //! Environment: `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`), `API_SMART_DIFF` (the
 //! `api-smart-diff` package directory, default `<repo>/.tools/npm/node_modules/api-smart-diff`),
-//! `SPECPRESS_BENCH_RUNS` (diff repetitions, default 15), `SPECPRESS_BENCH_PEER_RUNS` (peer runs
+//! `SPECPRESS_BENCH_RUNS` (diff repetitions, default 31), `SPECPRESS_BENCH_PEER_RUNS` (peer runs
 //! per pair, default 1, at most 2), `SPECPRESS_BENCH_PEER_TIMEOUT` (seconds, default 120).
 
 use std::path::{Path, PathBuf};
@@ -40,6 +40,21 @@ fn peak_rss_mb() -> f64 {
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
+/// CPU time (user + system) of this thread so far, in ms (clock ticks of 10 ms; used over many
+/// runs, so it stays meaningful when other processes load the machine).
+fn thread_cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/stat")
+        .ok()
+        .and_then(|s| {
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let utime: f64 = f.get(11)?.parse().ok()?;
+            let stime: f64 = f.get(12)?.parse().ok()?;
+            Some((utime + stime) * 10.0)
+        })
+        .unwrap_or(f64::NAN)
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -56,12 +71,18 @@ fn child(previous: &Path, current: &Path, runs: usize) -> Result<(), String> {
     let report = diff(&p, &c, &options);
     let first = t1.elapsed();
     let mut times = vec![ms(first)];
+    let cpu0 = thread_cpu_ms();
     for _ in 1..runs {
         let t = Instant::now();
         let r = diff(&p, &c, &options);
         times.push(ms(t.elapsed()));
         std::hint::black_box(r);
     }
+    let cpu_mean = if runs > 1 {
+        (thread_cpu_ms() - cpu0) / (runs - 1) as f64
+    } else {
+        f64::NAN
+    };
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     println!(
@@ -71,6 +92,7 @@ fn child(previous: &Path, current: &Path, runs: usize) -> Result<(), String> {
             "first_diff_ms": ms(first),
             "diff_median_ms": median,
             "diff_min_ms": times[0],
+            "diff_cpu_mean_ms": cpu_mean,
             "wall_ms": ms(parse) + ms(first),
             "changes": report.changes().len(),
             "items": report.items().len(),
@@ -122,7 +144,7 @@ fn main() {
         let runs = std::env::var("SPECPRESS_BENCH_RUNS")
             .ok()
             .and_then(|r| r.parse().ok())
-            .unwrap_or(15usize)
+            .unwrap_or(31usize)
             .max(1);
         if let Err(e) = child(Path::new(&p), Path::new(&c), runs) {
             eprintln!("{e}");
@@ -174,9 +196,9 @@ fn main() {
         }
     };
     println!(
-        "\n| pair | parse+model ms | diff median ms | wall ms (parse+diff) | peak RSS MB | changes | api-smart-diff ms (parse+compare) | its compare ms | its RSS MB | its items | ratio wall | ratio diff |"
+        "\n| pair | parse+model ms | diff median ms | diff min ms | diff CPU ms (mean) | wall ms (parse+diff) | peak RSS MB | changes | api-smart-diff ms (parse+compare) | its compare ms | its RSS MB | its items | ratio wall | ratio diff |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (name, previous, current) in PAIRS {
         let (p, c) = (corpus.join(previous), corpus.join(current));
         let mut cmd = Command::new(&exe);
@@ -187,7 +209,7 @@ fn main() {
         {
             Ok(v) => v,
             Err(e) => {
-                println!("| {name} | error: {e} |||||||||||");
+                println!("| {name} | error: {e} |||||||||||||");
                 continue;
             }
         };
@@ -222,9 +244,11 @@ fn main() {
         let dm = field(&ours, "diff_median_ms");
         match peer {
             Some(v) => println!(
-                "| {name} | {:.0} | {:.1} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {:.0} | {} | {:.0}x | {:.0}x |",
+                "| {name} | {:.0} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {} | {:.0} | {:.0} | {:.0} | {} | {:.0}x | {:.0}x |",
                 field(&ours, "parse_ms"),
                 dm,
+                field(&ours, "diff_min_ms"),
+                field(&ours, "diff_cpu_mean_ms"),
                 wall,
                 field(&ours, "peak_rss_mb"),
                 ours["changes"],
@@ -236,9 +260,11 @@ fn main() {
                 field(&v, "compare_ms") / dm,
             ),
             None => println!(
-                "| {name} | {:.0} | {:.1} | {:.0} | {:.0} | {} | {} | | | | | |",
+                "| {name} | {:.0} | {:.1} | {:.1} | {:.1} | {:.0} | {:.0} | {} | {} | | | | | |",
                 field(&ours, "parse_ms"),
                 dm,
+                field(&ours, "diff_min_ms"),
+                field(&ours, "diff_cpu_mean_ms"),
                 wall,
                 field(&ours, "peak_rss_mb"),
                 ours["changes"],

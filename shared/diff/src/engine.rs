@@ -1,7 +1,7 @@
 //! The comparison walk: operations, parameters, bodies, responses, security, servers, AsyncAPI
 //! operations/messages/channels. Schemas are compared in [`crate::schema`].
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
 use indexmap::IndexMap;
 use serde_json::{Value, json};
@@ -11,6 +11,7 @@ use specpress_spec::{
     SecurityScheme, Server,
 };
 
+use crate::nav::{FxMap, FxSet};
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
 use crate::options::{DiffOptions, normalize_template};
 use crate::rules::{B, Role, RuleId, S};
@@ -55,18 +56,18 @@ pub(crate) struct Engine<'a> {
     pub options: &'a DiffOptions,
     pub pn: crate::nav::Nav<'a>,
     pub cn: crate::nav::Nav<'a>,
-    pub p_names: HashMap<&'a Location, &'a str>,
-    pub c_names: HashMap<&'a Location, &'a str>,
+    pub p_names: FxMap<&'a Location, &'a str>,
+    pub c_names: FxMap<&'a Location, &'a str>,
     pub owners: Vec<Owner>,
     pub changes: Vec<Change>,
     pub edges: Vec<Edge>,
     pub components: Vec<ComponentPair>,
-    pub component_index: HashMap<Role, HashMap<String, usize>>,
+    pub component_index: FxMap<Role, FxMap<String, usize>>,
     pub queue: VecDeque<usize>,
     /// Every schema location pair seen: the roles it was compared in, and (once known)
     /// whether it is unchanged, with the named components its `$ref`s use.
-    pub pairs: HashMap<(Location, Location), PairState>,
-    pub content_seen: HashSet<(S, Location, Location)>,
+    pub pairs: FxMap<(Location, Location), PairState>,
+    pub content_seen: FxSet<(S, Location, Location)>,
 
     pub visits: usize,
     pub truncated: bool,
@@ -169,10 +170,10 @@ impl<'a> Engine<'a> {
             changes: Vec::new(),
             edges: Vec::new(),
             components: Vec::new(),
-            component_index: HashMap::new(),
+            component_index: FxMap::default(),
             queue: VecDeque::new(),
-            pairs: HashMap::new(),
-            content_seen: HashSet::new(),
+            pairs: FxMap::default(),
+            content_seen: FxSet::default(),
             visits: 0,
             truncated: false,
             today: options.today(),

@@ -15,10 +15,11 @@ const MAX_CHAIN: usize = 64;
 
 pub(crate) struct Nav<'a> {
     doc: &'a Document,
-    /// The last two-token prefix (`/paths/<path>`) walked, and its value.
-    prefix: Option<(FileId, String, &'a Value)>,
+    /// Values of the three-token prefixes walked so far (`/paths/<path>/<method>`,
+    /// `/components/schemas/<name>`), by file and prefix.
+    prefixes: FxMap<(FileId, String), Option<&'a Value>>,
     /// `$ref` strings already resolved: (file, ref) → final location and value.
-    refs: HashMap<(FileId, &'a str), Option<(Location, &'a Value)>>,
+    refs: FxMap<(FileId, &'a str), Option<(Location, &'a Value)>>,
 }
 
 fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
@@ -40,19 +41,26 @@ fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
     Some(v)
 }
 
-/// The end of the first two tokens of a pointer (`/paths/~1pets`), if it has more.
+/// The end of the first three tokens of a pointer (`/paths/~1pets/get`), if it has more.
 fn prefix_end(pointer: &str) -> Option<usize> {
-    let first = pointer.get(1..)?.find('/')? + 1;
-    let second = pointer.get(first + 1..)?.find('/')? + first + 1;
-    Some(second)
+    let mut seen = 0;
+    for (i, b) in pointer.bytes().enumerate().skip(1) {
+        if b == b'/' {
+            seen += 1;
+            if seen == 3 {
+                return Some(i);
+            }
+        }
+    }
+    None
 }
 
 impl<'a> Nav<'a> {
     pub(crate) fn new(doc: &'a Document) -> Self {
         Nav {
             doc,
-            prefix: None,
-            refs: HashMap::new(),
+            prefixes: FxMap::default(),
+            refs: FxMap::default(),
         }
     }
 
@@ -60,16 +68,19 @@ impl<'a> Nav<'a> {
     pub(crate) fn lookup(&mut self, at: &Location) -> Option<&'a Value> {
         if let Some(end) = prefix_end(&at.pointer) {
             let (head, tail) = at.pointer.split_at(end);
-            if let Some((file, p, v)) = &self.prefix
-                && *file == at.file
-                && p == head
-            {
-                return walk(v, tail);
-            }
-            let root = self.doc.value(&Location::root(at.file))?;
-            let base = walk(root, head)?;
-            self.prefix = Some((at.file, head.to_string(), base));
-            return walk(base, tail);
+            let key = (at.file, head.to_string());
+            let base = match self.prefixes.get(&key) {
+                Some(base) => *base,
+                None => {
+                    let base = self
+                        .doc
+                        .value(&Location::root(at.file))
+                        .and_then(|root| walk(root, head));
+                    self.prefixes.insert(key, base);
+                    base
+                }
+            };
+            return walk(base?, tail);
         }
         walk(self.doc.value(&Location::root(at.file))?, &at.pointer)
     }
@@ -125,9 +136,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prefixes_are_the_first_two_pointer_tokens() {
-        assert_eq!(prefix_end("/paths/~1a/get/responses"), Some(10));
-        assert_eq!(prefix_end("/paths/~1a"), None);
+    fn prefixes_are_the_first_three_pointer_tokens() {
+        assert_eq!(prefix_end("/paths/~1a/get/responses"), Some(14));
+        assert_eq!(prefix_end("/paths/~1a/get"), None);
         assert_eq!(prefix_end(""), None);
     }
 
@@ -141,3 +152,65 @@ mod tests {
         assert_eq!(walk(&v, "/paths/missing"), None);
     }
 }
+
+/// A small, fast, non-cryptographic hasher (the Fx multiply-rotate scheme) for the engine's
+/// own maps, whose keys are JSON pointers and names from the documents being compared. The
+/// maps are private to one diff run, so hash flooding is not a concern.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher {
+    hash: u64,
+}
+
+const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl std::hash::Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.add(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(w));
+        }
+    }
+    #[inline]
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// `BuildHasher` for [`FxHasher`].
+pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
+/// A `HashMap` with [`FxHasher`].
+pub(crate) type FxMap<K, V> = HashMap<K, V, FxBuild>;
+/// A `HashSet` with [`FxHasher`].
+pub(crate) type FxSet<K> = std::collections::HashSet<K, FxBuild>;
