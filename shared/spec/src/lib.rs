@@ -29,7 +29,7 @@ use serde_json::Value;
 pub struct Limits {
     /// Maximum size of each file (the definition and each reference), checked before parsing.
     pub max_bytes: usize,
-    /// Maximum nesting depth of arrays/objects.
+    /// Maximum nesting depth of arrays/objects (clamped to [`MAX_DEPTH_CEILING`]).
     pub max_depth: usize,
     /// Maximum number of JSON nodes over the whole document, references included.
     pub max_nodes: usize,
@@ -62,6 +62,10 @@ impl Default for Limits {
         }
     }
 }
+
+/// The highest nesting depth accepted whatever [`Limits::max_depth`] says: values are
+/// dropped and validated recursively, so depth must stay far from what a 2 MiB stack holds.
+pub const MAX_DEPTH_CEILING: usize = 256;
 
 /// One entry of the API's `references` array.
 #[derive(Clone, Debug, serde::Deserialize, serde::Serialize)]
@@ -247,8 +251,9 @@ fn load_text(
 ) -> Result<(Value, SourceFormat, usize), Diagnostic> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.trim_start().chars().next();
+    let max_depth = limits.max_depth.min(MAX_DEPTH_CEILING);
     let yaml_budget = yaml::YamlBudget {
-        max_depth: limits.max_depth,
+        max_depth,
         max_nodes: limits.max_nodes,
         nodes_before,
         allow_aliases: limits.allow_aliases,
@@ -261,7 +266,7 @@ fn load_text(
     match first {
         None => Err(Diagnostic::new("empty-document", "the document is empty")),
         Some('{') | Some('[') | Some('"') => {
-            match json::load(text, limits.max_depth, limits.max_nodes, nodes_before) {
+            match json::load(text, max_depth, limits.max_nodes, nodes_before) {
                 Ok(l) => Ok((l.value, SourceFormat::Json, l.nodes)),
                 // Flow-style YAML also starts with `{`/`[`: fall back to YAML on a plain syntax error.
                 // If both fail, the JSON error is the useful one, unless YAML hit a budget.

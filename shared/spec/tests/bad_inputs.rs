@@ -555,3 +555,34 @@ fn errors_are_collected_not_stopped_at_the_first() {
     };
     assert_eq!(err(parse(&doc, &[], &capped)).len(), 2);
 }
+
+#[test]
+fn nesting_at_the_depth_limit_validates_on_a_2_mib_stack() {
+    // Depth just under the budget, in a schema the validator walks: must not overflow a
+    // tokio-sized (2 MiB) thread stack anywhere (loader, ref walk, model, validation, drop).
+    let mut schema = String::from(r#"{"type":"string"}"#);
+    for _ in 0..58 {
+        schema = format!(r#"{{"type":"object","properties":{{"a":{schema}}}}}"#);
+    }
+    let text = openapi_json_with(&format!(r#"{{"Deep":{schema}}}"#));
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || {
+            let doc = check(&text, &[], &Limits::default()).expect("valid deep document");
+            let _ = doc.fingerprint();
+            doc.model().schemas.len()
+        })
+        .expect("spawn");
+    assert_eq!(handle.join().expect("no stack overflow"), 1);
+}
+
+#[test]
+fn depth_limit_is_clamped_to_a_safe_maximum() {
+    let limits = Limits {
+        max_depth: 1_000_000,
+        ..Limits::default()
+    };
+    let yaml = format!("{}1", "- ".repeat(5000));
+    let (code, _) = first_code(parse(&yaml, &[], &limits));
+    assert_eq!(code, "too-deep");
+}

@@ -655,3 +655,11 @@ fn asyncapi_2_0_and_openapi_3_0_minimal_documents_validate() {
         "{e}"
     );
 }
+
+#[test]
+fn documents_and_errors_are_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Document>();
+    assert_send_sync::<specpress_spec::Invalid>();
+    assert_send_sync::<specpress_spec::RefError>();
+}
