@@ -31,7 +31,10 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/api/v1/docs/{doc}/branches", get(list).post(create))
         .route("/api/v1/docs/{doc}/branches/{slug}", delete(remove))
-        .route("/api/v1/docs/{doc}/branches/{slug}/set_default", patch(set_default))
+        .route(
+            "/api/v1/docs/{doc}/branches/{slug}/set_default",
+            patch(set_default),
+        )
         .route("/api/v1/docs/{doc}/versions", get(versions))
         .with_state(state)
 }
@@ -43,7 +46,9 @@ async fn list(
     list: ListRequest,
 ) -> Result<Response, ApiError> {
     let (doc, items) = branches::list_branches(&*state.store, &p, &doc).await?;
-    paginate(&list, &format!("branches:{}", doc.id), items, |b| b.slug.clone())
+    paginate(&list, &format!("branches:{}", doc.id), items, |b| {
+        b.slug.clone()
+    })
 }
 
 /// `POST .../branches` body.
@@ -134,8 +139,11 @@ async fn versions(
     Query(q): Query<VersionsQuery>,
     list: ListRequest,
 ) -> Result<Response, ApiError> {
-    let (doc, slug, versions) = branches::list_versions(&*state.store, &p, &doc, q.branch.as_deref()).await?;
+    let (doc, slug, versions) =
+        branches::list_versions(&*state.store, &p, &doc, q.branch.as_deref()).await?;
     let items: Vec<VersionItem> = versions.iter().map(VersionItem::of).collect();
     // Newest first: the key orders by descending position.
-    paginate(&list, &format!("versions:{}:{slug}", doc.id), items, |v| format!("{:020}", u64::MAX - v.position))
+    paginate(&list, &format!("versions:{}:{slug}", doc.id), items, |v| {
+        format!("{:020}", u64::MAX - v.position)
+    })
 }

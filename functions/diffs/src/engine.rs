@@ -25,25 +25,48 @@ fn references(bundle: &Bundle) -> Vec<specpress_spec::Reference> {
     bundle
         .references
         .iter()
-        .map(|r| specpress_spec::Reference { location: r.location.clone(), content: r.content.clone(), name: r.name.clone() })
+        .map(|r| specpress_spec::Reference {
+            location: r.location.clone(),
+            content: r.content.clone(),
+            name: r.name.clone(),
+        })
         .collect()
 }
 
 /// Parses one side; an unusable document is a 422 on `field` with every located message.
 fn parse(bundle: &Bundle, field: &str, limits: &Limits) -> Result<Document> {
     specpress_spec::parse(&bundle.definition, &references(bundle), limits).map_err(|invalid| {
-        let messages: Vec<String> = invalid.diagnostics.iter().map(ToString::to_string).collect();
-        DomainError::Invalid { message: format!("Invalid definition file ({field})"), field: field.to_owned(), messages }
+        let messages: Vec<String> = invalid
+            .diagnostics
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        DomainError::Invalid {
+            message: format!("Invalid definition file ({field})"),
+            field: field.to_owned(),
+            messages,
+        }
     })
 }
 
 /// Parses both sides (in parallel, on two threads), diffs, and renders every format.
-pub fn compare_blocking(previous: &Bundle, current: &Bundle, from_urls: bool, limits: &Limits) -> Result<Comparison> {
-    let (pf, cf) = if from_urls { ("previous_url", "url") } else { ("previous_definition", "definition") };
+pub fn compare_blocking(
+    previous: &Bundle,
+    current: &Bundle,
+    from_urls: bool,
+    limits: &Limits,
+) -> Result<Comparison> {
+    let (pf, cf) = if from_urls {
+        ("previous_url", "url")
+    } else {
+        ("previous_definition", "definition")
+    };
     let (prev, cur) = std::thread::scope(|scope| {
         let handle = scope.spawn(|| parse(previous, pf, limits));
         let cur = parse(current, cf, limits);
-        let prev = handle.join().unwrap_or_else(|_| Err(DomainError::unexpected("parser thread panicked")));
+        let prev = handle
+            .join()
+            .unwrap_or_else(|_| Err(DomainError::unexpected("parser thread panicked")));
         (prev, cur)
     });
     let (prev, cur) = (prev?, cur?);
@@ -51,17 +74,33 @@ pub fn compare_blocking(previous: &Bundle, current: &Bundle, from_urls: bool, li
     Ok(Comparison {
         title: cur.title().to_owned(),
         breaking: report.breaking(),
-        rendered: Rendered { text: report.text(), markdown: report.markdown(), html: report.html(), details: report.details() },
+        rendered: Rendered {
+            text: report.text(),
+            markdown: report.markdown(),
+            html: report.html(),
+            details: report.details(),
+        },
     })
 }
 
 #[async_trait]
 impl DiffEngine for SpecDiffEngine {
-    async fn compare(&self, previous: &Bundle, current: &Bundle, from_urls: bool) -> Result<Comparison> {
-        let (previous, current, limits) = (Arc::new(previous.clone()), Arc::new(current.clone()), self.limits.clone());
-        tokio::task::spawn_blocking(move || compare_blocking(&previous, &current, from_urls, &limits))
-            .await
-            .map_err(DomainError::unexpected)?
+    async fn compare(
+        &self,
+        previous: &Bundle,
+        current: &Bundle,
+        from_urls: bool,
+    ) -> Result<Comparison> {
+        let (previous, current, limits) = (
+            Arc::new(previous.clone()),
+            Arc::new(current.clone()),
+            self.limits.clone(),
+        );
+        tokio::task::spawn_blocking(move || {
+            compare_blocking(&previous, &current, from_urls, &limits)
+        })
+        .await
+        .map_err(DomainError::unexpected)?
     }
 
     async fn to_json(&self, bundle: &Bundle) -> Result<String> {

@@ -15,7 +15,9 @@ pub struct SafeFetcher {
 impl SafeFetcher {
     /// Builds the client once per process.
     pub fn new(policy: FetchPolicy) -> std::result::Result<Self, specpress_fetch::FetchError> {
-        Ok(SafeFetcher { client: SafeClient::new(policy)? })
+        Ok(SafeFetcher {
+            client: SafeClient::new(policy)?,
+        })
     }
 
     /// Wraps an existing client (tests with a custom resolver).
@@ -30,9 +32,17 @@ impl DocumentFetcher for SafeFetcher {
         let refused = |e: specpress_fetch::FetchError| {
             // The detail (resolved addresses, library errors) goes to the log only.
             tracing::info!(field, detail = %e.detail(), "URL download refused or failed");
-            DomainError::invalid(field, format!("{field} cannot be downloaded: {}", e.user_message()))
+            DomainError::invalid(
+                field,
+                format!("{field} cannot be downloaded: {}", e.user_message()),
+            )
         };
-        let body = self.client.get(url).await.and_then(|b| b.error_for_status()).map_err(refused)?;
+        let body = self
+            .client
+            .get(url)
+            .await
+            .and_then(|b| b.error_for_status())
+            .map_err(refused)?;
         String::from_utf8(body.bytes.to_vec())
             .map_err(|_| DomainError::invalid(field, format!("{field} did not return UTF-8 text")))
     }

@@ -29,7 +29,7 @@ use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
 use specpress_domain::model::Reference;
 use specpress_domain::usecases::diffs::{
-    self, DiffDeps, DiffEngine, DiffFormat, DiffInput, DiffSide, DocumentFetcher, DiffView,
+    self, DiffDeps, DiffEngine, DiffFormat, DiffInput, DiffSide, DiffView, DocumentFetcher,
 };
 use specpress_fetch::FetchPolicy;
 
@@ -85,13 +85,16 @@ impl DiffsConfig {
         let d = DiffsConfig::default();
         let fetch = FetchPolicy {
             allow_loopback: specpress_fetch::allow_loopback_from_env_value(
-                std::env::var(specpress_fetch::ALLOW_LOOPBACK_ENV).ok().as_deref(),
+                std::env::var(specpress_fetch::ALLOW_LOOPBACK_ENV)
+                    .ok()
+                    .as_deref(),
             ),
             ..FetchPolicy::default()
         };
         DiffsConfig {
             max_body_bytes: env_number("SPECPRESS_DIFF_MAX_BODY_BYTES").or(d.max_body_bytes),
-            rate_per_minute: env_number("SPECPRESS_DIFF_RATE_PER_MINUTE").unwrap_or(d.rate_per_minute),
+            rate_per_minute: env_number("SPECPRESS_DIFF_RATE_PER_MINUTE")
+                .unwrap_or(d.rate_per_minute),
             rate_burst: env_number("SPECPRESS_DIFF_RATE_BURST").unwrap_or(d.rate_burst),
             fetch,
         }
@@ -133,7 +136,12 @@ pub fn router_with_parts(
     fetcher: Arc<dyn DocumentFetcher>,
 ) -> Router {
     let max_body_bytes = config.max_body_bytes.unwrap_or(app.config.max_body_bytes);
-    let state = DiffsState { app, engine, fetcher, max_body_bytes };
+    let state = DiffsState {
+        app,
+        engine,
+        fetcher,
+        max_body_bytes,
+    };
     let create = post(create_diff);
     let create = match RateLimiter::new(config.rate_per_minute, config.rate_burst) {
         Some(l) => create.layer(axum::middleware::from_fn_with_state(l, limit::rate_limit)),
@@ -155,7 +163,10 @@ struct Unavailable;
 #[async_trait::async_trait]
 impl DocumentFetcher for Unavailable {
     async fn fetch(&self, field: &str, _url: &str) -> specpress_domain::Result<String> {
-        Err(DomainError::invalid(field, format!("{field} cannot be downloaded: URL downloads are unavailable")))
+        Err(DomainError::invalid(
+            field,
+            format!("{field} cannot be downloaded: URL downloads are unavailable"),
+        ))
     }
 }
 
@@ -190,12 +201,19 @@ struct CreateDiffBody {
 fn refs(r: Option<Vec<ReferenceIn>>) -> Vec<Reference> {
     r.unwrap_or_default()
         .into_iter()
-        .map(|r| Reference { location: r.location, content: r.content, name: r.name })
+        .map(|r| Reference {
+            location: r.location,
+            content: r.content,
+            name: r.name,
+        })
         .collect()
 }
 
 /// Reads a JSON body of at most `limit` bytes: 413 beyond, 400 for malformed JSON, 422 for the wrong shape.
-async fn json_body<T: serde::de::DeserializeOwned>(req: Request, limit: usize) -> Result<T, ApiError> {
+async fn json_body<T: serde::de::DeserializeOwned>(
+    req: Request,
+    limit: usize,
+) -> Result<T, ApiError> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -204,7 +222,9 @@ async fn json_body<T: serde::de::DeserializeOwned>(req: Request, limit: usize) -
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(ApiError::TooLarge(limit));
     }
-    let bytes = axum::body::to_bytes(req.into_body(), limit).await.map_err(|_| ApiError::TooLarge(limit))?;
+    let bytes = axum::body::to_bytes(req.into_body(), limit)
+        .await
+        .map_err(|_| ApiError::TooLarge(limit))?;
     serde_json::from_slice(&bytes).map_err(|e| {
         if e.is_data() {
             DomainError::invalid("body", format!("Invalid request body: {e}")).into()
@@ -229,11 +249,19 @@ async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Re
         url: body.url,
         expires_at: body.expires_at,
     };
-    let deps = DiffDeps { store: &*state.app.store, engine: &*state.engine, fetcher: &*state.fetcher };
+    let deps = DiffDeps {
+        store: &*state.app.store,
+        engine: &*state.engine,
+        fetcher: &*state.fetcher,
+    };
     let record = diffs::create_diff(deps, input, state.app.now()).await?;
     let id = record.id.to_string();
     let public_url = diff_url(&state, &id);
-    Ok((StatusCode::CREATED, axum::Json(json!({ "id": id, "public_url": public_url }))).into_response())
+    Ok((
+        StatusCode::CREATED,
+        axum::Json(json!({ "id": id, "public_url": public_url })),
+    )
+        .into_response())
 }
 
 /// The values of `formats[]` and `formats` in a raw query string.
@@ -253,13 +281,27 @@ fn view_json(state: &DiffsState, view: DiffView, formats: &[DiffFormat]) -> Valu
     out.insert("title".into(), json!(view.record.title));
     out.insert("public_url".into(), json!(base));
     out.insert("breaking".into(), json!(view.record.breaking));
-    out.insert("previous_version_url".into(), json!(format!("{base}/previous.json")));
-    out.insert("current_version_url".into(), json!(format!("{base}/current.json")));
-    if let Some(e) = view.record.expires_at.and_then(|e| e.format(&time::format_description::well_known::Rfc3339).ok()) {
+    out.insert(
+        "previous_version_url".into(),
+        json!(format!("{base}/previous.json")),
+    );
+    out.insert(
+        "current_version_url".into(),
+        json!(format!("{base}/current.json")),
+    );
+    if let Some(e) = view.record.expires_at.and_then(|e| {
+        e.format(&time::format_description::well_known::Rfc3339)
+            .ok()
+    }) {
         out.insert("expires_at".into(), json!(e));
     }
     let r = view.rendered;
-    let (mut text, mut markdown, mut html, mut details) = (Some(r.text), Some(r.markdown), Some(r.html), Some(r.details));
+    let (mut text, mut markdown, mut html, mut details) = (
+        Some(r.text),
+        Some(r.markdown),
+        Some(r.html),
+        Some(r.details),
+    );
     for f in formats {
         let (key, value) = match f {
             DiffFormat::Text => ("text", text.take().map(Value::String)),
@@ -286,17 +328,27 @@ async fn show_diff(
 }
 
 async fn document(state: &DiffsState, id: &str, side: DiffSide) -> Result<Response, ApiError> {
-    let text = diffs::diff_document(&*state.app.store, &*state.engine, id, side, state.app.now()).await?;
+    let text =
+        diffs::diff_document(&*state.app.store, &*state.engine, id, side, state.app.now()).await?;
     let mut resp = text.into_response();
-    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     Ok(resp)
 }
 
-async fn previous_json(State(state): State<DiffsState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn previous_json(
+    State(state): State<DiffsState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     document(&state, &id, DiffSide::Previous).await
 }
 
-async fn current_json(State(state): State<DiffsState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn current_json(
+    State(state): State<DiffsState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     document(&state, &id, DiffSide::Current).await
 }
 
@@ -316,10 +368,17 @@ fn escape_html(s: &str) -> String {
 }
 
 /// The public page of a diff (`public_url`): the HTML rendering in a minimal document.
-async fn public_page(State(state): State<DiffsState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn public_page(
+    State(state): State<DiffsState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     let view = diffs::get_diff(&*state.app.store, &id, state.app.now()).await?;
     let title = escape_html(&view.record.title);
-    let badge = if view.record.breaking { "<p><strong>Breaking changes</strong></p>" } else { "" };
+    let badge = if view.record.breaking {
+        "<p><strong>Breaking changes</strong></p>"
+    } else {
+        ""
+    };
     let body = if view.rendered.text.trim().is_empty() {
         "<p>No structural changes detected.</p>".to_owned()
     } else {

@@ -37,7 +37,13 @@ pub struct RateLimiter {
 impl RateLimiter {
     /// A limiter; `None` when `per_minute` is 0 (disabled).
     pub fn new(per_minute: u32, burst: u32) -> Option<Arc<Self>> {
-        (per_minute > 0).then(|| Arc::new(RateLimiter { per_minute, burst: burst.max(1), buckets: Mutex::default() }))
+        (per_minute > 0).then(|| {
+            Arc::new(RateLimiter {
+                per_minute,
+                burst: burst.max(1),
+                buckets: Mutex::default(),
+            })
+        })
     }
 
     fn rate_per_sec(&self) -> f64 {
@@ -53,17 +59,23 @@ impl RateLimiter {
         let burst = f64::from(self.burst);
         let rate = self.rate_per_sec();
         if buckets.len() >= MAX_CLIENTS && !buckets.contains_key(client) {
-            buckets.retain(|_, b| b.tokens + now.saturating_duration_since(b.last).as_secs_f64() * rate < burst);
+            buckets.retain(|_, b| {
+                b.tokens + now.saturating_duration_since(b.last).as_secs_f64() * rate < burst
+            });
             if buckets.len() >= MAX_CLIENTS {
                 // Still full of active clients: drop the stalest half rather than grow without bound.
-                let mut ages: Vec<(String, Instant)> = buckets.iter().map(|(k, b)| (k.clone(), b.last)).collect();
+                let mut ages: Vec<(String, Instant)> =
+                    buckets.iter().map(|(k, b)| (k.clone(), b.last)).collect();
                 ages.sort_by_key(|(_, t)| *t);
                 for (k, _) in ages.into_iter().take(MAX_CLIENTS / 2) {
                     buckets.remove(&k);
                 }
             }
         }
-        let b = buckets.entry(client.to_owned()).or_insert(Bucket { tokens: burst, last: now });
+        let b = buckets.entry(client.to_owned()).or_insert(Bucket {
+            tokens: burst,
+            last: now,
+        });
         let elapsed = now.saturating_duration_since(b.last).as_secs_f64();
         b.tokens = (b.tokens + elapsed * rate).min(burst);
         b.last = now;
@@ -89,7 +101,11 @@ pub fn client_key(req: &Request) -> String {
 }
 
 /// Middleware: 429 `{message}` with `Retry-After` when the client's bucket is empty.
-pub async fn rate_limit(State(limiter): State<Arc<RateLimiter>>, req: Request, next: Next) -> Response {
+pub async fn rate_limit(
+    State(limiter): State<Arc<RateLimiter>>,
+    req: Request,
+    next: Next,
+) -> Response {
     let key = client_key(&req);
     match limiter.check(&key, Instant::now()) {
         Ok(()) => next.run(req).await,
@@ -122,9 +138,18 @@ mod tests {
             assert!(l.check("a", t0).is_ok());
         }
         let retry = l.check("a", t0).expect_err("bucket empty");
-        assert!(retry <= Duration::from_secs(1) && retry > Duration::from_millis(900), "{retry:?}");
-        assert!(l.check("b", t0).is_ok(), "other clients have their own bucket");
-        assert!(l.check("a", t0 + Duration::from_millis(1010)).is_ok(), "one token per second");
+        assert!(
+            retry <= Duration::from_secs(1) && retry > Duration::from_millis(900),
+            "{retry:?}"
+        );
+        assert!(
+            l.check("b", t0).is_ok(),
+            "other clients have their own bucket"
+        );
+        assert!(
+            l.check("a", t0 + Duration::from_millis(1010)).is_ok(),
+            "one token per second"
+        );
         assert!(l.check("a", t0 + Duration::from_millis(1020)).is_err());
     }
 

@@ -37,7 +37,8 @@ pub fn router(state: AppState) -> Router {
 }
 
 fn date(t: OffsetDateTime) -> String {
-    t.format(format_description!("[year]-[month]-[day]")).unwrap_or_default()
+    t.format(format_description!("[year]-[month]-[day]"))
+        .unwrap_or_default()
 }
 
 /// APIs.json hub.
@@ -97,21 +98,34 @@ struct ApiJson {
 
 /// `OpenAPI` or `AsyncAPI` from the engine's specification id (`openapi/v3/json`, `asyncapi/v2/yaml`, ...).
 fn spec_type(v: &Version) -> &'static str {
-    if v.analysis.specification.starts_with("asyncapi") { "AsyncAPI" } else { "OpenAPI" }
+    if v.analysis.specification.starts_with("asyncapi") {
+        "AsyncAPI"
+    } else {
+        "OpenAPI"
+    }
 }
 
 fn api_json(state: &AppState, api: &HubApi) -> ApiJson {
     let base = &state.config.public_base_url;
     let human_url = specpress_api::urls::doc_public_url(base, api.doc.id);
     let properties = match &api.head {
-        Some(v) => vec![PropertyJson { kind: spec_type(v), url: format!("{base}/doc/{}/versions/{}/source", api.doc.id, v.id) }],
+        Some(v) => vec![PropertyJson {
+            kind: spec_type(v),
+            url: format!("{base}/doc/{}/versions/{}/source", api.doc.id, v.id),
+        }],
         None => vec![],
     };
-    let modified = api.head.as_ref().map_or(api.doc.modified_at, |v| v.created_at.max(api.doc.modified_at));
+    let modified = api.head.as_ref().map_or(api.doc.modified_at, |v| {
+        v.created_at.max(api.doc.modified_at)
+    });
     ApiJson {
         id: api.doc.id.to_string(),
         name: api.doc.name.clone(),
-        description: api.head.as_ref().map(|v| v.analysis.title.clone()).unwrap_or_default(),
+        description: api
+            .head
+            .as_ref()
+            .map(|v| v.analysis.title.clone())
+            .unwrap_or_default(),
         slug: api.doc.slug.to_string(),
         url: human_url.clone(),
         human_url,
@@ -123,13 +137,23 @@ fn api_json(state: &AppState, api: &HubApi) -> ApiJson {
     }
 }
 
-async fn list(State(state): State<AppState>, Auth(p): Auth, list: ListRequest) -> Result<Response, ApiError> {
+async fn list(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    list: ListRequest,
+) -> Result<Response, ApiError> {
     let hubs = hubs::list_hubs(&*state.store, &p).await?;
     let items: Vec<HubJson> = hubs.iter().map(|h| hub_json(&state, h, None)).collect();
-    paginate(&list, &format!("hubs:{}", p.org_id), items, |h| h.slug.clone())
+    paginate(&list, &format!("hubs:{}", p.org_id), items, |h| {
+        h.slug.clone()
+    })
 }
 
-async fn show(State(state): State<AppState>, Auth(p): Auth, Path(hub): Path<String>) -> Result<Response, ApiError> {
+async fn show(
+    State(state): State<AppState>,
+    Auth(p): Auth,
+    Path(hub): Path<String>,
+) -> Result<Response, ApiError> {
     let found = hubs::hub_with_apis(&*state.store, &p, &hub, state.now()).await?;
     let apis = found.apis.iter().map(|a| api_json(&state, a)).collect();
     Ok(axum::Json(hub_json(&state, &found.hub, Some(apis))).into_response())
@@ -144,7 +168,9 @@ async fn apis(
     let hub = hubs::get_hub(&*state.store, &p, &hub).await?;
     let found = hubs::hub_apis(&*state.store, &hub, state.now()).await?;
     let items: Vec<ApiJson> = found.iter().map(|a| api_json(&state, a)).collect();
-    paginate(&list, &format!("hub-apis:{}", hub.id), items, |a| a.slug.clone())
+    paginate(&list, &format!("hub-apis:{}", hub.id), items, |a| {
+        a.slug.clone()
+    })
 }
 
 /// A version's definition, exactly as deployed (`application/json` when it is JSON, `application/yaml` otherwise).
@@ -153,8 +179,13 @@ async fn source(
     Path((doc, version)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
     let bundle = public::version_definition(&*state.store, &doc, &version, state.now()).await?;
-    let kind = if bundle.definition.trim_start().starts_with('{') { "application/json" } else { "application/yaml" };
+    let kind = if bundle.definition.trim_start().starts_with('{') {
+        "application/json"
+    } else {
+        "application/yaml"
+    };
     let mut resp = bundle.definition.into_response();
-    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    resp.headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
     Ok(resp)
 }

@@ -34,10 +34,15 @@ fn codec_from_env() -> CursorCodec {
     if let Ok(key) = std::env::var(CURSOR_KEY_ENV) {
         match CursorCodec::new(key.trim().as_bytes()) {
             Ok(c) => return c,
-            Err(e) => tracing::error!(variable = CURSOR_KEY_ENV, problem = %e, "cursor key refused; using a random key"),
+            Err(e) => {
+                tracing::error!(variable = CURSOR_KEY_ENV, problem = %e, "cursor key refused; using a random key")
+            }
         }
     } else {
-        tracing::warn!(variable = CURSOR_KEY_ENV, "no cursor key configured; cursors are valid in this process only");
+        tracing::warn!(
+            variable = CURSOR_KEY_ENV,
+            "no cursor key configured; cursors are valid in this process only"
+        );
     }
     let key: [u8; 32] = rand::random();
     match CursorCodec::new(&key) {
@@ -51,7 +56,9 @@ fn codec_from_env() -> CursorCodec {
 /// is already in use.
 pub fn install_cursor_key(key: &[u8]) -> Result<(), String> {
     let codec = CursorCodec::new(key).map_err(|e| e.to_string())?;
-    CODEC.set(codec).map_err(|_| "the cursor key is already set".to_owned())
+    CODEC
+        .set(codec)
+        .map_err(|_| "the cursor key is already set".to_owned())
 }
 
 /// The process-wide cursor codec.
@@ -73,8 +80,12 @@ impl<S: Send + Sync> FromRequestParts<S> for ListRequest {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         let query = parts.uri.query();
-        let page = PageRequest::from_query(query).map_err(|e| DomainError::BadRequest(e.message()))?;
-        Ok(ListRequest { page, url: ListUrl::new(parts.uri.path(), query) })
+        let page =
+            PageRequest::from_query(query).map_err(|e| DomainError::BadRequest(e.message()))?;
+        Ok(ListRequest {
+            page,
+            url: ListUrl::new(parts.uri.path(), query),
+        })
     }
 }
 
@@ -95,22 +106,38 @@ pub fn paginate<T: Serialize>(
     let limit = usize::try_from(req.page.limit).unwrap_or(usize::MAX);
     let (start, page_no) = match &req.page.cursor {
         Some(c) => {
-            let pos = codec
-                .decode(scope, c, now)
-                .map_err(|e| DomainError::BadRequest(specpress_pagination::ParamError::from(e).message()))?;
-            let after = String::from_utf8(pos.position)
-                .map_err(|_| DomainError::BadRequest(specpress_pagination::ParamError::InvalidCursor.message()))?;
+            let pos = codec.decode(scope, c, now).map_err(|e| {
+                DomainError::BadRequest(specpress_pagination::ParamError::from(e).message())
+            })?;
+            let after = String::from_utf8(pos.position).map_err(|_| {
+                DomainError::BadRequest(specpress_pagination::ParamError::InvalidCursor.message())
+            })?;
             (items.partition_point(|i| key(i) <= after), pos.page)
         }
-        None => (usize::try_from(req.page.offset()).unwrap_or(usize::MAX).min(total), req.page.page),
+        None => (
+            usize::try_from(req.page.offset())
+                .unwrap_or(usize::MAX)
+                .min(total),
+            req.page.page,
+        ),
     };
     let end = start.saturating_add(limit).min(total);
-    let next_cursor = (end < total && end > start)
-        .then(|| codec.encode(scope, page_no.saturating_add(1), key(&items[end - 1]).as_bytes(), now));
-    let info = PageInfo::new(&req.page, total as u64).with_page(page_no).with_next_cursor(next_cursor);
+    let next_cursor = (end < total && end > start).then(|| {
+        codec.encode(
+            scope,
+            page_no.saturating_add(1),
+            key(&items[end - 1]).as_bytes(),
+            now,
+        )
+    });
+    let info = PageInfo::new(&req.page, total as u64)
+        .with_page(page_no)
+        .with_next_cursor(next_cursor);
     let page: Vec<T> = items.into_iter().skip(start).take(end - start).collect();
     if req.page.envelope {
-        let body = info.envelope(&page, &req.url).map_err(DomainError::unexpected)?;
+        let body = info
+            .envelope(&page, &req.url)
+            .map_err(DomainError::unexpected)?;
         Ok(Json(body).into_response())
     } else {
         let mut resp = Json(page).into_response();

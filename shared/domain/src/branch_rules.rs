@@ -15,7 +15,8 @@ use crate::error::{DomainError, Result};
 use crate::model::{BRANCH_NAME_MAX, BranchName, SLUG_MAX, Slug};
 
 /// Slugs no branch may take.
-pub const RESERVED_BRANCH_SLUGS: &[&str] = &["head", "latest", "default", "current", "previous", "new"];
+pub const RESERVED_BRANCH_SLUGS: &[&str] =
+    &["head", "latest", "default", "current", "previous", "new"];
 
 /// The slug of a branch name, without truncation; `None` when the name has no ASCII letter or digit.
 pub fn branch_slug(name: &str) -> Option<String> {
@@ -44,16 +45,24 @@ pub fn validate_branch_name(raw: &str) -> Result<BranchName> {
     let name = raw.trim();
     let shown: String = name.chars().take(80).collect();
     if name.is_empty() {
-        return Err(invalid("name is required: give the branch a name of 1 to 100 characters".into()));
+        return Err(invalid(
+            "name is required: give the branch a name of 1 to 100 characters".into(),
+        ));
     }
     if name.chars().count() > BRANCH_NAME_MAX {
-        return Err(invalid(format!("branch name is longer than {BRANCH_NAME_MAX} characters")));
+        return Err(invalid(format!(
+            "branch name is longer than {BRANCH_NAME_MAX} characters"
+        )));
     }
     if name.chars().any(char::is_control) {
-        return Err(invalid("branch name must not contain control characters (newlines, tabs, ...)".into()));
+        return Err(invalid(
+            "branch name must not contain control characters (newlines, tabs, ...)".into(),
+        ));
     }
     let Some(slug) = branch_slug(name) else {
-        return Err(invalid(format!("branch name '{shown}' must contain at least one ASCII letter or digit")));
+        return Err(invalid(format!(
+            "branch name '{shown}' must contain at least one ASCII letter or digit"
+        )));
     };
     if slug.len() > SLUG_MAX {
         return Err(invalid(format!(
@@ -66,7 +75,8 @@ pub fn validate_branch_name(raw: &str) -> Result<BranchName> {
             RESERVED_BRANCH_SLUGS.join(", ")
         )));
     }
-    let slug = Slug::parse(&slug).map_err(|_| invalid(format!("branch name '{shown}' has no usable slug")))?;
+    let slug = Slug::parse(&slug)
+        .map_err(|_| invalid(format!("branch name '{shown}' has no usable slug")))?;
     Ok(BranchName::from_stored(name.to_owned(), slug))
 }
 
@@ -91,14 +101,31 @@ mod tests {
         let b = validate_branch_name("  Feature/Login v2 ").expect("valid");
         assert_eq!(b.name(), "Feature/Login v2");
         assert_eq!(b.slug().as_str(), "feature-login-v2");
-        assert_eq!(validate_branch_name("feature-login-v2").expect("valid").slug(), b.slug());
+        assert_eq!(
+            validate_branch_name("feature-login-v2")
+                .expect("valid")
+                .slug(),
+            b.slug()
+        );
     }
 
     #[test]
     fn invalid_names_are_refused_with_the_name_field() {
         let long = "a".repeat(101);
         let long_slug = "ab-".repeat(33);
-        for bad in ["", "   ", "a\nb", "tab\there", "日本語", "!!!", &long, &long_slug, "latest", "HEAD", "Default"] {
+        for bad in [
+            "",
+            "   ",
+            "a\nb",
+            "tab\there",
+            "日本語",
+            "!!!",
+            &long,
+            &long_slug,
+            "latest",
+            "HEAD",
+            "Default",
+        ] {
             match validate_branch_name(bad) {
                 Err(DomainError::Invalid { field, .. }) => assert_eq!(field, "name", "{bad:?}"),
                 other => panic!("{bad:?} should be refused, got {other:?}"),
@@ -109,15 +136,28 @@ mod tests {
     #[test]
     fn boundary_lengths_are_accepted() {
         assert!(validate_branch_name(&"a".repeat(64)).is_ok());
-        assert!(validate_branch_name(&"a".repeat(65)).is_err(), "slug over 64");
+        assert!(
+            validate_branch_name(&"a".repeat(65)).is_err(),
+            "slug over 64"
+        );
         assert!(validate_branch_name("x").is_ok());
         assert!(validate_branch_name("release/2024.01_hotfix").is_ok());
     }
 
     #[test]
     fn path_segments_accept_slugs_and_names() {
-        assert_eq!(slug_from_path("feature-login").map(|s| s.to_string()).as_deref(), Some("feature-login"));
-        assert_eq!(slug_from_path("Feature/Login").map(|s| s.to_string()).as_deref(), Some("feature-login"));
+        assert_eq!(
+            slug_from_path("feature-login")
+                .map(|s| s.to_string())
+                .as_deref(),
+            Some("feature-login")
+        );
+        assert_eq!(
+            slug_from_path("Feature/Login")
+                .map(|s| s.to_string())
+                .as_deref(),
+            Some("feature-login")
+        );
         assert!(slug_from_path("!!!").is_none());
     }
 }

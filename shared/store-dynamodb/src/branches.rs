@@ -19,7 +19,13 @@ pub(crate) async fn transact_conditional(
     store: &DynamoStore,
     items: Vec<TransactWriteItem>,
 ) -> Result<Result<(), usize>> {
-    match store.client().transact_write_items().set_transact_items(Some(items)).send().await {
+    match store
+        .client()
+        .transact_write_items()
+        .set_transact_items(Some(items))
+        .send()
+        .await
+    {
         Ok(_) => Ok(Ok(())),
         Err(SdkError::ServiceError(se)) => {
             if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
@@ -39,7 +45,12 @@ pub(crate) async fn transact_conditional(
 
 #[async_trait]
 impl BranchAdminStore for DynamoStore {
-    async fn create_branch(&self, doc: DocId, name: &BranchName, now: OffsetDateTime) -> Result<()> {
+    async fn create_branch(
+        &self,
+        doc: DocId,
+        name: &BranchName,
+        now: OffsetDateTime,
+    ) -> Result<()> {
         let mut b = keyed(doc_pk(doc), &branch_sk(name.slug()));
         b.insert("doc_id".into(), s(doc.to_string()));
         b.insert("name".into(), s(name.name()));
@@ -63,7 +74,9 @@ impl BranchAdminStore for DynamoStore {
             .map_err(DomainError::unexpected)?;
         let items = vec![
             TransactWriteItem::builder().put(put).build(),
-            TransactWriteItem::builder().condition_check(doc_exists).build(),
+            TransactWriteItem::builder()
+                .condition_check(doc_exists)
+                .build(),
         ];
         match transact_conditional(self, items).await? {
             Ok(()) => Ok(()),
@@ -72,7 +85,11 @@ impl BranchAdminStore for DynamoStore {
         }
     }
 
-    async fn delete_branch(&self, doc: &Documentation, slug: &Slug) -> Result<Result<(), BranchWriteError>> {
+    async fn delete_branch(
+        &self,
+        doc: &Documentation,
+        slug: &Slug,
+    ) -> Result<Result<(), BranchWriteError>> {
         let delete = Delete::builder()
             .table_name(self.table())
             .key("pk", s(doc_pk(doc.id)))
@@ -90,7 +107,9 @@ impl BranchAdminStore for DynamoStore {
             .map_err(DomainError::unexpected)?;
         let items = vec![
             TransactWriteItem::builder().delete(delete).build(),
-            TransactWriteItem::builder().condition_check(not_default).build(),
+            TransactWriteItem::builder()
+                .condition_check(not_default)
+                .build(),
         ];
         Ok(match transact_conditional(self, items).await? {
             Ok(()) => Ok(()),
@@ -128,7 +147,9 @@ impl BranchAdminStore for DynamoStore {
             .map_err(DomainError::unexpected)?;
         let items = vec![
             TransactWriteItem::builder().update(update).build(),
-            TransactWriteItem::builder().condition_check(has_head).build(),
+            TransactWriteItem::builder()
+                .condition_check(has_head)
+                .build(),
         ];
         Ok(match transact_conditional(self, items).await? {
             Ok(()) => Ok(()),
@@ -137,7 +158,8 @@ impl BranchAdminStore for DynamoStore {
                 Some(_) => Err(BranchWriteError::DefaultMoved),
             },
             Err(_) => {
-                let branch = specpress_domain::ports::BranchStore::get_branch(self, doc.id, slug).await?;
+                let branch =
+                    specpress_domain::ports::BranchStore::get_branch(self, doc.id, slug).await?;
                 match branch {
                     None => Err(BranchWriteError::BranchMissing),
                     Some(_) => Err(BranchWriteError::BranchEmpty),

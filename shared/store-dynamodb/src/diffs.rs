@@ -23,14 +23,20 @@ fn put_ref(i: &mut Item, prefix: &str, r: &BlobRef) {
 }
 
 fn get_ref(i: &Item, prefix: &str) -> Result<BlobRef> {
-    Ok(BlobRef { sha256: get_s(i, &format!("{prefix}_sha256"))?.to_owned(), size: get_n(i, &format!("{prefix}_size"))? })
+    Ok(BlobRef {
+        sha256: get_s(i, &format!("{prefix}_sha256"))?.to_owned(),
+        size: get_n(i, &format!("{prefix}_size"))?,
+    })
 }
 
 fn diff_item(d: &DiffRecord) -> Item {
     let mut i = keyed(diff_pk(d.id), DIFF_SK);
     i.insert("id".into(), s(d.id.to_string()));
     i.insert("title".into(), s(&d.title));
-    i.insert("breaking".into(), aws_sdk_dynamodb::types::AttributeValue::Bool(d.breaking));
+    i.insert(
+        "breaking".into(),
+        aws_sdk_dynamodb::types::AttributeValue::Bool(d.breaking),
+    );
     put_ref(&mut i, "previous", &d.previous);
     put_ref(&mut i, "current", &d.current);
     put_ref(&mut i, "result", &d.result);
@@ -68,7 +74,10 @@ impl DiffStore for DynamoStore {
             .await;
         match r {
             Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
                 Err(DomainError::Conflict(ConflictKind::AlreadyExists))
             }
             Err(e) => Err(sdk("PutItem")(e)),

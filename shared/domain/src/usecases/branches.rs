@@ -45,9 +45,14 @@ pub enum BranchWriteError {
 pub trait BranchAdminStore: Send + Sync {
     /// Creates an empty branch. `Conflict(AlreadyExists)` if a branch with that slug exists; `NotFound` if the
     /// documentation is gone.
-    async fn create_branch(&self, doc: DocId, name: &BranchName, now: OffsetDateTime) -> Result<()>;
+    async fn create_branch(&self, doc: DocId, name: &BranchName, now: OffsetDateTime)
+    -> Result<()>;
     /// Deletes a branch unless it is the default one, atomically. `Ok(Err(reason))` when a condition failed.
-    async fn delete_branch(&self, doc: &Documentation, slug: &Slug) -> Result<Result<(), BranchWriteError>>;
+    async fn delete_branch(
+        &self,
+        doc: &Documentation,
+        slug: &Slug,
+    ) -> Result<Result<(), BranchWriteError>>;
     /// Makes `slug` the default branch if the documentation's default is still `doc.default_branch` and the branch
     /// has a head, atomically. `Ok(Err(reason))` when a condition failed.
     async fn set_default_branch(
@@ -89,7 +94,11 @@ fn slug_of(segment: &str) -> Result<Slug> {
 }
 
 /// All branches of a documentation, sorted by slug.
-pub async fn list_branches(store: &dyn Store, p: &Principal, doc: &str) -> Result<(Documentation, Vec<BranchView>)> {
+pub async fn list_branches(
+    store: &dyn Store,
+    p: &Principal,
+    doc: &str,
+) -> Result<(Documentation, Vec<BranchView>)> {
     let doc = resolve_doc(store, p, doc).await?;
     let mut branches = store.list_branches(doc.id).await?;
     branches.sort_by(|a, b| a.name.slug().as_str().cmp(b.name.slug().as_str()));
@@ -134,10 +143,13 @@ pub async fn delete_branch(store: &dyn Store, p: &Principal, doc: &str, slug: &s
     let slug = slug_of(slug)?;
     match store.delete_branch(&doc, &slug).await? {
         Ok(()) => Ok(()),
-        Err(BranchWriteError::IsDefault) => {
-            Err(DomainError::invalid("branch", "The default branch can't be deleted; promote another branch first"))
+        Err(BranchWriteError::IsDefault) => Err(DomainError::invalid(
+            "branch",
+            "The default branch can't be deleted; promote another branch first",
+        )),
+        Err(BranchWriteError::DocMissing) => {
+            Err(DomainError::NotFound("Documentation does not exist".into()))
         }
-        Err(BranchWriteError::DocMissing) => Err(DomainError::NotFound("Documentation does not exist".into())),
         Err(_) => Err(branch_not_found()),
     }
 }
@@ -163,7 +175,10 @@ pub async fn set_default_branch(
     let mut doc = resolve_doc(store, p, doc).await?;
     let slug = slug_of(slug)?;
     for _ in 0..MAX_PROMOTE_ATTEMPTS {
-        let branch = store.get_branch(doc.id, &slug).await?.ok_or_else(branch_not_found)?;
+        let branch = store
+            .get_branch(doc.id, &slug)
+            .await?
+            .ok_or_else(branch_not_found)?;
         if branch.head.is_none() {
             return Err(empty_history());
         }
@@ -185,11 +200,16 @@ pub async fn set_default_branch(
             }
         }
     }
-    Err(DomainError::unexpected("too much contention on the documentation's default branch"))
+    Err(DomainError::unexpected(
+        "too much contention on the documentation's default branch",
+    ))
 }
 
 fn empty_history() -> DomainError {
-    DomainError::invalid("branch", "Branch has an empty history: deploy a version to it before making it the default")
+    DomainError::invalid(
+        "branch",
+        "Branch has an empty history: deploy a version to it before making it the default",
+    )
 }
 
 /// The published versions of one branch of a documentation (default branch when `branch` is `None`), newest first.
@@ -209,7 +229,11 @@ pub async fn list_versions(
         return Err(branch_not_found());
     };
     let mut versions = store.list_versions(doc.id, &slug, u32::MAX).await?;
-    versions.retain(|v| !v.temporary && v.created_at >= current.created_at && v.seq.is_some_and(|s| s <= current.seq));
+    versions.retain(|v| {
+        !v.temporary
+            && v.created_at >= current.created_at
+            && v.seq.is_some_and(|s| s <= current.seq)
+    });
     versions.sort_by(|a, b| b.seq.cmp(&a.seq).then(b.created_at.cmp(&a.created_at)));
     Ok((doc, slug, versions))
 }

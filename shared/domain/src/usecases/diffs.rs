@@ -109,7 +109,12 @@ pub struct Comparison {
 pub trait DiffEngine: Send + Sync {
     /// Parses both bundles and diffs them. An unparseable bundle is `Invalid` with field `previous_definition` or
     /// `definition` (`previous_url`/`url` when `from_urls`) and the engine's located messages.
-    async fn compare(&self, previous: &Bundle, current: &Bundle, from_urls: bool) -> Result<Comparison>;
+    async fn compare(
+        &self,
+        previous: &Bundle,
+        current: &Bundle,
+        from_urls: bool,
+    ) -> Result<Comparison>;
     /// The document as JSON text (references kept as `$ref`s), for `previous.json`/`current.json`.
     async fn to_json(&self, bundle: &Bundle) -> Result<String>;
 }
@@ -162,12 +167,19 @@ fn present(v: &Option<String>) -> Option<&str> {
 }
 
 fn pair_error(field: &str, message: String) -> DomainError {
-    DomainError::Invalid { message: message.clone(), field: field.to_owned(), messages: vec![message] }
+    DomainError::Invalid {
+        message: message.clone(),
+        field: field.to_owned(),
+        messages: vec![message],
+    }
 }
 
 /// Decides which pair the request uses: exactly one complete pair, else a 422 naming the missing field.
 fn source(input: &DiffInput) -> Result<Source> {
-    let (pd, d) = (present(&input.previous_definition), present(&input.definition));
+    let (pd, d) = (
+        present(&input.previous_definition),
+        present(&input.definition),
+    );
     let (pu, u) = (present(&input.previous_url), present(&input.url));
     let any_def = pd.is_some() || d.is_some();
     let any_url = pu.is_some() || u.is_some();
@@ -218,17 +230,24 @@ pub fn parse_expiry(raw: Option<&str>, now: OffsetDateTime) -> Result<Option<Off
     let at = match OffsetDateTime::parse(raw, &Rfc3339) {
         Ok(t) => t,
         Err(_) => {
-            let date = Date::parse(raw, format_description!("[year]-[month]-[day]")).map_err(|_| bad())?;
+            let date =
+                Date::parse(raw, format_description!("[year]-[month]-[day]")).map_err(|_| bad())?;
             date.midnight().assume_utc()
         }
     };
     if at <= now {
-        return Err(DomainError::invalid("expires_at", "expires_at must be in the future"));
+        return Err(DomainError::invalid(
+            "expires_at",
+            "expires_at must be in the future",
+        ));
     }
     if at > now + MAX_DIFF_TTL {
         return Err(DomainError::invalid(
             "expires_at",
-            format!("expires_at must be at most {} days ahead; use \"never\" for a diff that does not expire", MAX_DIFF_TTL.whole_days()),
+            format!(
+                "expires_at must be at most {} days ahead; use \"never\" for a diff that does not expire",
+                MAX_DIFF_TTL.whole_days()
+            ),
         ));
     }
     Ok(Some(at))
@@ -246,19 +265,39 @@ pub struct DiffDeps<'a> {
 
 /// Creates a diff: checks the request, downloads URLs if asked, compares, stores the bundles and the results,
 /// then the record. Nothing points at a blob before the record is written, and the record is written last.
-pub async fn create_diff(deps: DiffDeps<'_>, input: DiffInput, now: OffsetDateTime) -> Result<DiffRecord> {
+pub async fn create_diff(
+    deps: DiffDeps<'_>,
+    input: DiffInput,
+    now: OffsetDateTime,
+) -> Result<DiffRecord> {
     let source = source(&input)?;
     let expires_at = parse_expiry(input.expires_at.as_deref(), now)?;
     let (previous, current, from_urls) = match source {
         Source::Definitions(p, c) => (
-            Bundle { definition: p, references: input.previous_references },
-            Bundle { definition: c, references: input.references },
+            Bundle {
+                definition: p,
+                references: input.previous_references,
+            },
+            Bundle {
+                definition: c,
+                references: input.references,
+            },
             false,
         ),
         Source::Urls(pu, cu) => {
             let p = deps.fetcher.fetch("previous_url", &pu).await?;
             let c = deps.fetcher.fetch("url", &cu).await?;
-            (Bundle { definition: p, references: vec![] }, Bundle { definition: c, references: vec![] }, true)
+            (
+                Bundle {
+                    definition: p,
+                    references: vec![],
+                },
+                Bundle {
+                    definition: c,
+                    references: vec![],
+                },
+                true,
+            )
         }
     };
     let comparison = deps.engine.compare(&previous, &current, from_urls).await?;
@@ -266,8 +305,12 @@ pub async fn create_diff(deps: DiffDeps<'_>, input: DiffInput, now: OffsetDateTi
         Some(t) => Retention::Until(t),
         None => Retention::Permanent,
     };
-    let result_text = serde_json::to_string(&comparison.rendered).map_err(DomainError::unexpected)?;
-    let result = Bundle { definition: result_text, references: vec![] };
+    let result_text =
+        serde_json::to_string(&comparison.rendered).map_err(DomainError::unexpected)?;
+    let result = Bundle {
+        definition: result_text,
+        references: vec![],
+    };
     let previous_ref = deps.store.put_bundle(&previous, retention).await?;
     let current_ref = deps.store.put_bundle(&current, retention).await?;
     let result_ref = deps.store.put_bundle(&result, retention).await?;
@@ -360,8 +403,12 @@ async fn load(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffRe
 /// Reads a live diff and its renderings (`404 Diff not found` when unknown or expired).
 pub async fn get_diff(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffView> {
     let record = load(store, id, now).await?;
-    let bundle = store.get_bundle(&record.result).await?.ok_or_else(missing_blob)?;
-    let rendered: Rendered = serde_json::from_str(&bundle.definition).map_err(DomainError::unexpected)?;
+    let bundle = store
+        .get_bundle(&record.result)
+        .await?
+        .ok_or_else(missing_blob)?;
+    let rendered: Rendered =
+        serde_json::from_str(&bundle.definition).map_err(DomainError::unexpected)?;
     Ok(DiffView { record, rendered })
 }
 
@@ -426,36 +473,74 @@ mod tests {
 
     #[test]
     fn half_pairs_name_the_missing_field() {
-        assert_eq!(field_of(source(&input(None, Some("b"), None, None))), "previous_definition");
-        assert_eq!(field_of(source(&input(Some("a"), None, None, None))), "definition");
-        assert_eq!(field_of(source(&input(Some("a"), Some("  "), None, None))), "definition");
-        assert_eq!(field_of(source(&input(None, None, None, Some("u")))), "previous_url");
+        assert_eq!(
+            field_of(source(&input(None, Some("b"), None, None))),
+            "previous_definition"
+        );
+        assert_eq!(
+            field_of(source(&input(Some("a"), None, None, None))),
+            "definition"
+        );
+        assert_eq!(
+            field_of(source(&input(Some("a"), Some("  "), None, None))),
+            "definition"
+        );
+        assert_eq!(
+            field_of(source(&input(None, None, None, Some("u")))),
+            "previous_url"
+        );
         assert_eq!(field_of(source(&input(None, None, Some("u"), None))), "url");
     }
 
     #[test]
     fn neither_or_both_pairs_are_refused() {
-        assert_eq!(field_of(source(&input(None, None, None, None))), "definition");
-        assert_eq!(field_of(source(&input(Some("a"), Some("b"), Some("u"), Some("v")))), "url");
-        assert_eq!(field_of(source(&input(Some("a"), None, None, Some("v")))), "url");
+        assert_eq!(
+            field_of(source(&input(None, None, None, None))),
+            "definition"
+        );
+        assert_eq!(
+            field_of(source(&input(Some("a"), Some("b"), Some("u"), Some("v")))),
+            "url"
+        );
+        assert_eq!(
+            field_of(source(&input(Some("a"), None, None, Some("v")))),
+            "url"
+        );
     }
 
     #[test]
     fn expiry_defaults_to_one_day_and_accepts_never_dates_and_datetimes() {
         let now = OffsetDateTime::from_unix_timestamp(1_900_000_000).expect("valid");
-        assert_eq!(parse_expiry(None, now).ok(), Some(Some(now + Duration::days(1))));
-        assert_eq!(parse_expiry(Some(""), now).ok(), Some(Some(now + Duration::days(1))));
+        assert_eq!(
+            parse_expiry(None, now).ok(),
+            Some(Some(now + Duration::days(1)))
+        );
+        assert_eq!(
+            parse_expiry(Some(""), now).ok(),
+            Some(Some(now + Duration::days(1)))
+        );
         assert_eq!(parse_expiry(Some("never"), now).ok(), Some(None));
-        let t = parse_expiry(Some("2030-06-01T10:00:00+02:00"), now).ok().flatten().expect("date-time");
+        let t = parse_expiry(Some("2030-06-01T10:00:00+02:00"), now)
+            .ok()
+            .flatten()
+            .expect("date-time");
         assert_eq!(t.unix_timestamp(), 1_906_502_400 + 8 * 3600);
-        let d = parse_expiry(Some("2030-06-01"), now).ok().flatten().expect("date");
+        let d = parse_expiry(Some("2030-06-01"), now)
+            .ok()
+            .flatten()
+            .expect("date");
         assert_eq!(d.unix_timestamp(), 1_906_502_400);
     }
 
     #[test]
     fn expiry_in_the_past_or_malformed_is_refused() {
         let now = OffsetDateTime::from_unix_timestamp(1_900_000_000).expect("valid");
-        for bad in ["2001-01-01T00:00:00Z", "yesterday", "2030-13-01", "3000-01-01"] {
+        for bad in [
+            "2001-01-01T00:00:00Z",
+            "yesterday",
+            "2030-13-01",
+            "3000-01-01",
+        ] {
             assert!(
                 matches!(parse_expiry(Some(bad), now), Err(DomainError::Invalid { ref field, .. }) if field == "expires_at"),
                 "{bad}"
@@ -465,12 +550,17 @@ mod tests {
 
     #[test]
     fn formats_accept_arrays_repeats_and_commas() {
-        assert_eq!(parse_formats([]).ok(), Some(vec![DiffFormat::Text, DiffFormat::Markdown]));
+        assert_eq!(
+            parse_formats([]).ok(),
+            Some(vec![DiffFormat::Text, DiffFormat::Markdown])
+        );
         assert_eq!(parse_formats(["json"]).ok(), Some(vec![DiffFormat::Json]));
         assert_eq!(
             parse_formats(["html", "text,json", "text"]).ok(),
             Some(vec![DiffFormat::Html, DiffFormat::Text, DiffFormat::Json])
         );
-        assert!(matches!(parse_formats(["pdf"]), Err(DomainError::BadRequest(m)) if m.contains("formats")));
+        assert!(
+            matches!(parse_formats(["pdf"]), Err(DomainError::BadRequest(m)) if m.contains("formats"))
+        );
     }
 }

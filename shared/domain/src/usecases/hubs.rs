@@ -40,8 +40,14 @@ pub async fn get_hub(store: &dyn Store, p: &Principal, key: &str) -> Result<Hub>
 }
 
 /// The head of a documentation's default branch.
-pub async fn default_head(store: &dyn Store, doc: &Documentation, now: OffsetDateTime) -> Result<Option<Version>> {
-    let Some(branch) = store.get_branch(doc.id, &doc.default_branch).await? else { return Ok(None) };
+pub async fn default_head(
+    store: &dyn Store,
+    doc: &Documentation,
+    now: OffsetDateTime,
+) -> Result<Option<Version>> {
+    let Some(branch) = store.get_branch(doc.id, &doc.default_branch).await? else {
+        return Ok(None);
+    };
     match branch.head {
         Some(h) => store.get_version(h.version_id, now).await,
         None => Ok(None),
@@ -60,7 +66,12 @@ pub async fn hub_apis(store: &dyn Store, hub: &Hub, now: OffsetDateTime) -> Resu
 }
 
 /// `GET /hubs/{hub}`: the hub and every documentation in it.
-pub async fn hub_with_apis(store: &dyn Store, p: &Principal, key: &str, now: OffsetDateTime) -> Result<HubWithApis> {
+pub async fn hub_with_apis(
+    store: &dyn Store,
+    p: &Principal,
+    key: &str,
+    now: OffsetDateTime,
+) -> Result<HubWithApis> {
     let hub = get_hub(store, p, key).await?;
     let apis = hub_apis(store, &hub, now).await?;
     Ok(HubWithApis { hub, apis })

@@ -1,0 +1,891 @@
+//! HTTP tests of the branch and hub APIs on a real server (127.0.0.1, embedded DynamoDB engine): every status code,
+//! the effects of promotion, token reach, pagination over 250 branches, and concurrent races.
+
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use specpress_api::{ApiConfig, AppState};
+use specpress_domain::engine::SpecEngine;
+use specpress_domain::model::{BranchName, Bundle, Documentation, Hub};
+use specpress_domain::ports::Store;
+use specpress_domain::token::Principal;
+use specpress_domain::usecases::auth::authenticate;
+use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
+use specpress_domain::usecases::{manage, public};
+use specpress_store_dynamodb::embedded::{Embedded, Storage};
+use time::OffsetDateTime;
+
+struct Server {
+    base: String,
+    http: reqwest::Client,
+    store: Arc<dyn Store>,
+    engine: Arc<dyn SpecEngine>,
+    org_token: String,
+    org: Principal,
+    _db: Embedded,
+}
+
+fn spec(title: &str, version: &str) -> String {
+    format!(
+        r#"{{"openapi":"3.0.3","info":{{"title":"{title}","version":"{version}"}},"paths":{{"/v{version}":{{"get":{{"responses":{{"200":{{"description":"ok"}}}}}}}}}}}}"#
+    )
+}
+
+async fn start() -> Server {
+    let db = Embedded::start(Storage::Memory)
+        .await
+        .expect("embedded engine");
+    let store: Arc<dyn Store> = Arc::new(db.store("specpress").await.expect("table"));
+    let engine: Arc<dyn SpecEngine> = Arc::new(specpress_api::engine::Engines::default());
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .expect("bind 127.0.0.1");
+    let base = format!("http://{}", listener.local_addr().expect("addr"));
+    let state = AppState::new(store.clone(), engine.clone(), ApiConfig::new(base.clone()));
+    let app = specpress_api::with_common_layers(
+        branches::router(state.clone()).merge(hubs::router(state)),
+    );
+    tokio::spawn(async move {
+        let _ = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await;
+    });
+    let (_, token) = manage::create_org(&*store, "Acme", OffsetDateTime::now_utc())
+        .await
+        .expect("org");
+    let org = authenticate(&*store, &token.secret)
+        .await
+        .expect("principal");
+    Server {
+        base,
+        http: reqwest::Client::new(),
+        store,
+        engine,
+        org_token: token.secret,
+        org,
+        _db: db,
+    }
+}
+
+impl Server {
+    async fn hub(&self, slug: &str) -> (Hub, String) {
+        let (hub, token) = manage::create_hub(
+            &*self.store,
+            &self.org,
+            slug,
+            Some(slug),
+            Some("A hub"),
+            OffsetDateTime::now_utc(),
+        )
+        .await
+        .expect("hub");
+        (hub, token.secret)
+    }
+
+    async fn doc(&self, slug: &str, hub: Option<&str>) -> (Documentation, String) {
+        let (doc, token) = manage::create_doc(
+            &*self.store,
+            &self.org,
+            slug,
+            Some(slug),
+            hub,
+            OffsetDateTime::now_utc(),
+        )
+        .await
+        .expect("doc");
+        (doc, token.secret)
+    }
+
+    async fn deploy(
+        &self,
+        doc: &str,
+        branch: Option<&str>,
+        definition: &str,
+    ) -> Result<String, String> {
+        let input = DeployInput {
+            documentation: doc.to_owned(),
+            bundle: Bundle {
+                definition: definition.to_owned(),
+                references: vec![],
+            },
+            branch_name: branch.map(str::to_owned),
+            ..DeployInput::default()
+        };
+        match deploy(
+            &*self.store,
+            &*self.engine,
+            &self.org,
+            input,
+            OffsetDateTime::now_utc(),
+        )
+        .await
+        {
+            Ok(DeployOutcome::Created { version, .. }) => Ok(version.id.to_string()),
+            Ok(DeployOutcome::Unchanged { .. }) => Err("unchanged".into()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value, reqwest::header::HeaderMap) {
+        let mut r = self.http.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            r = r.header("authorization", format!("Token {t}"));
+        }
+        if let Some(b) = body {
+            r = r
+                .header("content-type", "application/json")
+                .body(b.to_string());
+        }
+        let resp = r.send().await.expect("request");
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let text = resp.text().await.expect("body");
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::Null),
+            headers,
+        )
+    }
+
+    async fn get(&self, path: &str) -> (u16, Value, reqwest::header::HeaderMap) {
+        self.call(reqwest::Method::GET, path, Some(&self.org_token), None)
+            .await
+    }
+
+    async fn create_branch(&self, doc: &str, name: &str) -> (u16, Value) {
+        let (s, b, _) = self
+            .call(
+                reqwest::Method::POST,
+                &format!("/api/v1/docs/{doc}/branches"),
+                Some(&self.org_token),
+                Some(json!({"name": name})),
+            )
+            .await;
+        (s, b)
+    }
+
+    async fn delete_branch(&self, doc: &str, slug: &str) -> (u16, Value) {
+        let (s, b, _) = self
+            .call(
+                reqwest::Method::DELETE,
+                &format!("/api/v1/docs/{doc}/branches/{slug}"),
+                Some(&self.org_token),
+                None,
+            )
+            .await;
+        (s, b)
+    }
+
+    async fn promote(&self, doc: &str, slug: &str) -> (u16, Value) {
+        let (s, b, _) = self
+            .call(
+                reqwest::Method::PATCH,
+                &format!("/api/v1/docs/{doc}/branches/{slug}/set_default"),
+                Some(&self.org_token),
+                None,
+            )
+            .await;
+        (s, b)
+    }
+
+    async fn default_branch(&self, doc: &Documentation) -> String {
+        self.store
+            .get_doc(doc.org_id, doc.id)
+            .await
+            .expect("read")
+            .expect("doc exists")
+            .default_branch
+            .to_string()
+    }
+}
+
+fn slugs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|b| b["slug"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn branch_statuses_follow_the_contract() {
+    let s = start().await;
+    let (doc, _) = s.doc("pets", None).await;
+
+    let (status, _, _) = s
+        .call(
+            reqwest::Method::GET,
+            "/api/v1/docs/pets/branches",
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(status, 401, "no token");
+    let (status, body, _) = s.get("/api/v1/docs/nope/branches").await;
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (404, Some("Documentation does not exist"))
+    );
+
+    let (status, body) = s.create_branch("pets", "Feature/Login").await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(
+        body,
+        json!({"name": "Feature/Login", "slug": "feature-login", "is_default": false})
+    );
+    assert_eq!(
+        s.create_branch("pets", "feature-login").await.0,
+        204,
+        "same slug, other case and punctuation"
+    );
+    assert_eq!(
+        s.create_branch(&doc.id.to_string(), "FEATURE login")
+            .await
+            .0,
+        204,
+        "by doc id"
+    );
+    let (status, body) = s.create_branch("pets", "main").await;
+    assert_eq!((status, body["is_default"].clone()), (201, json!(true)));
+
+    for bad in [
+        json!({"name": ""}),
+        json!({"name": "a\nb"}),
+        json!({"name": "latest"}),
+        json!({"name": "***"}),
+        json!({"name": "x".repeat(101)}),
+        json!({}),
+    ] {
+        let (status, body, _) = s
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/docs/pets/branches",
+                Some(&s.org_token),
+                Some(bad.clone()),
+            )
+            .await;
+        assert_eq!(status, 422, "{bad}: {body}");
+        assert!(body["errors"]["name"].is_array(), "{body}");
+    }
+
+    let (status, body, headers) = s.get("/api/v1/docs/pets/branches").await;
+    assert_eq!(status, 200);
+    assert_eq!(slugs(&body), ["feature-login", "main"]);
+    assert_eq!(
+        headers.get("x-total-count").and_then(|v| v.to_str().ok()),
+        Some("2")
+    );
+
+    let (status, body) = s.delete_branch("pets", "main").await;
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("default branch")),
+        "{body}"
+    );
+    assert_eq!(s.delete_branch("pets", "ghost").await.0, 404);
+
+    assert_eq!(s.promote("pets", "ghost").await.0, 404);
+    let (status, body) = s.promote("pets", "feature-login").await;
+    assert_eq!(status, 422, "empty history: {body}");
+    s.deploy("pets", Some("Feature/Login"), &spec("Pets", "2"))
+        .await
+        .expect("deploy");
+    assert_eq!(s.promote("pets", "feature-login").await.0, 204);
+    let (status, body) = s.promote("pets", "feature-login").await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(s.default_branch(&doc).await, "feature-login");
+
+    assert_eq!(
+        s.delete_branch("pets", "main").await.0,
+        204,
+        "no longer the default"
+    );
+    assert_eq!(s.delete_branch("pets", "main").await.0, 404, "already gone");
+    let (_, body, _) = s.get("/api/v1/docs/pets/branches").await;
+    assert_eq!(
+        body,
+        json!([{"name": "Feature/Login", "slug": "feature-login", "is_default": true}])
+    );
+}
+
+#[tokio::test]
+async fn promotion_changes_the_default_view_hub_listing_and_branchless_deploys() {
+    let s = start().await;
+    let (hub, hub_token) = s.hub("store").await;
+    let (doc, _) = s.doc("orders", Some("store")).await;
+    let v1 = s
+        .deploy("orders", None, &spec("Orders", "1.0"))
+        .await
+        .expect("main");
+    let v2 = s
+        .deploy("orders", Some("next"), &spec("Orders", "2.0"))
+        .await
+        .expect("next");
+
+    let (_, body, _) = s
+        .call(
+            reqwest::Method::GET,
+            "/api/v1/hubs/store",
+            Some(&hub_token),
+            None,
+        )
+        .await;
+    assert_eq!(body["apis"][0]["version"], json!("1.0"));
+    assert_eq!(
+        public::doc_definition(&*s.store, &doc.id.to_string())
+            .await
+            .expect("definition")
+            .definition,
+        spec("Orders", "1.0")
+    );
+
+    assert_eq!(s.promote("orders", "next").await.0, 204);
+
+    let (status, body, _) = s
+        .call(
+            reqwest::Method::GET,
+            &format!("/api/v1/hubs/{}", hub.id),
+            Some(&hub_token),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    let api = &body["apis"][0];
+    assert_eq!(api["version"], json!("2.0"), "{body}");
+    assert_eq!(api["properties"][0]["type"], json!("OpenAPI"));
+    let url = api["properties"][0]["url"].as_str().expect("property url");
+    assert!(url.contains(&v2) && !url.contains(&v1), "{url}");
+    let downloaded = s
+        .http
+        .get(url)
+        .send()
+        .await
+        .expect("download")
+        .text()
+        .await
+        .expect("text");
+    assert_eq!(
+        downloaded,
+        spec("Orders", "2.0"),
+        "the property URL downloads the head definition"
+    );
+    assert_eq!(
+        public::doc_definition(&*s.store, &doc.id.to_string())
+            .await
+            .expect("definition")
+            .definition,
+        spec("Orders", "2.0")
+    );
+
+    let v3 = s
+        .deploy("orders", None, &spec("Orders", "3.0"))
+        .await
+        .expect("branchless deploy");
+    let version = s
+        .store
+        .get_version(
+            v3.parse()
+                .map(specpress_domain::model::VersionId)
+                .expect("id"),
+            OffsetDateTime::now_utc(),
+        )
+        .await
+        .expect("read")
+        .expect("v3");
+    assert_eq!(
+        version.branch.as_str(),
+        "next",
+        "a deploy without branch_name goes to the promoted branch"
+    );
+
+    let (status, body, headers) = s.get("/api/v1/docs/orders/versions").await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = body
+        .as_array()
+        .expect("array")
+        .iter()
+        .filter_map(|v| v["id"].as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [v3.as_str(), v2.as_str()],
+        "newest first, default branch"
+    );
+    assert_eq!(
+        headers.get("x-total-count").and_then(|v| v.to_str().ok()),
+        Some("2")
+    );
+    let (_, body, _) = s.get("/api/v1/docs/orders/versions?branch=main").await;
+    assert_eq!(body.as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        s.get("/api/v1/docs/orders/versions?branch=ghost").await.0,
+        404
+    );
+}
+
+#[tokio::test]
+async fn hubs_answer_in_the_apis_json_shape_and_respect_token_reach() {
+    let s = start().await;
+    let (hub, hub_token) = s.hub("alpha").await;
+    let (_, other_hub_token) = s.hub("beta").await;
+    let (_, doc_token) = s.doc("inventory", Some("alpha")).await;
+    s.doc("empty", Some("alpha")).await;
+    s.deploy(
+        "inventory",
+        None,
+        "asyncapi: 2.6.0\ninfo:\n  title: Inventory events\n  version: 4.2.0\nchannels: {}\n",
+    )
+    .await
+    .expect("deploy");
+
+    let (status, body, headers) = s.get("/api/v1/hubs").await;
+    assert_eq!(status, 200);
+    assert_eq!(slugs(&body), ["alpha", "beta"]);
+    assert_eq!(
+        headers.get("x-total-count").and_then(|v| v.to_str().ok()),
+        Some("2")
+    );
+    let h = &body[0];
+    for k in [
+        "id",
+        "name",
+        "description",
+        "url",
+        "created",
+        "modified",
+        "specificationVersion",
+    ] {
+        assert!(h.get(k).is_some(), "hub field {k}: {h}");
+    }
+    assert_eq!(h["created"].as_str().map(str::len), Some(10), "a date");
+    assert_eq!(
+        s.call(reqwest::Method::GET, "/api/v1/hubs", Some(&hub_token), None)
+            .await
+            .0,
+        403,
+        "organization token only"
+    );
+    assert_eq!(
+        s.call(reqwest::Method::GET, "/api/v1/hubs", None, None)
+            .await
+            .0,
+        401
+    );
+
+    let (status, body, _) = s
+        .call(
+            reqwest::Method::GET,
+            "/api/v1/hubs/alpha",
+            Some(&hub_token),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["id"], json!(hub.id.to_string()));
+    let apis = body["apis"].as_array().expect("apis");
+    assert_eq!(apis.len(), 2);
+    let inv = apis
+        .iter()
+        .find(|a| a["slug"] == json!("inventory"))
+        .expect("inventory");
+    for k in [
+        "id",
+        "name",
+        "description",
+        "slug",
+        "humanUrl",
+        "tags",
+        "version",
+        "properties",
+        "created",
+        "modified",
+    ] {
+        assert!(inv.get(k).is_some(), "api field {k}: {inv}");
+    }
+    assert_eq!(inv["version"], json!("4.2.0"));
+    assert_eq!(inv["properties"][0]["type"], json!("AsyncAPI"));
+    let empty = apis
+        .iter()
+        .find(|a| a["slug"] == json!("empty"))
+        .expect("empty");
+    assert_eq!(
+        (empty["version"].clone(), empty["properties"].clone()),
+        (Value::Null, json!([]))
+    );
+
+    assert_eq!(
+        s.get("/api/v1/hubs/alpha").await.0,
+        200,
+        "organization token"
+    );
+    assert_eq!(
+        s.call(
+            reqwest::Method::GET,
+            "/api/v1/hubs/alpha",
+            Some(&other_hub_token),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        s.call(
+            reqwest::Method::GET,
+            "/api/v1/hubs/alpha",
+            Some(&doc_token),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(s.get("/api/v1/hubs/nope").await.0, 404);
+
+    let (status, body, headers) = s
+        .call(
+            reqwest::Method::GET,
+            "/api/v1/hubs/alpha/apis?limit=1",
+            Some(&hub_token),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(slugs(&body), ["empty"]);
+    assert!(
+        headers
+            .get("link")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|l| l.contains("rel=\"next\""))
+    );
+}
+
+#[tokio::test]
+async fn a_documentation_token_never_reaches_another_documentation() {
+    let s = start().await;
+    let (_, token_a) = s.doc("doc-a", None).await;
+    s.doc("doc-b", None).await;
+    let (status, _, _) = s
+        .call(
+            reqwest::Method::POST,
+            "/api/v1/docs/doc-a/branches",
+            Some(&token_a),
+            Some(json!({"name": "dev"})),
+        )
+        .await;
+    assert_eq!(status, 201);
+    for (method, path) in [
+        (reqwest::Method::GET, "/api/v1/docs/doc-b/branches"),
+        (reqwest::Method::POST, "/api/v1/docs/doc-b/branches"),
+        (reqwest::Method::DELETE, "/api/v1/docs/doc-b/branches/dev"),
+        (
+            reqwest::Method::PATCH,
+            "/api/v1/docs/doc-b/branches/dev/set_default",
+        ),
+        (reqwest::Method::GET, "/api/v1/docs/doc-b/versions"),
+    ] {
+        let (status, body, _) = s
+            .call(
+                method.clone(),
+                path,
+                Some(&token_a),
+                Some(json!({"name": "x"})),
+            )
+            .await;
+        assert_eq!(status, 404, "{method} {path}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn pagination_returns_each_of_250_branches_exactly_once_by_page_and_by_cursor() {
+    let s = start().await;
+    let (doc, _) = s.doc("big", None).await;
+    let (other, _) = s.doc("other", None).await;
+    let now = OffsetDateTime::now_utc();
+    for i in 0..250 {
+        let name = BranchName::parse(&format!("branch-{i:03}")).expect("name");
+        s.store
+            .create_branch(doc.id, &name, now)
+            .await
+            .expect("create");
+    }
+    s.store
+        .create_branch(other.id, &BranchName::parse("x").expect("name"), now)
+        .await
+        .expect("create");
+    let expected: HashSet<String> = (0..250).map(|i| format!("branch-{i:03}")).collect();
+
+    // By page number.
+    let mut seen = Vec::new();
+    for page in 1..=3 {
+        let (status, body, headers) = s
+            .get(&format!("/api/v1/docs/big/branches?page={page}&limit=100"))
+            .await;
+        assert_eq!(status, 200);
+        let h = |n: &str| {
+            headers
+                .get(n)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        assert_eq!(h("x-total-count").as_deref(), Some("250"));
+        assert_eq!(h("x-page"), Some(page.to_string()));
+        assert_eq!(h("x-per-page").as_deref(), Some("100"));
+        let link = h("link").expect("Link");
+        assert_eq!(link.contains("rel=\"next\""), page < 3, "{link}");
+        assert_eq!(link.contains("rel=\"prev\""), page > 1, "{link}");
+        seen.extend(slugs(&body));
+    }
+    assert_eq!(seen.len(), 250);
+    assert_eq!(seen.iter().cloned().collect::<HashSet<_>>(), expected);
+    let (_, body, _) = s.get("/api/v1/docs/big/branches?page=4&limit=100").await;
+    assert_eq!(body, json!([]), "past the end");
+
+    // By cursor, following `Link: rel="next"` with the envelope.
+    let mut seen = Vec::new();
+    let mut next = Some("/api/v1/docs/big/branches?limit=7&envelope=true".to_owned());
+    let mut pages = 0;
+    while let Some(path) = next.take() {
+        let (status, body, _) = s.get(&path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        pages += 1;
+        assert_eq!(body["meta"]["total_items"], json!(250));
+        assert_eq!(body["meta"]["size"], json!(7));
+        assert_eq!(body["meta"]["page"], json!(pages));
+        seen.extend(slugs(&body["data"]));
+        next = body["links"]["next"].as_str().map(str::to_owned);
+        assert_eq!(body["meta"]["has_more"], json!(next.is_some()));
+        if let Some(n) = &next {
+            assert!(n.contains("cursor="), "{n}");
+        }
+        assert!(pages <= 40, "runaway pagination");
+    }
+    assert_eq!(pages, 36);
+    assert_eq!(seen.len(), 250, "no duplicates");
+    assert_eq!(seen.into_iter().collect::<HashSet<_>>(), expected);
+}
+
+#[tokio::test]
+async fn bad_pagination_parameters_are_400_naming_the_parameter() {
+    let s = start().await;
+    s.doc("big", None).await;
+    s.doc("other", None).await;
+    for i in 0..3 {
+        s.create_branch("big", &format!("b{i}")).await;
+        s.create_branch("other", &format!("b{i}")).await;
+    }
+    let (_, body, _) = s
+        .get("/api/v1/docs/big/branches?limit=1&envelope=true")
+        .await;
+    let cursor = body["meta"]["next_cursor"]
+        .as_str()
+        .expect("cursor")
+        .to_owned();
+    let (_, body, _) = s
+        .get(&format!(
+            "/api/v1/docs/other/branches?limit=1&cursor={cursor}"
+        ))
+        .await;
+    assert!(
+        body["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("cursor")),
+        "a cursor is bound to its list: {body}"
+    );
+
+    let mut tampered = cursor.clone().into_bytes();
+    let last = tampered.len() - 1;
+    tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
+    let tampered = String::from_utf8(tampered).expect("ascii");
+    for (query, parameter) in [
+        ("page=0", "page"),
+        ("page=-1", "page"),
+        ("page=abc", "page"),
+        ("limit=0", "limit"),
+        ("limit=101", "limit"),
+        ("per_page=500", "per_page"),
+        ("limit=2.5", "limit"),
+        ("cursor=garbage", "cursor"),
+        (&format!("cursor={tampered}"), "cursor"),
+        ("envelope=yes", "envelope"),
+    ] {
+        let (status, body, _) = s.get(&format!("/api/v1/docs/big/branches?{query}")).await;
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(
+            body["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(&format!("`{parameter}`"))),
+            "{query}: {body}"
+        );
+    }
+    let (status, body, _) = s
+        .get(&format!(
+            "/api/v1/docs/big/branches?cursor={cursor}&limit=1"
+        ))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(slugs(&body), ["b1"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn promote_and_delete_racing_end_consistent() {
+    let s = Arc::new(start().await);
+    let (doc, _) = s.doc("race", None).await;
+    s.deploy("race", None, &spec("Race", "0"))
+        .await
+        .expect("main");
+    for round in 0..12 {
+        let branch = format!("r{round}");
+        s.deploy("race", Some(&branch), &spec("Race", &round.to_string()))
+            .await
+            .expect("deploy");
+        let (a, b) = (s.clone(), s.clone());
+        let (br1, br2) = (branch.clone(), branch.clone());
+        let promote = tokio::spawn(async move { a.promote("race", &br1).await.0 });
+        let delete = tokio::spawn(async move { b.delete_branch("race", &br2).await.0 });
+        let (p, d) = (
+            promote.await.expect("promote"),
+            delete.await.expect("delete"),
+        );
+        let default = s.default_branch(&doc).await;
+        let exists = s
+            .store
+            .get_branch(
+                doc.id,
+                &specpress_domain::model::Slug::parse(&branch).expect("slug"),
+            )
+            .await
+            .expect("read")
+            .is_some();
+        match (p, d) {
+            (204, 422) => assert!(
+                default == branch && exists,
+                "promoted first: {default} {exists}"
+            ),
+            (404, 204) => assert!(
+                default != branch && !exists,
+                "deleted first: {default} {exists}"
+            ),
+            other => panic!("round {round}: inconsistent outcome {other:?}"),
+        }
+        let head = s
+            .store
+            .get_branch(
+                doc.id,
+                &specpress_domain::model::Slug::parse(&default).expect("slug"),
+            )
+            .await
+            .expect("read");
+        assert!(
+            head.is_some_and(|b| b.head.is_some()),
+            "the default branch always exists with a head"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_concurrent_promotions_leave_one_winner() {
+    let s = Arc::new(start().await);
+    let (doc, _) = s.doc("duel", None).await;
+    s.deploy("duel", None, &spec("Duel", "0"))
+        .await
+        .expect("main");
+    for round in 0..10 {
+        let (x, y) = (format!("x{round}"), format!("y{round}"));
+        s.deploy("duel", Some(&x), &spec("Duel", &format!("{round}1")))
+            .await
+            .expect("x");
+        s.deploy("duel", Some(&y), &spec("Duel", &format!("{round}2")))
+            .await
+            .expect("y");
+        let (a, b) = (s.clone(), s.clone());
+        let (x2, y2) = (x.clone(), y.clone());
+        let pa = tokio::spawn(async move { a.promote("duel", &x2).await.0 });
+        let pb = tokio::spawn(async move { b.promote("duel", &y2).await.0 });
+        assert_eq!(
+            (pa.await.expect("x"), pb.await.expect("y")),
+            (204, 204),
+            "each promotion applies in turn"
+        );
+        let default = s.default_branch(&doc).await;
+        assert!(default == x || default == y, "{default}");
+        // The loser can now be deleted; the winner cannot.
+        let (loser, winner) = if default == x { (y, x) } else { (x, y) };
+        assert_eq!(s.delete_branch("duel", &winner).await.0, 422);
+        assert_eq!(s.delete_branch("duel", &loser).await.0, 204);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_deploy_racing_a_branch_delete_ends_consistent() {
+    let s = Arc::new(start().await);
+    let (doc, _) = s.doc("churn", None).await;
+    s.deploy("churn", None, &spec("Churn", "0"))
+        .await
+        .expect("main");
+    for round in 0..12 {
+        let branch = format!("tmp{round}");
+        s.deploy("churn", Some(&branch), &spec("Churn", &format!("{round}0")))
+            .await
+            .expect("first");
+        let (a, b) = (s.clone(), s.clone());
+        let br = branch.clone();
+        let body = spec("Churn", &format!("{round}1"));
+        let deploying = tokio::spawn(async move { a.deploy("churn", Some(&br), &body).await });
+        let br = branch.clone();
+        let deleting = tokio::spawn(async move { b.delete_branch("churn", &br).await.0 });
+        let version = deploying
+            .await
+            .expect("deploy task")
+            .expect("the deploy lands");
+        let deleted = deleting.await.expect("delete task");
+        assert_eq!(deleted, 204, "round {round}");
+        let slug = specpress_domain::model::Slug::parse(&branch).expect("slug");
+        let now = OffsetDateTime::now_utc();
+        let stored = s
+            .store
+            .get_version(
+                version
+                    .parse()
+                    .map(specpress_domain::model::VersionId)
+                    .expect("id"),
+                now,
+            )
+            .await
+            .expect("read");
+        assert!(stored.is_some(), "the deployed version is never lost");
+        match s.store.get_branch(doc.id, &slug).await.expect("read") {
+            // Deploy after delete: the branch was recreated with the new version as its only history.
+            Some(b) => {
+                let head = b.head.expect("a recreated branch has a head");
+                assert_eq!(head.version_id.to_string(), version);
+                assert_eq!(b.seq, 1, "a new history starts");
+                let (status, body, _) = s
+                    .get(&format!("/api/v1/docs/churn/versions?branch={branch}"))
+                    .await;
+                assert_eq!(status, 200);
+                assert_eq!(
+                    body.as_array().map(Vec::len),
+                    Some(1),
+                    "old history is not mixed in: {body}"
+                );
+            }
+            // Deploy before delete: the branch (with the new head) was deleted.
+            None => {}
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! Benchmark: `POST /diffs` + `GET /diffs/{id}` on a local server (127.0.0.1, embedded DynamoDB engine persisted in a
+//! temporary data directory) with the Stripe 2022-02-08 -> 2022-04-12 pair, next to the diff engine's own time for
+//! the same pair, measured in the same run. Prints medians and the ratio (target: wall <= 2x engine).
+//!
+//! Corpus: `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`). Iterations: `SPECPRESS_BENCH_ITERS` (default 7).
+//! Run: `cargo bench -p diffs --bench diff_api`.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use diffs::DiffsConfig;
+use serde_json::json;
+use specpress_api::{ApiConfig, AppState};
+use specpress_domain::model::Bundle;
+use specpress_spec::Limits;
+use specpress_store_dynamodb::embedded::{Embedded, Storage};
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("SPECPRESS_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    if dir.join("openapi-3.0").is_dir() {
+        return Some(dir);
+    }
+    let msg = format!(
+        "the API corpus is missing at {} (set SPECPRESS_CORPUS)",
+        dir.display()
+    );
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{msg}");
+    }
+    eprintln!("SKIPPED: {msg}");
+    None
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let Some(dir) = corpus() else { return };
+    let iters: usize = std::env::var("SPECPRESS_BENCH_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7)
+        .max(1);
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join("openapi-3.0").join(name)).expect("corpus file")
+    };
+    let previous = read("stripe-2022-02-08.json");
+    let current = read("stripe-2022-04-12.json");
+    println!(
+        "pair: stripe-2022-02-08.json ({:.1} MB) -> stripe-2022-04-12.json ({:.1} MB), {iters} iterations",
+        previous.len() as f64 / 1e6,
+        current.len() as f64 / 1e6
+    );
+
+    // The engine alone, two ways: as the CLI runs it (parse, parse, diff, render text and markdown, one thread), and
+    // as the service runs it (both parses in parallel, then the diff and all four renderings).
+    let limits = Limits::default();
+    let mut cli_like = Vec::new();
+    let mut service_engine = Vec::new();
+    let (pb, cb) = (
+        Bundle {
+            definition: previous.clone(),
+            references: vec![],
+        },
+        Bundle {
+            definition: current.clone(),
+            references: vec![],
+        },
+    );
+    for _ in 0..iters {
+        let t = Instant::now();
+        let p = specpress_spec::parse(&previous, &[], &limits).expect("previous parses");
+        let c = specpress_spec::parse(&current, &[], &limits).expect("current parses");
+        let report = specpress_diff::diff(&p, &c, &specpress_diff::DiffOptions::default());
+        std::hint::black_box((report.text(), report.markdown()));
+        cli_like.push(t.elapsed());
+
+        let t = Instant::now();
+        let cmp = diffs::engine::compare_blocking(&pb, &cb, false, &limits).expect("compares");
+        std::hint::black_box(cmp);
+        service_engine.push(t.elapsed());
+    }
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let walls = rt.block_on(async {
+        let data = tempfile::tempdir().expect("tempdir");
+        let db = Embedded::start(Storage::File(&data.path().join("bench.sqlite")))
+            .await
+            .expect("embedded engine");
+        let store = db.store("specpress").await.expect("table");
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let state = AppState::new(
+            Arc::new(store),
+            Arc::new(specpress_api::engine::Engines::default()),
+            ApiConfig::new(base.clone()),
+        );
+        let config = DiffsConfig {
+            max_body_bytes: Some(32 * 1024 * 1024),
+            rate_per_minute: 0,
+            ..DiffsConfig::default()
+        };
+        let app = specpress_api::with_common_layers(diffs::router_with(state, config));
+        tokio::spawn(async move {
+            let _ = axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .await;
+        });
+        let http = reqwest::Client::new();
+        let body = json!({"previous_definition": previous, "definition": current}).to_string();
+        let mut walls = Vec::new();
+        let mut posts = Vec::new();
+        let mut gets = Vec::new();
+        for _ in 0..iters {
+            let t = Instant::now();
+            let r = http
+                .post(format!("{base}/api/v1/diffs"))
+                .header("content-type", "application/json")
+                .body(body.clone())
+                .send()
+                .await
+                .expect("POST");
+            assert_eq!(r.status().as_u16(), 201);
+            let created: serde_json::Value =
+                serde_json::from_str(&r.text().await.expect("body")).expect("json");
+            let posted = t.elapsed();
+            let id = created["id"].as_str().expect("id");
+            let r = http
+                .get(format!("{base}/api/v1/diffs/{id}"))
+                .send()
+                .await
+                .expect("GET");
+            assert_eq!(r.status().as_u16(), 200);
+            let text = r.text().await.expect("body");
+            std::hint::black_box(text);
+            let total = t.elapsed();
+            posts.push(posted);
+            gets.push(total - posted);
+            walls.push(total);
+        }
+        db.stop().await;
+        (walls, posts, gets)
+    });
+    let (walls, posts, gets) = walls;
+    let (cli, eng, wall) = (median(cli_like), median(service_engine), median(walls));
+    println!(
+        "engine, CLI-like (parse + parse + diff + text/markdown, 1 thread): median {}",
+        ms(cli)
+    );
+    println!(
+        "engine, as the service runs it (parallel parse + diff + 4 renderings): median {}",
+        ms(eng)
+    );
+    println!(
+        "POST /diffs + GET /diffs/{{id}} wall time per diff: median {} (POST {}, GET {})",
+        ms(wall),
+        ms(median(posts)),
+        ms(median(gets))
+    );
+    println!(
+        "ratio wall / engine: {:.2}x (vs CLI-like engine time), {:.2}x (vs the service's engine call); target <= 2x",
+        wall.as_secs_f64() / cli.as_secs_f64(),
+        wall.as_secs_f64() / eng.as_secs_f64()
+    );
+}
