@@ -133,8 +133,10 @@ fn is_ref_branch(errors: &[ValidationError<'static>]) -> bool {
         && matches!(errors[0].kind(), ValidationErrorKind::Required { property } if property.as_str() == Some("$ref"))
 }
 
-/// The most useful errors under a failed `oneOf`/`anyOf`: the branch with the deepest first
-/// error (the one that matched furthest), ignoring "not a Reference Object" branches.
+/// The most useful errors under a failed `oneOf`/`anyOf`: ignoring "not a Reference Object"
+/// branches, prefer a branch whose discriminating fields matched (no `enum`/`const` failure,
+/// e.g. Swagger's `in: query` against the body-parameter branch), then the one that matched
+/// furthest (deepest error), then the one with fewest errors.
 fn best_branch<'c>(
     context: &'c [Vec<ValidationError<'static>>],
 ) -> Option<&'c [ValidationError<'static>]> {
@@ -142,14 +144,36 @@ fn best_branch<'c>(
         .iter()
         .filter(|b| !b.is_empty() && !is_ref_branch(b))
         .max_by_key(|b| {
+            let mismatch = b.iter().any(|e| {
+                matches!(
+                    e.kind(),
+                    ValidationErrorKind::Enum { .. } | ValidationErrorKind::Constant { .. }
+                )
+            });
             let depth = b
                 .iter()
                 .map(|e| e.instance_path().as_str().len())
                 .max()
                 .unwrap_or(0);
-            (depth, usize::MAX - b.len())
+            (!mismatch, depth, usize::MAX - b.len())
         })
         .map(Vec::as_slice)
+}
+
+/// Reports `e`, or for a failed `oneOf`/`anyOf` the errors of its closest branch (recursing a
+/// bounded number of levels).
+fn explain(e: &ValidationError<'_>, level: usize, push: &mut dyn FnMut(&ValidationError<'_>)) {
+    if level < 8
+        && let ValidationErrorKind::OneOfNotValid { context }
+        | ValidationErrorKind::AnyOf { context } = e.kind()
+        && let Some(branch) = best_branch(context)
+    {
+        for x in branch.iter().take(3) {
+            explain(x, level + 1, push);
+        }
+        return;
+    }
+    push(e);
 }
 
 fn message(e: &ValidationError<'_>, name: &str) -> String {
@@ -200,41 +224,20 @@ fn schema_diagnostics(doc: &Document, out: &mut Vec<Diagnostic>) {
         } else {
             loc
         };
-        out.push(at(doc, &loc, "schema", message(e, name)));
+        let d = at(doc, &loc, "schema", message(e, name));
+        if !out
+            .iter()
+            .any(|o| o.pointer == d.pointer && o.message == d.message)
+        {
+            out.push(d);
+        }
     };
     for e in validator.iter_errors(root) {
         if out.len() >= max {
             break;
         }
-        // Descend into oneOf/anyOf to the branch that came closest (bounded).
-        let mut handled = false;
-        if let ValidationErrorKind::OneOfNotValid { context }
-        | ValidationErrorKind::AnyOf { context } = e.kind()
-        {
-            let mut current = best_branch(context);
-            for _ in 0..16 {
-                let Some(errs) = current else { break };
-                let nested = errs.iter().find_map(|x| match x.kind() {
-                    ValidationErrorKind::OneOfNotValid { context }
-                    | ValidationErrorKind::AnyOf { context } => best_branch(context),
-                    _ => None,
-                });
-                if errs.len() == 1 && nested.is_some() {
-                    current = nested;
-                    continue;
-                }
-                for x in errs.iter().take(3) {
-                    push(x, out);
-                }
-                handled = true;
-                break;
-            }
-        }
-        if !handled {
-            push(&e, out);
-        }
+        explain(&e, 0, &mut |x| push(x, out));
     }
-    out.dedup_by(|a, b| a.pointer == b.pointer && a.message == b.message);
 }
 
 /// Most nodes an inlined AsyncAPI copy may have.

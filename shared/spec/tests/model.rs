@@ -663,3 +663,16 @@ fn documents_and_errors_are_send_and_sync() {
     assert_send_sync::<specpress_spec::Invalid>();
     assert_send_sync::<specpress_spec::RefError>();
 }
+
+#[test]
+fn one_of_failures_report_the_closest_branch() {
+    // Swagger 2.0 parameters are oneOf [body, non-body]: a query parameter without `type`
+    // must be told so, not that `in` should be "body".
+    let text = "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{name: q, in: query}]\n      responses: {'200': {description: ok}}\n";
+    let e = check(text, &[], &Limits::default()).unwrap_err();
+    assert_eq!(e.diagnostics.len(), 1, "{e}");
+    let d = &e.diagnostics[0];
+    assert!(d.message.contains("\"type\" is a required property"), "{d}");
+    assert_eq!(d.pointer, "/paths/~1a/get/parameters/0");
+    assert_eq!(d.line, Some(6));
+}
