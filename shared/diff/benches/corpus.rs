@@ -16,12 +16,36 @@ use specpress_diff::cli::load_document;
 use specpress_diff::{DiffOptions, diff};
 
 const PAIRS: &[(&str, &str, &str)] = &[
-    ("GitHub 22.0.0 -> 23.0.2", "openapi-3.0/github-api-22.0.0.json", "openapi-3.0/github-api-23.0.2.json"),
-    ("Stripe 2022-02-08 -> 04-12", "openapi-3.0/stripe-2022-02-08.json", "openapi-3.0/stripe-2022-04-12.json"),
-    ("Stripe 2023-09-11 -> 12 (YAML)", "openapi-3.0/stripe-2023-09-11.yaml", "openapi-3.0/stripe-2023-09-12.yaml"),
-    ("OpenAI 2026-08-12 -> 21", "openapi-3.1/openai-2026-08-12.json", "openapi-3.1/openai-2026-08-21.json"),
-    ("Kubernetes 1.35 -> 1.36", "swagger-2.0/kubernetes-1.35.json", "swagger-2.0/kubernetes-1.36.json"),
-    ("Streetlights AsyncAPI 2.3 -> 2.5", "asyncapi/streetlights-kafka-2.3.0.yml", "asyncapi/streetlights-kafka-2.5.0.yml"),
+    (
+        "GitHub 22.0.0 -> 23.0.2",
+        "openapi-3.0/github-api-22.0.0.json",
+        "openapi-3.0/github-api-23.0.2.json",
+    ),
+    (
+        "Stripe 2022-02-08 -> 04-12",
+        "openapi-3.0/stripe-2022-02-08.json",
+        "openapi-3.0/stripe-2022-04-12.json",
+    ),
+    (
+        "Stripe 2023-09-11 -> 12 (YAML)",
+        "openapi-3.0/stripe-2023-09-11.yaml",
+        "openapi-3.0/stripe-2023-09-12.yaml",
+    ),
+    (
+        "OpenAI 2026-08-12 -> 21",
+        "openapi-3.1/openai-2026-08-12.json",
+        "openapi-3.1/openai-2026-08-21.json",
+    ),
+    (
+        "Kubernetes 1.35 -> 1.36",
+        "swagger-2.0/kubernetes-1.35.json",
+        "swagger-2.0/kubernetes-1.36.json",
+    ),
+    (
+        "Streetlights AsyncAPI 2.3 -> 2.5",
+        "asyncapi/streetlights-kafka-2.3.0.yml",
+        "asyncapi/streetlights-kafka-2.5.0.yml",
+    ),
 ];
 
 fn repo() -> PathBuf {
@@ -126,14 +150,19 @@ fn run_with_timeout(mut cmd: Command, timeout: Duration) -> Result<String, Strin
         return Err(format!(
             "failed ({}): {}",
             out.status,
-            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("")
         ));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 fn field(v: &serde_json::Value, k: &str) -> f64 {
-    v.get(k).and_then(serde_json::Value::as_f64).unwrap_or(f64::NAN)
+    v.get(k)
+        .and_then(serde_json::Value::as_f64)
+        .unwrap_or(f64::NAN)
 }
 
 fn main() {
@@ -268,7 +297,11 @@ fn main() {
                 wall,
                 field(&ours, "peak_rss_mb"),
                 ours["changes"],
-                if peer_ok { peer_err.as_str() } else { "not installed" },
+                if peer_ok {
+                    peer_err.as_str()
+                } else {
+                    "not installed"
+                },
             ),
         }
     }

@@ -11,8 +11,8 @@ use specpress_spec::{
     SecurityScheme, Server,
 };
 
-use crate::nav::{FxMap, FxSet};
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
+use crate::nav::{FxMap, FxSet};
 use crate::options::{DiffOptions, normalize_template};
 use crate::rules::{B, Role, RuleId, S};
 
@@ -38,6 +38,9 @@ pub(crate) struct ComponentPair {
     pub role: Role,
 }
 
+/// The named components an unchanged subtree uses: (name, previous, current location).
+pub(crate) type ComponentRefs = std::rc::Rc<Vec<(String, Location, Location)>>;
+
 /// What is known about one schema location pair.
 #[derive(Default)]
 pub(crate) struct PairState {
@@ -45,8 +48,7 @@ pub(crate) struct PairState {
     pub roles: u8,
     /// `None` until computed; then `Some(None)` if the subtrees differ (or use a `$ref` that is
     /// not a named component), `Some(Some(components))` if they are identical.
-    #[allow(clippy::type_complexity)]
-    pub unchanged: Option<Option<std::rc::Rc<Vec<(String, Location, Location)>>>>,
+    pub unchanged: Option<Option<ComponentRefs>>,
 }
 
 /// State of one diff run.
@@ -319,11 +321,7 @@ impl<'a> Engine<'a> {
 
     fn endpoint_owner(&mut self, op: &Operation, status: Status) -> usize {
         let webhook = op.key.kind == OperationKind::Webhook;
-        let name = if webhook {
-            format!("{} {}", op.key.method, op.path)
-        } else {
-            format!("{} {}", op.key.method, op.path)
-        };
+        let name = format!("{} {}", op.key.method, op.path);
         let value = json!({"path": op.path, "verb": op.key.method, "deprecated": op.deprecated});
         self.add_owner(Owner {
             item_type: if webhook { "webhook" } else { "endpoint" },

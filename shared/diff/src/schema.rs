@@ -39,9 +39,7 @@ fn same(a: &Value, b: &Value) -> bool {
                     return false;
                 }
             }
-            in_order
-                || x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            in_order || x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| same(v, w))
@@ -159,9 +157,14 @@ fn required_set(m: &Map<String, Value>) -> BTreeSet<&str> {
 /// Pointers of reusable definitions (OpenAPI 3 / AsyncAPI components, Swagger 2.0
 /// `parameters`, `responses` and `definitions`).
 fn shared_pointer(pointer: &str) -> bool {
-    ["/components/", "/parameters/", "/responses/", "/definitions/"]
-        .iter()
-        .any(|p| pointer.starts_with(p))
+    [
+        "/components/",
+        "/parameters/",
+        "/responses/",
+        "/definitions/",
+    ]
+    .iter()
+    .any(|p| pointer.starts_with(p))
 }
 
 /// How a member of allOf/oneOf/anyOf is matched across versions: by the component a `$ref`
@@ -300,7 +303,7 @@ impl<'a> Engine<'a> {
         cl: &Location,
         pv: &'a Value,
         cv: &'a Value,
-        cached: Option<Option<std::rc::Rc<Vec<(String, Location, Location)>>>>,
+        cached: Option<Option<crate::engine::ComponentRefs>>,
     ) -> bool {
         let targets = match cached {
             Some(cached) => cached,
@@ -1168,7 +1171,7 @@ impl<'a> Engine<'a> {
         let effective = |nav: &mut crate::nav::Nav<'a>, file, v: &'a Value, required: bool| {
             required
                 && !(contra && nav.flag(file, v, "readOnly"))
-                && !(!contra && nav.flag(file, v, "writeOnly"))
+                && (contra || !nav.flag(file, v, "writeOnly"))
         };
         for (name, cval) in cp {
             let cat = cpl.child(name);

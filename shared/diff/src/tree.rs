@@ -249,10 +249,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         // Operations link to the shared definitions they use directly and that changed
         // themselves; what changed deeper is reported at its own definition, whose
         // `affected` list names the operations (no change is repeated at every use site).
-        if edge.from == edge.to
-            || !g.own_changed[edge.to]
-            || e.owners[edge.from].role.is_some()
-        {
+        if edge.from == edge.to || !g.own_changed[edge.to] || e.owners[edge.from].role.is_some() {
             continue;
         }
         if !linked.insert((edge.from, edge.to, edge.crumbs.clone())) {

@@ -69,10 +69,18 @@ fn external_refs_are_followed_relative_to_each_file_and_breaking_changes_exit_1(
     let text = String::from_utf8(out).expect("utf-8");
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("Modified: GET /pets/{id}"), "{text}");
-    assert!(text.contains("[Breaking] Body attribute modified: tag (type changed from `string` to `integer`)"), "{text}");
+    assert!(
+        text.contains(
+            "[Breaking] Body attribute modified: tag (type changed from `string` to `integer`)"
+        ),
+        "{text}"
+    );
     // Same files, no threshold: exit 0; `run` prints and returns the process exit code.
     let cmd = command(&[&previous, &current, "--format", "json"]);
-    assert_eq!(format!("{:?}", cmd.run()), format!("{:?}", ExitCode::from(0)));
+    assert_eq!(
+        format!("{:?}", cmd.run()),
+        format!("{:?}", ExitCode::from(0))
+    );
     let mut out = Vec::new();
     cmd.execute(&mut out).expect("json");
     let json: serde_json::Value = serde_json::from_slice(&out).expect("json output parses");
@@ -83,8 +91,16 @@ fn external_refs_are_followed_relative_to_each_file_and_breaking_changes_exit_1(
 #[test]
 fn json_and_yaml_files_of_the_same_api_compare_equal() {
     let root = scratch("formats");
-    let yaml = write(&root, "a.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n");
-    let json = write(&root, "a.json", r#"{"info":{"version":"1","title":"t"},"openapi":"3.1.0","paths":{"/a":{"get":{"responses":{"200":{"description":"ok"}}}}}}"#);
+    let yaml = write(
+        &root,
+        "a.yaml",
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses: {'200': {description: ok}}\n",
+    );
+    let json = write(
+        &root,
+        "a.json",
+        r#"{"info":{"version":"1","title":"t"},"openapi":"3.1.0","paths":{"/a":{"get":{"responses":{"200":{"description":"ok"}}}}}}"#,
+    );
     let cmd = command(&[&yaml, &json, "--fail-on", "warning", "--format", "markdown"]);
     let mut out = Vec::new();
     assert_eq!(cmd.execute(&mut out).expect("diff runs"), 0);
@@ -112,13 +128,26 @@ fn missing_files_invalid_documents_and_bad_flags_are_errors_with_exit_2() {
     let root = scratch("errors");
     let missing = root.join("nope.yaml").display().to_string();
     let bad = write(&root, "bad.yaml", "openapi: 3.1.0\ninfo: [unclosed\n");
-    let good = write(&root, "good.yaml", "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n");
-    let err = command(&[&missing, &good]).report().expect_err("missing file");
+    let good = write(
+        &root,
+        "good.yaml",
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n",
+    );
+    let err = command(&[&missing, &good])
+        .report()
+        .expect_err("missing file");
     assert!(err.to_string().contains("nope.yaml"), "{err}");
-    let err = command(&[&bad, &good]).report().expect_err("invalid document");
+    let err = command(&[&bad, &good])
+        .report()
+        .expect_err("invalid document");
     assert!(matches!(err, CliError::Invalid { .. }), "{err}");
-    let err = command(&[&good, &good, "--ignore", "not-a-rule"]).report().expect_err("bad flag");
-    assert!(err.to_string().contains("unknown rule id `not-a-rule`"), "{err}");
+    let err = command(&[&good, &good, "--ignore", "not-a-rule"])
+        .report()
+        .expect_err("bad flag");
+    assert!(
+        err.to_string().contains("unknown rule id `not-a-rule`"),
+        "{err}"
+    );
     assert_eq!(
         format!("{:?}", command(&[&missing, &good]).run()),
         format!("{:?}", ExitCode::from(2))

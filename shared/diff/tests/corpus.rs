@@ -31,15 +31,42 @@ fn corpus() -> Option<PathBuf> {
 
 /// The corpus pairs (previous, current).
 pub const PAIRS: &[(&str, &str)] = &[
-    ("openapi-3.0/github-api-22.0.0.json", "openapi-3.0/github-api-23.0.2.json"),
-    ("openapi-3.0/stripe-2022-02-08.json", "openapi-3.0/stripe-2022-04-12.json"),
-    ("openapi-3.0/stripe-2023-09-11.yaml", "openapi-3.0/stripe-2023-09-12.yaml"),
-    ("openapi-3.1/openai-2026-08-12.json", "openapi-3.1/openai-2026-08-21.json"),
-    ("openapi-3.1/openai-2026-08-12.yaml", "openapi-3.1/openai-2026-08-21.yaml"),
-    ("swagger-2.0/kubernetes-1.35.json", "swagger-2.0/kubernetes-1.36.json"),
-    ("asyncapi/streetlights-kafka-2.3.0.yml", "asyncapi/streetlights-kafka-2.5.0.yml"),
-    ("asyncapi/streetlights-kafka-3.0.0.yml", "asyncapi/streetlights-kafka-3.1.0.yml"),
-    ("asyncapi/slack-rtm-3.0.0.yml", "asyncapi/slack-rtm-3.1.0.yml"),
+    (
+        "openapi-3.0/github-api-22.0.0.json",
+        "openapi-3.0/github-api-23.0.2.json",
+    ),
+    (
+        "openapi-3.0/stripe-2022-02-08.json",
+        "openapi-3.0/stripe-2022-04-12.json",
+    ),
+    (
+        "openapi-3.0/stripe-2023-09-11.yaml",
+        "openapi-3.0/stripe-2023-09-12.yaml",
+    ),
+    (
+        "openapi-3.1/openai-2026-08-12.json",
+        "openapi-3.1/openai-2026-08-21.json",
+    ),
+    (
+        "openapi-3.1/openai-2026-08-12.yaml",
+        "openapi-3.1/openai-2026-08-21.yaml",
+    ),
+    (
+        "swagger-2.0/kubernetes-1.35.json",
+        "swagger-2.0/kubernetes-1.36.json",
+    ),
+    (
+        "asyncapi/streetlights-kafka-2.3.0.yml",
+        "asyncapi/streetlights-kafka-2.5.0.yml",
+    ),
+    (
+        "asyncapi/streetlights-kafka-3.0.0.yml",
+        "asyncapi/streetlights-kafka-3.1.0.yml",
+    ),
+    (
+        "asyncapi/slack-rtm-3.0.0.yml",
+        "asyncapi/slack-rtm-3.1.0.yml",
+    ),
 ];
 
 fn run(dir: &std::path::Path, previous: &str, current: &str) -> DiffReport {
@@ -55,9 +82,7 @@ fn assert_each_change_once(name: &str, report: &DiffReport) {
     for c in report.changes() {
         // A schema change belongs to one place (shared ones to their definition), whatever
         // uses it; other changes are per operation.
-        let subject = if specpress_diff::find_rule(c.rule_id())
-            .is_some_and(|r| r.rule().schema)
-        {
+        let subject = if specpress_diff::find_rule(c.rule_id()).is_some_and(|r| r.rule().schema) {
             String::new()
         } else {
             c.subject().to_string()
@@ -82,13 +107,13 @@ fn every_corpus_pair_diffs_and_reports_each_change_once() {
         assert_each_change_once(previous, &report);
         // Every rendering works and is consistent with the change list.
         let details = report.details();
-        assert_eq!(
-            details.as_array().map(Vec::len),
-            Some(report.items().len())
-        );
+        assert_eq!(details.as_array().map(Vec::len), Some(report.items().len()));
         assert_eq!(report.text().is_empty(), report.items().is_empty());
         assert!(report.html().starts_with("<div class=\"specpress-diff\">"));
-        assert!(report.markdown().len() <= 62_000, "{previous}: markdown too long");
+        assert!(
+            report.markdown().len() <= 62_000,
+            "{previous}: markdown too long"
+        );
         eprintln!(
             "{previous} -> {current}: {} changes, {:?}",
             report.changes().len(),

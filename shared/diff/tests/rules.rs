@@ -25,10 +25,7 @@ fn every_rule_fires_on_its_example_with_its_default_level() {
             }
         };
         let report = diff(&p, &c, &options());
-        let hit = report
-            .changes()
-            .iter()
-            .find(|ch| ch.rule_id() == rule.id);
+        let hit = report.changes().iter().find(|ch| ch.rule_id() == rule.id);
         match hit {
             Some(ch) if ch.level() == rule.level => {}
             Some(ch) => failures.push(format!(

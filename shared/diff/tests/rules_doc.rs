@@ -18,6 +18,10 @@ fn docs_diff_rules_md_matches_the_rule_catalogue() {
         "docs/diff-rules.md is stale or missing: run `SPECPRESS_REGENERATE_DOCS=1 cargo test -p specpress-diff --test rules_doc`"
     );
     for rule in specpress_diff::catalogue() {
-        assert!(actual.contains(&format!("| `{}` |", rule.id)), "{} not documented", rule.id);
+        assert!(
+            actual.contains(&format!("| `{}` |", rule.id)),
+            "{} not documented",
+            rule.id
+        );
     }
 }

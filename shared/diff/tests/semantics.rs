@@ -11,7 +11,11 @@ fn report_with(previous: &str, current: &str, options: &DiffOptions) -> DiffRepo
 }
 
 fn report(previous: &str, current: &str) -> DiffReport {
-    report_with(previous, current, &DiffOptions::new().with_today("2026-01-01"))
+    report_with(
+        previous,
+        current,
+        &DiffOptions::new().with_today("2026-01-01"),
+    )
 }
 
 fn rules(r: &DiffReport) -> Vec<&'static str> {
@@ -67,23 +71,40 @@ fn a_change_in_a_shared_component_is_reported_once_per_direction_with_its_operat
         .collect();
     // Once as a response (breaking) and once as a request body (warning), never per use.
     assert_eq!(removed.len(), 2, "{:?}", rules(&r));
-    assert!(removed.iter().any(|c| c.rule_id() == "response-body-property-removed"
-        && c.level() == Level::Breaking
-        && c.subject() == "Pet"));
-    assert!(removed.iter().any(|c| c.rule_id() == "request-body-property-removed"
-        && c.level() == Level::Warning));
+    assert!(
+        removed
+            .iter()
+            .any(|c| c.rule_id() == "response-body-property-removed"
+                && c.level() == Level::Breaking
+                && c.subject() == "Pet")
+    );
+    assert!(
+        removed
+            .iter()
+            .any(|c| c.rule_id() == "request-body-property-removed" && c.level() == Level::Warning)
+    );
     let response_item = r
         .items()
         .iter()
         .find(|i| i.item_type == "schema" && i.id.ends_with("response-body"))
         .expect("component item");
-    assert_eq!(response_item.affected, vec!["GET /pets", "GET /pets/{petId}"]);
+    assert_eq!(
+        response_item.affected,
+        vec!["GET /pets", "GET /pets/{petId}"]
+    );
     // Each operation links to the component instead of repeating the change.
-    let get = r.items().iter().find(|i| i.name == "GET /pets/{petId}").expect("op item");
+    let get = r
+        .items()
+        .iter()
+        .find(|i| i.name == "GET /pets/{petId}")
+        .expect("op item");
     assert!(get.breaking);
     let text = r.text();
     assert!(text.contains("Modified: GET /pets/{petId}\n  Response modified: 200\n    [Breaking] Schema modified: Pet\n"), "{text}");
-    assert!(text.contains("[Breaking] Body attribute removed: name"), "{text}");
+    assert!(
+        text.contains("[Breaking] Body attribute removed: name"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -107,11 +128,18 @@ fn circular_schemas_terminate_and_changes_inside_the_cycle_are_found() {
 
 #[test]
 fn operations_match_by_method_and_template_whatever_the_parameter_names() {
-    let a = format!("{OA31}paths:\n  /pets/{{id}}:\n    get:\n      parameters: [{{name: id, in: path, required: true, schema: {{type: string}}}}]\n      responses: {{'200': {{description: ok}}}}\n");
-    let b = format!("{OA31}paths:\n  /pets/{{petId}}:\n    get:\n      parameters: [{{name: petId, in: path, required: true, schema: {{type: integer}}}}]\n      responses: {{'200': {{description: ok}}}}\n");
+    let a = format!(
+        "{OA31}paths:\n  /pets/{{id}}:\n    get:\n      parameters: [{{name: id, in: path, required: true, schema: {{type: string}}}}]\n      responses: {{'200': {{description: ok}}}}\n"
+    );
+    let b = format!(
+        "{OA31}paths:\n  /pets/{{petId}}:\n    get:\n      parameters: [{{name: petId, in: path, required: true, schema: {{type: integer}}}}]\n      responses: {{'200': {{description: ok}}}}\n"
+    );
     let r = report(&a, &b);
     let ids = rules(&r);
-    assert!(!ids.contains(&"endpoint-removed") && !ids.contains(&"endpoint-added"), "{ids:?}");
+    assert!(
+        !ids.contains(&"endpoint-removed") && !ids.contains(&"endpoint-added"),
+        "{ids:?}"
+    );
     assert!(ids.contains(&"path-parameter-renamed"));
     // Every check still runs on the matched operation: the path parameter's type changed.
     assert!(ids.contains(&"request-parameter-type-changed"), "{ids:?}");
@@ -120,20 +148,32 @@ fn operations_match_by_method_and_template_whatever_the_parameter_names() {
 
 #[test]
 fn path_level_parameters_are_merged_into_each_operation() {
-    let a = format!("{OA31}paths:\n  /a:\n    parameters: [{{name: q, in: query, schema: {{type: string}}}}]\n    get: {{responses: {{'200': {{description: ok}}}}}}\n");
-    let b = format!("{OA31}paths:\n  /a:\n    parameters: [{{name: q, in: query, required: true, schema: {{type: string}}}}]\n    get: {{responses: {{'200': {{description: ok}}}}}}\n");
-    assert_eq!(rules(&report(&a, &b)), vec!["request-parameter-became-required"]);
+    let a = format!(
+        "{OA31}paths:\n  /a:\n    parameters: [{{name: q, in: query, schema: {{type: string}}}}]\n    get: {{responses: {{'200': {{description: ok}}}}}}\n"
+    );
+    let b = format!(
+        "{OA31}paths:\n  /a:\n    parameters: [{{name: q, in: query, required: true, schema: {{type: string}}}}]\n    get: {{responses: {{'200': {{description: ok}}}}}}\n"
+    );
+    assert_eq!(
+        rules(&report(&a, &b)),
+        vec!["request-parameter-became-required"]
+    );
 }
 
 #[test]
 fn read_only_properties_are_not_required_in_requests_nor_write_only_in_responses() {
     let body = |props: &str, req: &str| {
-        format!("{OA31}paths:\n  /a:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {{type: object, properties: {props}, required: {req}}}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, properties: {props}, required: {req}}}\n")
+        format!(
+            "{OA31}paths:\n  /a:\n    post:\n      requestBody:\n        content:\n          application/json:\n            schema: {{type: object, properties: {props}, required: {req}}}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, properties: {props}, required: {req}}}\n"
+        )
     };
     // A required but read-only `id` added: no request client has to send it.
     let r = report(
         &body("{name: {type: string}}", "[]"),
-        &body("{name: {type: string}, id: {type: string, readOnly: true}}", "[id]"),
+        &body(
+            "{name: {type: string}, id: {type: string, readOnly: true}}",
+            "[id]",
+        ),
     );
     assert!(!r.breaking(), "{:?}", rules(&r));
     assert!(rules(&r).contains(&"request-body-property-added"));
@@ -150,24 +190,37 @@ fn read_only_properties_are_not_required_in_requests_nor_write_only_in_responses
 #[test]
 fn openapi_30_nullable_and_swagger_x_nullable_are_understood() {
     let oa30 = |nullable: bool| {
-        format!("openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: string, nullable: {nullable}}}\n")
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: t, version: '1'}}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: string, nullable: {nullable}}}\n"
+        )
     };
     let r = report(&oa30(false), &oa30(true));
     assert_eq!(rules(&r), vec!["response-body-became-nullable"]);
     assert!(r.breaking());
     let sw = |nullable: bool| {
-        format!("swagger: '2.0'\ninfo: {{title: t, version: '1'}}\nproduces: [application/json]\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          schema: {{type: string, x-nullable: {nullable}}}\n")
+        format!(
+            "swagger: '2.0'\ninfo: {{title: t, version: '1'}}\nproduces: [application/json]\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          schema: {{type: string, x-nullable: {nullable}}}\n"
+        )
     };
-    assert_eq!(rules(&report(&sw(false), &sw(true))), vec!["response-body-became-nullable"]);
+    assert_eq!(
+        rules(&report(&sw(false), &sw(true))),
+        vec!["response-body-became-nullable"]
+    );
 }
 
 #[test]
 fn deprecated_then_removed_operations_respect_the_sunset_date() {
     let op = |extra: &str| {
-        format!("{OA31}paths:\n  /a:\n    get: {{deprecated: true, {extra} responses: {{'200': {{description: ok}}}}}}\n  /b:\n    get: {{responses: {{'200': {{description: ok}}}}}}\n")
+        format!(
+            "{OA31}paths:\n  /a:\n    get: {{deprecated: true, {extra} responses: {{'200': {{description: ok}}}}}}\n  /b:\n    get: {{responses: {{'200': {{description: ok}}}}}}\n"
+        )
     };
-    let gone = format!("{OA31}paths:\n  /b:\n    get: {{responses: {{'200': {{description: ok}}}}}}\n");
-    assert_eq!(rules(&report(&op(""), &gone)), vec!["endpoint-removed-after-deprecation"]);
+    let gone =
+        format!("{OA31}paths:\n  /b:\n    get: {{responses: {{'200': {{description: ok}}}}}}\n");
+    assert_eq!(
+        rules(&report(&op(""), &gone)),
+        vec!["endpoint-removed-after-deprecation"]
+    );
     assert_eq!(
         rules(&report(&op("x-sunset: '2025-06-01',"), &gone)),
         vec!["endpoint-removed-after-deprecation"]
@@ -181,7 +234,9 @@ fn deprecated_then_removed_operations_respect_the_sunset_date() {
 #[test]
 fn asyncapi_direction_decides_how_a_payload_change_is_judged() {
     let doc = |action: &str, props: &str| {
-        format!("asyncapi: 2.6.0\ninfo: {{title: t, version: '1'}}\nchannels:\n  user/signedup:\n    {action}:\n      message:\n        name: UserSignedUp\n        payload: {{type: object, properties: {props}}}\n")
+        format!(
+            "asyncapi: 2.6.0\ninfo: {{title: t, version: '1'}}\nchannels:\n  user/signedup:\n    {action}:\n      message:\n        name: UserSignedUp\n        payload: {{type: object, properties: {props}}}\n"
+        )
     };
     // The application sends it: consumers lose a field (like a response).
     let sent = report(
@@ -215,7 +270,9 @@ fn a_ref_replaced_by_an_equal_inline_schema_and_reordered_keys_are_no_change() {
 fn content_only_changes_are_not_structural() {
     let r = report(
         &pets("{type: object, description: A pet, properties: {id: {type: integer, example: 1}}}"),
-        &pets("{type: object, description: A good pet, properties: {id: {type: integer, example: 2}}}"),
+        &pets(
+            "{type: object, description: A good pet, properties: {id: {type: integer, example: 2}}}",
+        ),
     );
     assert!(!r.is_empty());
     assert!(!r.structural());
@@ -223,14 +280,19 @@ fn content_only_changes_are_not_structural() {
     // Direction-independent content changes are reported once even when the component is
     // compared in two roles.
     assert_eq!(
-        r.changes().iter().filter(|c| c.message() == "description changed").count(),
+        r.changes()
+            .iter()
+            .filter(|c| c.message() == "description changed")
+            .count(),
         1
     );
 }
 
 #[test]
 fn levels_can_be_overridden_and_rules_ignored_per_operation() {
-    let a = format!("{OA31}paths:\n  /a: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n  /b/{{id}}: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n");
+    let a = format!(
+        "{OA31}paths:\n  /a: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n  /b/{{id}}: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n"
+    );
     let b = format!("{OA31}paths: {{}}\n");
     let mut o = DiffOptions::new();
     o.apply_ignore("endpoint-removed@get /b/{x}").unwrap();
@@ -246,8 +308,12 @@ fn levels_can_be_overridden_and_rules_ignored_per_operation() {
 
 #[test]
 fn the_four_renderings_follow_the_bump_shapes() {
-    let a = format!("{OA31}paths:\n  /ping: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n  /books:\n    post:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, properties: {{cent: {{type: integer}}, title: {{type: string}}}}}}\n");
-    let b = format!("{OA31}paths:\n  /books:\n    post:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, properties: {{title: {{type: string}}}}}}\n  /versions: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n");
+    let a = format!(
+        "{OA31}paths:\n  /ping: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n  /books:\n    post:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, properties: {{cent: {{type: integer}}, title: {{type: string}}}}}}\n"
+    );
+    let b = format!(
+        "{OA31}paths:\n  /books:\n    post:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{type: object, properties: {{title: {{type: string}}}}}}\n  /versions: {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n"
+    );
     let r = report(&a, &b);
     let text = r.render(Format::Text);
     assert_eq!(
@@ -258,8 +324,14 @@ fn the_four_renderings_follow_the_bump_shapes() {
     let removed = md.find("## Removed (1)").expect("removed group");
     let modified = md.find("## Modified (1)").expect("modified group");
     let added = md.find("## Added (1)").expect("added group");
-    assert!(removed < added && modified < added, "breaking groups first:\n{md}");
-    assert!(md.contains("* **[Breaking]** Body attribute removed: `cent`"), "{md}");
+    assert!(
+        removed < added && modified < added,
+        "breaking groups first:\n{md}"
+    );
+    assert!(
+        md.contains("* **[Breaking]** Body attribute removed: `cent`"),
+        "{md}"
+    );
     let json = r.details();
     let ping = json
         .as_array()
@@ -269,20 +341,29 @@ fn the_four_renderings_follow_the_bump_shapes() {
     assert_eq!(ping["type"], "endpoint");
     assert_eq!(ping["id"], "get-ping");
     assert_eq!(ping["breaking"], true);
-    assert_eq!(ping["breaking_details"]["message_key"], "removed_not_deprecated");
+    assert_eq!(
+        ping["breaking_details"]["message_key"],
+        "removed_not_deprecated"
+    );
     assert_eq!(ping["previous"]["verb"], "GET");
     assert_eq!(ping["changes"][0]["rule"], "endpoint-removed");
     let html = r.render(Format::Html);
     assert!(html.contains("class=\"specpress-diff__item specpress-diff__root changelog-event__diff-operation removed breaking\""));
     assert!(html.contains("<code class=\"code-inline root\">GET /ping</code>"));
     assert_eq!(html.matches("<li").count(), html.matches("</li>").count());
-    assert!(r.items().iter().all(|i| i.status != Status::Modified || !i.children.is_empty() || !i.changes.is_empty()));
+    assert!(
+        r.items().iter().all(|i| i.status != Status::Modified
+            || !i.children.is_empty()
+            || !i.changes.is_empty())
+    );
 }
 
 #[test]
 fn html_escapes_names_from_the_document() {
     let a = format!("{OA31}paths: {{}}\n");
-    let b = format!("{OA31}paths:\n  '/x<script>': {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n");
+    let b = format!(
+        "{OA31}paths:\n  '/x<script>': {{get: {{responses: {{'200': {{description: ok}}}}}}}}\n"
+    );
     let html = report(&a, &b).html();
     assert!(html.contains("/x&lt;script&gt;"));
     assert!(!html.contains("<script>"));
