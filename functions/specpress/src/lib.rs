@@ -8,6 +8,7 @@
 pub mod backend;
 pub mod cli;
 pub mod serve;
+pub mod webhooks_local;
 
 use axum::Router;
 use specpress_api::{AppState, with_common_layers};
@@ -15,7 +16,20 @@ use specpress_api::{AppState, with_common_layers};
 /// Every HTTP route of every function, as one app: this is what `specpress serve` runs. A new function adds its
 /// `router(state.clone())` to the merge list.
 pub fn app(state: AppState) -> Router {
-    let routers = [deploy::router(state.clone())];
+    let routers = [
+        deploy::router(state.clone()),
+        diffs::router(state.clone()),
+        branches::router(state.clone()),
+        hubs::router(state.clone()),
+    ];
     let merged = routers.into_iter().fold(Router::new(), Router::merge);
     with_common_layers(merged.fallback(specpress_api::error::not_found_route))
+}
+
+/// [`app`] plus the webhook subscriptions routes (what `specpress serve` runs).
+pub fn app_with_webhooks(
+    state: AppState,
+    webhooks: specpress_domain::usecases::delivery::DeliveryService,
+) -> Router {
+    app(state.clone()).merge(with_common_layers(webhooks::router(state, webhooks)))
 }

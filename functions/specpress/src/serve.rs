@@ -36,23 +36,45 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
     let backend = Backend::connect(&opts.backend).await?;
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port))
         .await
-        .map_err(|e| DomainError::unexpected(format!("cannot listen on {}:{}: {e}", opts.host, opts.port)))?;
+        .map_err(|e| {
+            DomainError::unexpected(format!("cannot listen on {}:{}: {e}", opts.host, opts.port))
+        })?;
     let addr = listener.local_addr().map_err(DomainError::unexpected)?;
-    let base = opts.public_url.clone().unwrap_or_else(|| format!("http://{addr}"));
+    let base = opts
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}"));
 
-    let boot = bootstrap_default_org(backend.store.as_ref(), "Local", opts.org_token.as_deref(), OffsetDateTime::now_utc())
-        .await?;
+    let boot = bootstrap_default_org(
+        backend.store.as_ref(),
+        "Local",
+        opts.org_token.as_deref(),
+        OffsetDateTime::now_utc(),
+    )
+    .await?;
     Engines::warm_up().await?;
-    let config = ApiConfig { max_body_bytes: opts.max_body_bytes, ..ApiConfig::new(base.clone()) };
-    let state = AppState::new(backend.store.clone(), Arc::new(Engines::default()), config);
-    let app = crate::app(state);
+    let config = ApiConfig {
+        max_body_bytes: opts.max_body_bytes,
+        ..ApiConfig::new(base.clone())
+    };
+    // Webhooks: deploys publish to the (persistent) queue; consumers and the outbox sweeper run in-process.
+    let hooks =
+        crate::webhooks_local::LocalWebhooks::start(&backend.store, &base, &opts.backend.data_dir)
+            .await?;
+    let state = AppState::new(hooks.store.clone(), Arc::new(Engines::default()), config);
+    let app = crate::app_with_webhooks(state, hooks.service.clone());
 
     print_banner(&base, &backend.description, &boot);
     tracing::info!(%addr, "listening");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(DomainError::unexpected)?;
+    // Peer addresses feed the per-client rate limit of the diff routes.
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .map_err(DomainError::unexpected)?;
+    hooks.stop().await;
     backend.close().await;
     Ok(())
 }
@@ -67,28 +89,42 @@ fn print_banner(base: &str, storage: &str, boot: &Bootstrap) {
             println!("  {t}");
             println!();
             println!("Publish a document with the official bump-cli, unchanged:");
-            println!("  # create a hub once (bump-cli accepts --auto-create only together with --hub)");
+            println!(
+                "  # create a hub once (bump-cli accepts --auto-create only together with --hub)"
+            );
             println!(
                 "  curl -s -X POST {base}/api/v1/hubs -H 'Authorization: Token {t}' -H 'Content-Type: application/json' -d '{{\"name\":\"My hub\",\"slug\":\"my-hub\"}}'"
             );
-            println!("  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --hub my-hub --auto-create --token {t}");
+            println!(
+                "  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --hub my-hub --auto-create --token {t}"
+            );
             println!("  # or create the documentation first, then deploy to it");
             println!(
                 "  curl -s -X POST {base}/api/v1/docs -H 'Authorization: Token {t}' -H 'Content-Type: application/json' -d '{{\"name\":\"My API\",\"slug\":\"my-api\"}}'"
             );
-            println!("  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --token {t}");
-            println!("  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --token {t} --dry-run");
+            println!(
+                "  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --token {t}"
+            );
+            println!(
+                "  BUMP_HOST={base} npx bump-cli deploy openapi.yaml --doc my-api --token {t} --dry-run"
+            );
             println!();
-            println!("Lost it? Stop the server and restart it with SPECPRESS_ORG_TOKEN=<a new secret> to replace it.");
+            println!(
+                "Lost it? Stop the server and restart it with SPECPRESS_ORG_TOKEN=<a new secret> to replace it."
+            );
         }
         Bootstrap::CreatedWithGiven(_) | Bootstrap::Unchanged(_) => {
             println!("Organization token: the one given in SPECPRESS_ORG_TOKEN.");
         }
         Bootstrap::Rotated(_) => {
-            println!("Organization token replaced by the one given in SPECPRESS_ORG_TOKEN (the previous one no longer works).");
+            println!(
+                "Organization token replaced by the one given in SPECPRESS_ORG_TOKEN (the previous one no longer works)."
+            );
         }
         Bootstrap::Existing(_) => {
-            println!("Organization token: the one printed on first start (set SPECPRESS_ORG_TOKEN to replace it).");
+            println!(
+                "Organization token: the one printed on first start (set SPECPRESS_ORG_TOKEN to replace it)."
+            );
         }
     }
     println!("Listening on {base}");

@@ -3,7 +3,12 @@
 
 use std::time::Duration;
 
-use specpress_domain::webhooks::SecretSealer;
+use std::sync::Arc;
+
+use specpress_domain::engine::SpecEngine;
+use specpress_domain::ports::Store;
+use specpress_domain::usecases::delivery::DeliveryService;
+use specpress_domain::webhooks::{MessageQueue, SecretSealer};
 use specpress_domain::{DomainError, Result};
 use specpress_webhook::RetryPolicy;
 
@@ -14,9 +19,9 @@ pub const RETRY_SCALE_ENV: &str = "SPECPRESS_WEBHOOK_RETRY_SCALE";
 /// Seconds an outbox event waits before the sweeper re-sends it. Default 30.
 pub const SWEEP_GRACE_ENV: &str = "SPECPRESS_OUTBOX_GRACE_SECS";
 /// The work queue URL.
-pub const QUEUE_URL_ENV: &str = "QUEUE_URL";
+pub const QUEUE_URL_ENV: &str = "SPECPRESS_QUEUE_URL";
 /// The dead-letter queue URL.
-pub const DEAD_LETTER_QUEUE_URL_ENV: &str = "DEAD_LETTER_QUEUE_URL";
+pub const DEAD_LETTER_QUEUE_URL_ENV: &str = "SPECPRESS_DEAD_LETTER_QUEUE_URL";
 
 /// Webhook settings.
 #[derive(Debug, Clone)]
@@ -89,9 +94,30 @@ impl WebhookSettings {
     }
 }
 
-/// The queue URLs from `QUEUE_URL` and `DEAD_LETTER_QUEUE_URL`.
+/// The queue URLs from `SPECPRESS_QUEUE_URL` and `SPECPRESS_DEAD_LETTER_QUEUE_URL`.
 pub fn queue_urls_from_env() -> Result<(String, Option<String>)> {
     let q = var(QUEUE_URL_ENV)
         .ok_or_else(|| DomainError::unexpected(format!("{QUEUE_URL_ENV} is not set")))?;
     Ok((q, var(DEAD_LETTER_QUEUE_URL_ENV)))
+}
+
+/// Builds the [`DeliveryService`] every webhook entry point uses, with the hardened sender.
+pub fn delivery_service(
+    store: Arc<dyn Store>,
+    engine: Arc<dyn SpecEngine>,
+    queue: Arc<dyn MessageQueue>,
+    settings: &WebhookSettings,
+    public_base_url: &str,
+) -> Result<DeliveryService> {
+    let sender = crate::sender::FetchSender::new(settings.allow_loopback)
+        .map_err(DomainError::unexpected)?;
+    Ok(DeliveryService {
+        store,
+        engine,
+        queue,
+        sender: Arc::new(sender),
+        sealer: settings.sealer.clone(),
+        policy: settings.policy.clone(),
+        public_base_url: public_base_url.trim_end_matches('/').to_owned(),
+    })
 }

@@ -23,6 +23,9 @@ use specpress_domain::webhooks::{MessageQueue, ReceivedMessage};
 use specpress_domain::{DomainError, Result};
 use tokio::sync::{Semaphore, watch};
 
+/// The SQS client type, re-exported so functions build it from their shared AWS config without naming the SDK.
+pub use aws_sdk_sqs::Client as SqsClient;
+
 /// Longest `DelaySeconds` SQS accepts.
 pub const MAX_SQS_DELAY: Duration = Duration::from_secs(900);
 /// Longest visibility timeout SQS accepts.

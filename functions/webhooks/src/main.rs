@@ -1,0 +1,45 @@
+//! Lambda entry point for the webhooks function: wiring only (tracing, config, clients built once, run).
+
+use std::sync::Arc;
+
+use specpress_api::config::FunctionConfig;
+use specpress_api::engine::Engines;
+use specpress_api::{AppState, with_common_layers};
+use specpress_queue_sqs::SqsQueue;
+use specpress_queue_sqs::config::{WebhookSettings, delivery_service, queue_urls_from_env};
+use specpress_store_dynamodb::DynamoStore;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    lambda_http::tracing::init_default_subscriber();
+    let config = FunctionConfig::from_env()?;
+    let settings = WebhookSettings::from_env(None)?;
+    let (queue_url, dead_letter_url) = queue_urls_from_env()?;
+    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+    let queue = Arc::new(SqsQueue::new(
+        aws_sdk_sqs_client(&aws),
+        queue_url,
+        dead_letter_url,
+    ));
+    let store = Arc::new(DynamoStore::new(
+        aws_sdk_dynamodb::Client::new(&aws),
+        config.table.clone(),
+    ));
+    let engine = Arc::new(Engines::default());
+    let service = delivery_service(
+        store.clone(),
+        engine.clone(),
+        queue,
+        &settings,
+        &config.public_base_url,
+    )?;
+    let state = AppState::new(store, engine, config.api());
+    let app = with_common_layers(
+        webhooks::router(state, service).fallback(specpress_api::error::not_found_route),
+    );
+    lambda_http::run(app).await
+}
+
+fn aws_sdk_sqs_client(conf: &aws_config::SdkConfig) -> specpress_queue_sqs::SqsClient {
+    specpress_queue_sqs::SqsClient::new(conf)
+}
