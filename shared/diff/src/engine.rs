@@ -525,12 +525,15 @@ impl<'a> Engine<'a> {
         self.callbacks(owner, &p.callbacks, &c.callbacks, at);
     }
 
-    fn param_key(p: &Parameter) -> (ParameterIn, String) {
-        match (p.location, p.path_index) {
-            (ParameterIn::Path, Some(i)) => (ParameterIn::Path, format!("#{i}")),
-            (ParameterIn::Header, _) => (ParameterIn::Header, p.name.to_ascii_lowercase()),
-            (l, _) => (l, p.name.clone()),
-        }
+    /// How parameters match: path parameters by position, headers case-insensitively, others
+    /// by location and name.
+    fn same_param(a: &Parameter, b: &Parameter) -> bool {
+        a.location == b.location
+            && match (a.location, a.path_index, b.path_index) {
+                (ParameterIn::Path, Some(i), Some(j)) => i == j,
+                (ParameterIn::Header, _, _) => a.name.eq_ignore_ascii_case(&b.name),
+                _ => a.name == b.name,
+            }
     }
 
     fn param_schema(p: &Parameter) -> Option<&Location> {
@@ -540,21 +543,21 @@ impl<'a> Engine<'a> {
     }
 
     fn parameters(&mut self, owner: usize, prev: &'a [Parameter], cur: &'a [Parameter]) {
-        let pk: IndexMap<_, &Parameter> = prev.iter().map(|p| (Self::param_key(p), p)).collect();
-        let ck: IndexMap<_, &Parameter> = cur.iter().map(|p| (Self::param_key(p), p)).collect();
-        let mut moved: HashSet<String> = HashSet::new();
+        // Operations have few parameters: linear matching beats hashing here.
+        let find =
+            |list: &'a [Parameter], x: &Parameter| list.iter().find(|y| Self::same_param(x, y));
+        let mut moved: Vec<&str> = Vec::new();
         // A non-path parameter that disappears from one location and appears in another moved.
-        for (k, p) in &pk {
-            if ck.contains_key(k) || p.location == ParameterIn::Path {
+        for p in prev {
+            if p.location == ParameterIn::Path || find(cur, p).is_some() {
                 continue;
             }
-            if let Some(c) = ck.iter().find_map(|(ck2, c)| {
-                (!pk.contains_key(ck2)
-                    && c.location != ParameterIn::Path
-                    && c.name.eq_ignore_ascii_case(&p.name))
-                .then_some(*c)
+            if let Some(c) = cur.iter().find(|c| {
+                c.location != ParameterIn::Path
+                    && c.name.eq_ignore_ascii_case(&p.name)
+                    && find(prev, c).is_none()
             }) {
-                moved.insert(p.name.to_ascii_lowercase());
+                moved.push(&p.name);
                 let crumbs = [Crumb::new(NodeKind::Parameter(c.location), c.name.clone())];
                 self.base(
                     B::RequestParameterLocationChanged,
@@ -573,11 +576,13 @@ impl<'a> Engine<'a> {
                 );
             }
         }
-        for (k, c) in &ck {
+        let was_moved =
+            |name: &str, moved: &[&str]| moved.iter().any(|m| m.eq_ignore_ascii_case(name));
+        for c in cur {
             let crumbs = vec![Crumb::new(NodeKind::Parameter(c.location), c.name.clone())];
-            match pk.get(k) {
+            match find(prev, c) {
                 Some(p) => self.parameter(owner, crumbs, p, c),
-                None if moved.contains(&c.name.to_ascii_lowercase()) => {}
+                None if was_moved(&c.name, &moved) => {}
                 None => {
                     let (b, msg) = if c.required {
                         (B::RequestRequiredParameterAdded, "required")
@@ -601,8 +606,8 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        for (k, p) in &pk {
-            if ck.contains_key(k) || moved.contains(&p.name.to_ascii_lowercase()) {
+        for p in prev {
+            if find(cur, p).is_some() || was_moved(&p.name, &moved) {
                 continue;
             }
             let crumbs = [Crumb::new(NodeKind::Parameter(p.location), p.name.clone())];

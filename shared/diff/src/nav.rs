@@ -17,7 +17,7 @@ pub(crate) struct Nav<'a> {
     doc: &'a Document,
     /// Values of the three-token prefixes walked so far (`/paths/<path>/<method>`,
     /// `/components/schemas/<name>`), by file and prefix.
-    prefixes: FxMap<(FileId, String), Option<&'a Value>>,
+    prefixes: FxMap<FileId, FxMap<String, Option<&'a Value>>>,
     /// `$ref` strings already resolved: (file, ref) → final location and value.
     refs: FxMap<(FileId, &'a str), Option<(Location, &'a Value)>>,
 }
@@ -68,15 +68,22 @@ impl<'a> Nav<'a> {
     pub(crate) fn lookup(&mut self, at: &Location) -> Option<&'a Value> {
         if let Some(end) = prefix_end(&at.pointer) {
             let (head, tail) = at.pointer.split_at(end);
-            let key = (at.file, head.to_string());
-            let base = match self.prefixes.get(&key) {
-                Some(base) => *base,
+            let cached = self
+                .prefixes
+                .get(&at.file)
+                .and_then(|m| m.get(head))
+                .copied();
+            let base = match cached {
+                Some(base) => base,
                 None => {
                     let base = self
                         .doc
                         .value(&Location::root(at.file))
                         .and_then(|root| walk(root, head));
-                    self.prefixes.insert(key, base);
+                    self.prefixes
+                        .entry(at.file)
+                        .or_default()
+                        .insert(head.to_string(), base);
                     base
                 }
             };

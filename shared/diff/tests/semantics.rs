@@ -368,3 +368,16 @@ fn html_escapes_names_from_the_document() {
     assert!(html.contains("/x&lt;script&gt;"));
     assert!(!html.contains("<script>"));
 }
+
+#[test]
+fn reports_and_options_can_be_shared_across_threads() {
+    fn check<T: Send + Sync + Clone>() {}
+    check::<DiffReport>();
+    check::<DiffOptions>();
+    let r = report(
+        &format!("{OA31}paths: {{}}\n"),
+        &format!("{OA31}paths: {{}}\n"),
+    );
+    let handle = std::thread::spawn(move || r.is_empty());
+    assert!(handle.join().expect("thread"));
+}
