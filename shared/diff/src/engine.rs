@@ -745,7 +745,14 @@ impl<'a> Engine<'a> {
             );
         }
         if let (Some(ps), Some(cs)) = (Self::param_schema(p), Self::param_schema(c)) {
-            self.schema(owner, &mut crumbs, Role::RequestParameter, ps, cs, 0);
+            // Most parameters are small inline schemas that did not change: skip the walk.
+            let unchanged = match (self.pn.lookup(ps), self.cn.lookup(cs)) {
+                (Some(a), Some(b)) => crate::schema::same_without_refs(a, b),
+                _ => false,
+            };
+            if !unchanged {
+                self.schema(owner, &mut crumbs, Role::RequestParameter, ps, cs, 0);
+            }
         }
     }
 

@@ -48,6 +48,24 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Deep equality of two subtrees that also holds no `$ref` (so nothing outside them can
+/// differ either).
+pub(crate) fn same_without_refs(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && !x.contains_key("$ref")
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_without_refs(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| same_without_refs(v, w))
+        }
+        _ => a == b,
+    }
+}
+
 /// Type facts of one schema.
 struct Types<'v> {
     set: BTreeSet<&'v str>,
