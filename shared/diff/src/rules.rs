@@ -796,38 +796,42 @@ pub fn catalogue_markdown() -> String {
          component, with the list of affected operations. Content-only rules (descriptions, summaries, titles, \
          examples) are marked `content`: they never make a diff structural.\n\n",
     );
-    let mut family = "";
-    for (i, r) in rules.iter().enumerate() {
-        if r.family != family {
-            family = r.family;
+    let mut families: Vec<&str> = Vec::new();
+    for r in rules {
+        if !families.contains(&r.family) {
+            families.push(r.family);
+        }
+    }
+    for family in families {
+        out.push_str(&format!(
+            "\n## {family}\n\n| rule id | level | side | kind | what changed | example (previous → current) |\n|---|---|---|---|---|---|\n"
+        ));
+        for (i, r) in rules.iter().enumerate().filter(|(_, r)| r.family == family) {
+            let example = if i < BASE.len() {
+                let b = &BASE[i];
+                format!(
+                    "`{}` → `{}`",
+                    md_cell(&expand(b.previous)),
+                    md_cell(&expand(b.current))
+                )
+            } else {
+                let c = &CHECKS[(i - BASE.len()) % CHECKS.len()];
+                format!("`{}` → `{}`", md_cell(c.previous), md_cell(c.current))
+            };
             out.push_str(&format!(
-                "\n## {family}\n\n| rule id | level | side | kind | what changed | example (previous → current) |\n|---|---|---|---|---|---|\n"
+                "| `{}` | {} | {} | {} | {} | {} |\n",
+                r.id,
+                r.level,
+                r.side.as_str(),
+                if r.structural {
+                    "structural"
+                } else {
+                    "content"
+                },
+                md_cell(&r.summary),
+                example
             ));
         }
-        let example = if i < BASE.len() {
-            let b = &BASE[i];
-            format!(
-                "`{}` → `{}`",
-                md_cell(&expand(b.previous)),
-                md_cell(&expand(b.current))
-            )
-        } else {
-            let c = &CHECKS[(i - BASE.len()) % CHECKS.len()];
-            format!("`{}` → `{}`", md_cell(c.previous), md_cell(c.current))
-        };
-        out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} |\n",
-            r.id,
-            r.level,
-            r.side.as_str(),
-            if r.structural {
-                "structural"
-            } else {
-                "content"
-            },
-            md_cell(&r.summary),
-            example
-        ));
     }
     out
 }
