@@ -22,6 +22,17 @@ pub(crate) struct Nav<'a> {
     refs: FxMap<(FileId, &'a str), Option<(Location, &'a Value)>>,
 }
 
+/// A key lookup that scans small objects (most schema and operation objects) instead of
+/// hashing the key with `serde_json`'s SipHash-keyed map.
+#[inline]
+pub(crate) fn get<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if m.len() <= 12 {
+        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        m.get(key)
+    }
+}
+
 fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
         return Some(v);
@@ -33,7 +44,7 @@ fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
             raw.into()
         };
         v = match v {
-            Value::Object(m) => m.get(token.as_ref())?,
+            Value::Object(m) => get(m, token.as_ref())?,
             Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
             _ => return None,
         };

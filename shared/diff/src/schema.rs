@@ -18,6 +18,7 @@ static EMPTY_MAP: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock:
 
 use crate::change::{Crumb, NodeKind, Status};
 use crate::engine::{Edge, Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
+use crate::nav::get;
 use crate::rules::{CHECKS, Role, RuleId, S};
 
 /// Deep equality that walks objects in key order when both sides list their keys in the same
@@ -75,7 +76,7 @@ struct Types<'v> {
 fn types(m: &Map<String, Value>) -> Types<'_> {
     let mut set = BTreeSet::new();
     let mut nullable = false;
-    match m.get("type") {
+    match get(m, "type") {
         Some(Value::String(t)) if t == "null" => nullable = true,
         Some(Value::String(t)) => {
             set.insert(t.as_str());
@@ -91,8 +92,8 @@ fn types(m: &Map<String, Value>) -> Types<'_> {
         }
         _ => {}
     }
-    if m.get("nullable").and_then(Value::as_bool) == Some(true)
-        || m.get("x-nullable").and_then(Value::as_bool) == Some(true)
+    if get(m, "nullable").and_then(Value::as_bool) == Some(true)
+        || get(m, "x-nullable").and_then(Value::as_bool) == Some(true)
     {
         nullable = true;
     }
@@ -111,8 +112,8 @@ fn join(set: &BTreeSet<&str>) -> String {
 
 /// An upper or lower numeric bound: (value, exclusive).
 fn bound(m: &Map<String, Value>, plain: &str, exclusive: &str) -> Option<(f64, bool)> {
-    let inclusive = m.get(plain).and_then(Value::as_f64);
-    match m.get(exclusive) {
+    let inclusive = get(m, plain).and_then(Value::as_f64);
+    match get(m, exclusive) {
         // JSON Schema 2020-12 / 3.1: a number.
         Some(Value::Number(n)) => {
             let e = n.as_f64()?;
@@ -139,10 +140,10 @@ fn fmt_bound(b: Option<(f64, bool)>) -> String {
 /// The allowed values (enum ∪ const), if restricted.
 fn allowed(m: &Map<String, Value>) -> Option<Vec<&Value>> {
     let mut out: Option<Vec<&Value>> = None;
-    if let Some(Value::Array(vs)) = m.get("enum") {
+    if let Some(Value::Array(vs)) = get(m, "enum") {
         out = Some(vs.iter().collect());
     }
-    if let Some(c) = m.get("const") {
+    if let Some(c) = get(m, "const") {
         out.get_or_insert_with(Vec::new).push(c);
     }
     out
@@ -166,7 +167,7 @@ fn names(list: &[&Value]) -> String {
 }
 
 fn required_set(m: &Map<String, Value>) -> BTreeSet<&str> {
-    m.get("required")
+    get(m, "required")
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
@@ -366,7 +367,7 @@ impl<'a> Engine<'a> {
         while let Some(v) = stack.pop() {
             match v {
                 Value::Object(m) => {
-                    if let Some(Value::String(r)) = m.get("$ref") {
+                    if let Some(Value::String(r)) = get(m, "$ref") {
                         let (pt, _) = self.pn.follow(pl.file, r)?;
                         let (ct, _) = self.cn.follow(cl.file, r)?;
                         match (self.p_names.get(&pt), self.c_names.get(&ct)) {
@@ -490,21 +491,21 @@ impl<'a> Engine<'a> {
             ("description", S::DescriptionChanged),
             ("title", S::TitleChanged),
         ] {
-            let (a, b) = (pm.get(key), cm.get(key));
+            let (a, b) = (get(pm, key), get(cm, key));
             if a != b {
                 emit!(s, format!("{key} changed"), a.cloned(), b.cloned());
             }
         }
-        if pm.get("example") != cm.get("example") || pm.get("examples") != cm.get("examples") {
+        if get(pm, "example") != get(cm, "example") || get(pm, "examples") != get(cm, "examples") {
             emit!(
                 S::ExampleChanged,
                 "example changed".into(),
-                pm.get("example").or(pm.get("examples")).cloned(),
-                cm.get("example").or(cm.get("examples")).cloned()
+                get(pm, "example").or(get(pm, "examples")).cloned(),
+                get(cm, "example").or(get(cm, "examples")).cloned()
             );
         }
         let dep =
-            |m: &Map<String, Value>| m.get("deprecated").and_then(Value::as_bool) == Some(true);
+            |m: &Map<String, Value>| get(m, "deprecated").and_then(Value::as_bool) == Some(true);
         if !dep(pm) && dep(cm) {
             emit!(
                 S::PropertyDeprecated,
@@ -553,8 +554,8 @@ impl<'a> Engine<'a> {
         }
         // Format.
         match (
-            pm.get("format").and_then(Value::as_str),
-            cm.get("format").and_then(Value::as_str),
+            get(pm, "format").and_then(Value::as_str),
+            get(cm, "format").and_then(Value::as_str),
         ) {
             (Some(a), Some(b)) if a != b => emit!(
                 S::FormatChanged,
@@ -690,8 +691,8 @@ impl<'a> Engine<'a> {
             ),
         ] {
             let (a, b) = (
-                pm.get(key).and_then(Value::as_f64),
-                cm.get(key).and_then(Value::as_f64),
+                get(pm, key).and_then(Value::as_f64),
+                get(cm, key).and_then(Value::as_f64),
             );
             let s = match (a, b) {
                 (Some(a), Some(b)) if b < a => Some(dec),
@@ -722,8 +723,8 @@ impl<'a> Engine<'a> {
                 S::MinPropertiesDecreased,
             ),
         ] {
-            let a = pm.get(key).and_then(Value::as_f64).unwrap_or(0.0);
-            let b = cm.get(key).and_then(Value::as_f64).unwrap_or(0.0);
+            let a = get(pm, key).and_then(Value::as_f64).unwrap_or(0.0);
+            let b = get(cm, key).and_then(Value::as_f64).unwrap_or(0.0);
             if a != b {
                 emit!(
                     if b > a { inc } else { dec },
@@ -735,8 +736,8 @@ impl<'a> Engine<'a> {
         }
         // Pattern, multipleOf, uniqueItems, default, discriminator, content encoding.
         match (
-            pm.get("pattern").and_then(Value::as_str),
-            cm.get("pattern").and_then(Value::as_str),
+            get(pm, "pattern").and_then(Value::as_str),
+            get(cm, "pattern").and_then(Value::as_str),
         ) {
             (Some(a), Some(b)) if a != b => emit!(
                 S::PatternChanged,
@@ -759,8 +760,8 @@ impl<'a> Engine<'a> {
             _ => {}
         }
         match (
-            pm.get("multipleOf").and_then(Value::as_f64),
-            cm.get("multipleOf").and_then(Value::as_f64),
+            get(pm, "multipleOf").and_then(Value::as_f64),
+            get(cm, "multipleOf").and_then(Value::as_f64),
         ) {
             (Some(a), Some(b)) if a != b => emit!(
                 S::MultipleOfChanged,
@@ -783,7 +784,7 @@ impl<'a> Engine<'a> {
             _ => {}
         }
         let unique =
-            |m: &Map<String, Value>| m.get("uniqueItems").and_then(Value::as_bool) == Some(true);
+            |m: &Map<String, Value>| get(m, "uniqueItems").and_then(Value::as_bool) == Some(true);
         if unique(pm) != unique(cm) {
             let s = if unique(cm) {
                 S::UniqueItemsSet
@@ -797,19 +798,19 @@ impl<'a> Engine<'a> {
                 Some(unique(cm).into())
             );
         }
-        if pm.get("default") != cm.get("default") {
+        if get(pm, "default") != get(cm, "default") {
             emit!(
                 S::DefaultChanged,
                 format!(
                     "default changed from {} to {}",
-                    pm.get("default").map_or("none".into(), short),
-                    cm.get("default").map_or("none".into(), short)
+                    get(pm, "default").map_or("none".into(), short),
+                    get(cm, "default").map_or("none".into(), short)
                 ),
-                pm.get("default").cloned(),
-                cm.get("default").cloned()
+                get(pm, "default").cloned(),
+                get(cm, "default").cloned()
             );
         }
-        if let (Some(pd), Some(cd)) = (pm.get("discriminator"), cm.get("discriminator")) {
+        if let (Some(pd), Some(cd)) = (get(pm, "discriminator"), get(cm, "discriminator")) {
             let prop = |d: &Value| d.get("propertyName").cloned();
             let mapping_removed = pd
                 .get("mapping")
@@ -830,12 +831,12 @@ impl<'a> Engine<'a> {
             }
         }
         for key in ["contentMediaType", "contentEncoding"] {
-            if pm.get(key) != cm.get(key) {
+            if get(pm, key) != get(cm, key) {
                 emit!(
                     S::ContentMediaTypeChanged,
                     format!("{key} changed"),
-                    pm.get(key).cloned(),
-                    cm.get(key).cloned()
+                    get(pm, key).cloned(),
+                    get(cm, key).cloned()
                 );
             }
         }
@@ -843,7 +844,7 @@ impl<'a> Engine<'a> {
         self.properties(owner, crumbs, role, pl, pm, cl, cm, depth);
         for key in ["additionalProperties", "unevaluatedProperties"] {
             let open = |v: Option<&Value>| !matches!(v, Some(Value::Bool(false)));
-            let (a, b) = (pm.get(key), cm.get(key));
+            let (a, b) = (get(pm, key), get(cm, key));
             if open(a) && !open(b) {
                 emit!(
                     S::AdditionalPropertiesNarrowed,
@@ -871,11 +872,11 @@ impl<'a> Engine<'a> {
             }
         }
         if let (Some(Value::Object(_)), Some(Value::Object(_))) = (
-            pm.get("dependentRequired").or(pm.get("dependencies")),
-            cm.get("dependentRequired").or(cm.get("dependencies")),
+            get(pm, "dependentRequired").or(get(pm, "dependencies")),
+            get(cm, "dependentRequired").or(get(cm, "dependencies")),
         ) {}
         let dr = |m: &'a Map<String, Value>| -> BTreeSet<(String, String)> {
-            m.get("dependentRequired")
+            get(m, "dependentRequired")
                 .and_then(Value::as_object)
                 .map(|o| {
                     o.iter()
@@ -895,20 +896,20 @@ impl<'a> Engine<'a> {
             emit!(
                 S::DependentRequiredAdded,
                 "dependentRequired constraints were added".into(),
-                pm.get("dependentRequired").cloned(),
-                cm.get("dependentRequired").cloned()
+                get(pm, "dependentRequired").cloned(),
+                get(cm, "dependentRequired").cloned()
             );
         }
         if pdr.difference(&cdr).next().is_some() {
             emit!(
                 S::DependentRequiredRemoved,
                 "dependentRequired constraints were removed".into(),
-                pm.get("dependentRequired").cloned(),
-                cm.get("dependentRequired").cloned()
+                get(pm, "dependentRequired").cloned(),
+                get(cm, "dependentRequired").cloned()
             );
         }
         for key in ["dependentSchemas", "patternProperties"] {
-            if let (Some(Value::Object(a)), Some(Value::Object(b))) = (pm.get(key), cm.get(key)) {
+            if let (Some(Value::Object(a)), Some(Value::Object(b))) = (get(pm, key), get(cm, key)) {
                 for k in a.keys() {
                     if b.contains_key(k) {
                         self.child(
@@ -925,7 +926,7 @@ impl<'a> Engine<'a> {
             }
         }
         // Arrays.
-        match (pm.get("items"), cm.get("items")) {
+        match (get(pm, "items"), get(cm, "items")) {
             (Some(Value::Array(a)), Some(Value::Array(b))) => self.tuple(
                 owner,
                 crumbs,
@@ -948,8 +949,11 @@ impl<'a> Engine<'a> {
             ),
             _ => {}
         }
-        let tuple_len =
-            |m: &Map<String, Value>| m.get("prefixItems").and_then(Value::as_array).map(Vec::len);
+        let tuple_len = |m: &Map<String, Value>| {
+            get(m, "prefixItems")
+                .and_then(Value::as_array)
+                .map(Vec::len)
+        };
         match (tuple_len(pm), tuple_len(cm)) {
             (Some(a), Some(b)) => {
                 self.tuple(owner, crumbs, role, pl, cl, "prefixItems", a, b, depth)
@@ -958,18 +962,18 @@ impl<'a> Engine<'a> {
                 S::TupleItemAdded,
                 format!("{b} positional items were added"),
                 None,
-                cm.get("prefixItems").cloned()
+                get(cm, "prefixItems").cloned()
             ),
             (Some(a), None) if a > 0 => emit!(
                 S::TupleItemRemoved,
                 format!("{a} positional items were removed"),
-                pm.get("prefixItems").cloned(),
+                get(pm, "prefixItems").cloned(),
                 None
             ),
             _ => {}
         }
         for key in ["contains", "propertyNames", "unevaluatedItems"] {
-            if let (Some(Value::Object(_)), Some(Value::Object(_))) = (pm.get(key), cm.get(key)) {
+            if let (Some(Value::Object(_)), Some(Value::Object(_))) = (get(pm, key), get(cm, key)) {
                 self.child(
                     owner,
                     crumbs,
@@ -988,8 +992,8 @@ impl<'a> Engine<'a> {
             ("anyOf", S::AnyOfAdded, S::AnyOfRemoved),
         ] {
             let empty = Vec::new();
-            let a = pm.get(key).and_then(Value::as_array).unwrap_or(&empty);
-            let b = cm.get(key).and_then(Value::as_array).unwrap_or(&empty);
+            let a = get(pm, key).and_then(Value::as_array).unwrap_or(&empty);
+            let b = get(cm, key).and_then(Value::as_array).unwrap_or(&empty);
             if a.is_empty() && b.is_empty() {
                 continue;
             }
@@ -1055,32 +1059,32 @@ impl<'a> Engine<'a> {
                 crumbs.pop();
             }
         }
-        match (pm.get("not").is_some(), cm.get("not").is_some()) {
+        match (get(pm, "not").is_some(), get(cm, "not").is_some()) {
             (false, true) => emit!(
                 S::NotAdded,
                 "a `not` exclusion was added".into(),
                 None,
-                cm.get("not").cloned()
+                get(cm, "not").cloned()
             ),
             (true, false) => emit!(
                 S::NotRemoved,
                 "the `not` exclusion was removed".into(),
-                pm.get("not").cloned(),
+                get(pm, "not").cloned(),
                 None
             ),
             _ => {}
         }
-        match (pm.get("if").is_some(), cm.get("if").is_some()) {
+        match (get(pm, "if").is_some(), get(cm, "if").is_some()) {
             (false, true) => emit!(
                 S::ConditionalAdded,
                 "an if/then/else condition was added".into(),
                 None,
-                cm.get("if").cloned()
+                get(cm, "if").cloned()
             ),
             (true, false) => emit!(
                 S::ConditionalRemoved,
                 "the if/then/else condition was removed".into(),
-                pm.get("if").cloned(),
+                get(pm, "if").cloned(),
                 None
             ),
             (true, true) => {
