@@ -381,3 +381,27 @@ fn reports_and_options_can_be_shared_across_threads() {
     let handle = std::thread::spawn(move || r.is_empty());
     assert!(handle.join().expect("thread"));
 }
+
+#[test]
+fn deeply_nested_schemas_are_compared_within_a_small_thread_stack() {
+    // As deep as the spec engine's default depth limit allows, on a 2 MiB stack (the size of
+    // a tokio blocking thread), in a debug build.
+    let nested = |leaf: &str| {
+        let mut s = leaf.to_string();
+        for _ in 0..55 {
+            s = format!("{{\"type\":\"object\",\"properties\":{{\"a\":{s}}}}}");
+        }
+        format!(
+            "{{\"openapi\":\"3.1.0\",\"info\":{{\"title\":\"t\",\"version\":\"1\"}},\"paths\":{{\"/a\":{{\"get\":{{\"responses\":{{\"200\":{{\"description\":\"ok\",\"content\":{{\"application/json\":{{\"schema\":{s}}}}}}}}}}}}}}}}}"
+        )
+    };
+    let (a, b) = (
+        nested("{\"type\":\"string\"}"),
+        nested("{\"type\":\"integer\"}"),
+    );
+    let handle = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(move || rules(&report(&a, &b)).contains(&"response-body-type-changed"))
+        .expect("spawn");
+    assert!(handle.join().expect("no stack overflow"));
+}
