@@ -103,15 +103,6 @@ impl<'a> Nav<'a> {
         walk(self.doc.value(&Location::root(at.file))?, &at.pointer)
     }
 
-    /// Follows `$ref`s from a location; `None` when a reference cannot be followed.
-    pub(crate) fn resolve(&mut self, at: &Location) -> Option<(Location, &'a Value)> {
-        let v = self.lookup(at)?;
-        match v.get("$ref").and_then(Value::as_str) {
-            None => Some((at.clone(), v)),
-            Some(r) => self.follow(at.file, r),
-        }
-    }
-
     /// Resolves the `$ref` string `r` written in `file`.
     pub(crate) fn follow(&mut self, file: FileId, r: &'a str) -> Option<(Location, &'a Value)> {
         if let Some(hit) = self.refs.get(&(file, r)) {

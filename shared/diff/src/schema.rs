@@ -239,12 +239,35 @@ impl<'a> Engine<'a> {
         depth: usize,
         definition: bool,
     ) {
-        let Some((pl, pv)) = self.pn.resolve(p) else {
+        let (Some(praw), Some(craw)) = (self.pn.lookup(p), self.cn.lookup(c)) else {
             return;
         };
-        let Some((cl, cv)) = self.cn.resolve(c) else {
+        let (pref, cref) = (
+            praw.get("$ref").and_then(Value::as_str),
+            craw.get("$ref").and_then(Value::as_str),
+        );
+        let resolved = (
+            match pref {
+                Some(r) => self.pn.follow(p.file, r),
+                None => Some((p.clone(), praw)),
+            },
+            match cref {
+                Some(r) => self.cn.follow(c.file, r),
+                None => Some((c.clone(), craw)),
+            },
+        );
+        let (Some((pl, pv)), Some((cl, cv))) = resolved else {
             return;
         };
+        // OpenAPI 3.1 lets a `$ref` carry sibling keywords (`description`, `deprecated`, …):
+        // they belong to this use site, not to the referenced definition.
+        if pref.is_some()
+            && cref.is_some()
+            && (praw.as_object().is_some_and(|m| m.len() > 1)
+                || craw.as_object().is_some_and(|m| m.len() > 1))
+        {
+            self.ref_siblings(owner, crumbs, role, p, praw, c, craw);
+        }
         let is_self = definition && &pl == p && &cl == c;
         let shared = if is_self {
             None
@@ -306,6 +329,99 @@ impl<'a> Engine<'a> {
             return;
         }
         self.compare(owner, crumbs, role, &pl, pv, &cl, cv, depth);
+    }
+
+    /// Compares the keywords written next to a `$ref` on both sides.
+    #[allow(clippy::too_many_arguments)]
+    fn ref_siblings(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        role: Role,
+        p: &Location,
+        praw: &Value,
+        c: &Location,
+        craw: &Value,
+    ) {
+        let (pa, ca) = (praw.get("description"), craw.get("description"));
+        if pa != ca {
+            self.check(
+                role,
+                S::DescriptionChanged,
+                owner,
+                crumbs,
+                Status::Modified,
+                "description changed".into(),
+                pa.cloned(),
+                ca.cloned(),
+                p,
+                c,
+            );
+        }
+        let (pa, ca) = (praw.get("title"), craw.get("title"));
+        if pa != ca {
+            self.check(
+                role,
+                S::TitleChanged,
+                owner,
+                crumbs,
+                Status::Modified,
+                "title changed".into(),
+                pa.cloned(),
+                ca.cloned(),
+                p,
+                c,
+            );
+        }
+        let flag = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
+        if !flag(praw, "deprecated") && flag(craw, "deprecated") {
+            self.check(
+                role,
+                S::PropertyDeprecated,
+                owner,
+                crumbs,
+                Status::Modified,
+                "deprecated".into(),
+                Some(false.into()),
+                Some(true.into()),
+                p,
+                c,
+            );
+        }
+        if flag(praw, "nullable") != flag(craw, "nullable") {
+            let (s, msg) = if flag(craw, "nullable") {
+                (S::BecameNullable, "became nullable")
+            } else {
+                (S::BecameNotNullable, "is no longer nullable")
+            };
+            self.check(
+                role,
+                s,
+                owner,
+                crumbs,
+                Status::Modified,
+                msg.into(),
+                Some(flag(praw, "nullable").into()),
+                Some(flag(craw, "nullable").into()),
+                p,
+                c,
+            );
+        }
+        let (pa, ca) = (praw.get("default"), craw.get("default"));
+        if pa != ca {
+            self.check(
+                role,
+                S::DefaultChanged,
+                owner,
+                crumbs,
+                Status::Modified,
+                "default changed".into(),
+                pa.cloned(),
+                ca.cloned(),
+                p,
+                c,
+            );
+        }
     }
 
     /// For an unchanged subtree: records an edge to every named component its `$ref`s use.

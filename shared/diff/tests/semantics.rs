@@ -405,3 +405,27 @@ fn deeply_nested_schemas_are_compared_within_a_small_thread_stack() {
         .expect("spawn");
     assert!(handle.join().expect("no stack overflow"));
 }
+
+#[test]
+fn keywords_next_to_a_ref_belong_to_the_use_site() {
+    let doc = |siblings: &str| {
+        format!(
+            "{OA31}paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  pet: {{$ref: '#/components/schemas/Pet'{siblings}}}\ncomponents:\n  schemas:\n    Pet: {{type: object}}\n"
+        )
+    };
+    let r = report(
+        &doc(", description: Old"),
+        &doc(", description: New, deprecated: true"),
+    );
+    let ids = rules(&r);
+    assert!(
+        ids.contains(&"response-body-description-changed"),
+        "{ids:?}"
+    );
+    assert!(
+        ids.contains(&"response-body-property-deprecated"),
+        "{ids:?}"
+    );
+    assert!(!r.structural() || ids.contains(&"response-body-property-deprecated"));
+    assert!(report(&doc(", description: Same"), &doc(", description: Same")).is_empty());
+}
