@@ -12,8 +12,15 @@ async fn main() -> Result<(), lambda_http::Error> {
     lambda_http::tracing::init_default_subscriber();
     let config = FunctionConfig::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.table.clone());
+    let mut store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.table.clone());
+    if let Some(url) = &config.queue_url {
+        // Committed events go to the webhook queue right after the transaction (the sweeper covers failures).
+        let dlq = std::env::var("SPECPRESS_DEAD_LETTER_QUEUE_URL").ok();
+        let sqs = specpress_queue_sqs::SqsClient::new(&aws);
+        store = store.with_event_queue(Arc::new(specpress_queue_sqs::SqsQueue::new(sqs, url.clone(), dlq)));
+    }
     let state = AppState::new(Arc::new(store), Arc::new(Engines::default()), config.api());
-    let app = with_common_layers(deploy::router(state).fallback(specpress_api::error::not_found_route));
+    let app =
+        with_common_layers(deploy::router(state).fallback(specpress_api::error::not_found_route));
     lambda_http::run(app).await
 }

@@ -200,6 +200,9 @@ pub struct BatchOptions {
     pub per_message_budget: Duration,
     /// Delete finished messages (the in-process consumer). The Lambda runtime deletes them itself.
     pub delete_done: bool,
+    /// A retry of a message received this many times or more is sent as a fresh message (delay up to 15 min)
+    /// instead of a visibility change, so long retry series never reach the redrive policy's `maxReceiveCount`.
+    pub reenqueue_after: u32,
 }
 
 impl Default for BatchOptions {
@@ -208,6 +211,7 @@ impl Default for BatchOptions {
             concurrency: 10,
             per_message_budget: Duration::from_secs(20),
             delete_done: false,
+            reenqueue_after: 4,
         }
     }
 }
@@ -257,6 +261,7 @@ pub async fn process_batch(
         let service = service.clone();
         let queue = Arc::clone(queue);
         let delete_done = options.delete_done;
+        let reenqueue_after = options.reenqueue_after;
         tasks.spawn(async move {
             let disposition = service.handle(&msg.body).await;
             let ok = match &disposition {
@@ -268,6 +273,23 @@ pub async fn process_batch(
                     }
                 },
                 Disposition::Done => true,
+                Disposition::RetryIn(delay) if msg.receive_count >= reenqueue_after => {
+                    // A fresh copy restarts the receive count; if the delay exceeds SQS's 15-minute DelaySeconds the
+                    // copy arrives early and is deferred again by a visibility change.
+                    match queue.send(&msg.body, (*delay).min(MAX_SQS_DELAY)).await {
+                        Ok(()) => {
+                            if delete_done && let Err(e) = queue.delete(&msg.receipt).await {
+                                tracing::warn!(message_id = %msg.message_id, error = %e, "could not delete a re-enqueued message");
+                            }
+                            true
+                        }
+                        Err(e) => {
+                            tracing::warn!(message_id = %msg.message_id, error = %e, "could not re-enqueue; deferring instead");
+                            let _ = queue.change_visibility(&msg.receipt, *delay).await;
+                            false
+                        }
+                    }
+                }
                 Disposition::RetryIn(delay) => {
                     if let Err(e) = queue.change_visibility(&msg.receipt, *delay).await {
                         tracing::warn!(message_id = %msg.message_id, error = %e, "could not schedule a retry");

@@ -1,0 +1,595 @@
+//! The event path end to end over the embedded engine and the persistent in-process queue, with a real subscriber
+//! verifying every delivery (official Standard Webhooks library + independent X-Bump-Signature-256 check).
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use common::*;
+use serde_json::json;
+use specpress_domain::usecases::webhooks as uc;
+use specpress_domain::webhooks::{DeliveryStatus, MessageQueue, QueueBody, ReceivedMessage};
+use specpress_domain::{DomainError, Result};
+use specpress_queue_sqs::{BatchOptions, process_batch};
+use specpress_webhook::RetryPolicy;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn fast(scale: f64) -> RetryPolicy {
+    RetryPolicy::default().with_scale(scale)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn first_version_and_content_only_change_are_delivered_signed_with_the_bump_shape() {
+    let Some(mut w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("pets").await;
+    let (_, secret) = w.subscribe(&doc, "/a", None).await;
+    w.receiver.configure("/a", &[&secret], json!([]), 0).await;
+    let v1 = w
+        .deploy(&doc, openapi("Pets", "one", &["/pets"]), None)
+        .await;
+    let v2 = w
+        .deploy(&doc, openapi("Pets", "two", &["/pets"]), None)
+        .await;
+    let v3 = w
+        .deploy(&doc, openapi("Pets", "two", &["/pets", "/owners"]), None)
+        .await;
+    let got = w.receiver.wait_for("/a", 3, WAIT).await;
+    assert_eq!(
+        got.len(),
+        3,
+        "three published versions, three deliveries: {got:?}"
+    );
+    assert_all_verified(&got);
+    let by_version = |id: String| {
+        got.iter()
+            .find(|r| r.body["version"]["id"] == json!(id))
+            .expect("delivery")
+            .clone()
+    };
+    let (d1, d2, d3) = (
+        by_version(v1.id.to_string()),
+        by_version(v2.id.to_string()),
+        by_version(v3.id.to_string()),
+    );
+    for d in [&d1, &d2, &d3] {
+        assert_eq!(d.body["event"], "documentation.published");
+        assert_eq!(d.body["documentation"]["slug"], "pets");
+        assert_eq!(d.body["branch"], "main");
+        assert!(
+            d.body["api"].is_object() && d.body["diff"].is_object(),
+            "Bump.sh {{api, diff}} kept"
+        );
+        assert_eq!(
+            d.webhook_id,
+            format!(
+                "msg_{}",
+                d.body["id"].as_str().expect("id").replace('-', "")
+            )
+        );
+    }
+    assert_eq!(d1.body["structural"], true, "a first version is structural");
+    assert_eq!(
+        d2.body["structural"], false,
+        "a description-only change is not structural"
+    );
+    assert_eq!(d3.body["structural"], true, "a new path is structural");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn failing_three_times_then_succeeding_takes_four_attempts_with_one_id_and_fresh_timestamps()
+{
+    // Scale 0.002: the 5 s, 5 min, 30 min delays become 10 ms, 0.6 s and 3.6 s (±20%).
+    let Some(mut w) = World::new(fast(0.002), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("retry").await;
+    let (sub, secret) = w.subscribe(&doc, "/r", None).await;
+    w.receiver
+        .configure(
+            "/r",
+            &[&secret],
+            json!([[500, {}], [500, {}], [500, {}], [200, {}]]),
+            0,
+        )
+        .await;
+    w.deploy(&doc, openapi("R", "d", &["/x"]), None).await;
+    let got = w.receiver.wait_for("/r", 4, WAIT).await;
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_all_verified(&got);
+    assert!(
+        got.iter().all(|r| r.webhook_id == got[0].webhook_id),
+        "one webhook-id across retries"
+    );
+    assert_eq!(
+        got.iter().map(|r| r.answered).collect::<Vec<_>>(),
+        vec![500, 500, 500, 200]
+    );
+    for r in &got {
+        assert!(
+            (r.timestamp as f64 - r.received_at).abs() <= 1.5,
+            "timestamp is the attempt's own: {r:?}"
+        );
+    }
+    assert!(
+        got[3].timestamp > got[0].timestamp,
+        "timestamps are fresh per attempt"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let log = uc::deliveries(&w.service, &w.principal, "retry", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].status, DeliveryStatus::Delivered);
+    let codes: Vec<_> = log[0].attempts.iter().map(|a| a.status_code).collect();
+    assert_eq!(codes, vec![Some(500), Some(500), Some(500), Some(200)]);
+    assert_eq!(
+        w.receiver.at("/r").await.len(),
+        4,
+        "no attempt after the success"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn gone_410_disables_the_subscription_at_once_and_nothing_more_is_sent() {
+    let Some(mut w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("gone").await;
+    let (sub, secret) = w.subscribe(&doc, "/g", None).await;
+    w.receiver
+        .configure(
+            "/g",
+            &[&secret],
+            json!([[410, {}], [200, {}], [200, {}]]),
+            0,
+        )
+        .await;
+    w.deploy(&doc, openapi("G", "1", &["/x"]), None).await;
+    assert_eq!(w.receiver.wait_for("/g", 1, WAIT).await.len(), 1);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let s = uc::get(&w.service, &w.principal, "gone", &sub.id.to_string())
+        .await
+        .expect("sub");
+    assert!(!s.enabled, "disabled after 410");
+    assert!(
+        s.disabled_reason
+            .as_deref()
+            .is_some_and(|r| r.contains("410"))
+    );
+    w.deploy(&doc, openapi("G", "2", &["/x"]), None).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        w.receiver.at("/g").await.len(),
+        1,
+        "no retry and no new delivery to a disabled endpoint"
+    );
+    let log = uc::deliveries(&w.service, &w.principal, "gone", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(log.len(), 1);
+    assert_eq!(log[0].status, DeliveryStatus::Failed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn too_many_requests_with_retry_after_defers_the_next_attempt() {
+    // Scale 0.002: the schedule's 5 s becomes 10 ms, while Retry-After: 1000 becomes 2 s.
+    let Some(mut w) = World::new(fast(0.002), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("throttled").await;
+    let (_, secret) = w.subscribe(&doc, "/t", None).await;
+    w.receiver
+        .configure(
+            "/t",
+            &[&secret],
+            json!([[429, {"Retry-After": "1000"}], [200, {}]]),
+            0,
+        )
+        .await;
+    w.deploy(&doc, openapi("T", "1", &["/x"]), None).await;
+    let got = w.receiver.wait_for("/t", 2, WAIT).await;
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_all_verified(&got);
+    let gap = got[1].received_at - got[0].received_at;
+    assert!(
+        gap >= 1.9,
+        "Retry-After honoured (scaled to 2 s), got {gap:.3} s"
+    );
+}
+
+/// A queue whose sends always fail: SQS down right after the deploy transaction committed.
+struct DownQueue;
+
+#[async_trait]
+impl MessageQueue for DownQueue {
+    async fn send(&self, _: &str, _: Duration) -> Result<()> {
+        Err(DomainError::unexpected("injected: SendMessage failed"))
+    }
+    async fn receive(&self, _: u32, _: Duration) -> Result<Vec<ReceivedMessage>> {
+        Ok(vec![])
+    }
+    async fn delete(&self, _: &str) -> Result<()> {
+        Ok(())
+    }
+    async fn change_visibility(&self, _: &str, _: Duration) -> Result<()> {
+        Ok(())
+    }
+    async fn send_to_dead_letter(&self, _: &str) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn queue_send_failing_after_commit_is_delivered_by_the_sweeper() {
+    let Some(mut w) = World::new(fast(0.001), None, Some(Arc::new(DownQueue))).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("swept").await;
+    let (_, secret) = w.subscribe(&doc, "/s", None).await;
+    w.receiver.configure("/s", &[&secret], json!([]), 0).await;
+    let v = w.deploy(&doc, openapi("S", "1", &["/x"]), None).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        w.receiver.at("/s").await.is_empty(),
+        "the inline send failed, nothing delivered yet"
+    );
+    let pending = w.store.pending_events(10).await.expect("outbox");
+    assert_eq!(pending.len(), 1, "the event is still in the outbox");
+    assert_eq!(
+        w.service.sweep(Duration::ZERO, 100).await.expect("sweep"),
+        1
+    );
+    let got = w.receiver.wait_for("/s", 1, WAIT).await;
+    assert_eq!(got.len(), 1);
+    assert_all_verified(&got);
+    assert_eq!(got[0].body["version"]["id"], json!(v.id.to_string()));
+    assert!(
+        w.store.pending_events(10).await.expect("outbox").is_empty(),
+        "marked enqueued"
+    );
+    assert_eq!(
+        w.service.sweep(Duration::ZERO, 100).await.expect("sweep"),
+        0
+    );
+}
+
+use specpress_domain::ports::EventStore as _;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn deadline_hit_mid_batch_hands_back_unstarted_messages_and_never_resends_finished_ones() {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("deadline").await;
+    let (_, secret) = w.subscribe(&doc, "/d", None).await;
+    w.receiver.configure("/d", &[&secret], json!([]), 300).await;
+    for i in 0..6 {
+        w.deploy(&doc, openapi("D", &format!("v{i}"), &["/x"]), None)
+            .await;
+    }
+    // Fan the six events out (no POST yet).
+    let events = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(events.len(), 6);
+    let options = BatchOptions {
+        concurrency: 1,
+        per_message_budget: Duration::from_millis(200),
+        delete_done: true,
+        ..BatchOptions::default()
+    };
+    let far = Instant::now() + Duration::from_secs(60);
+    let r = process_batch(&w.service, &w.queue, events, far, &options).await;
+    assert_eq!(r.done.len(), 6);
+    let deliveries = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(deliveries.len(), 6);
+    // Each POST takes 300 ms; with 200 ms budget and a 1 s deadline only the first few may start.
+    let r = process_batch(
+        &w.service,
+        &w.queue,
+        deliveries,
+        Instant::now() + Duration::from_secs(1),
+        &options,
+    )
+    .await;
+    assert!(!r.handed_back.is_empty() && !r.done.is_empty(), "{r:?}");
+    assert_eq!(r.done.len() + r.handed_back.len(), 6);
+    assert_eq!(
+        w.receiver.at("/d").await.len(),
+        r.done.len(),
+        "handed-back messages were not started"
+    );
+    // Every message of the batch comes back (finished ones too, as after a Lambda timeout): none is re-POSTed.
+    let again = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(
+        again.len(),
+        r.handed_back.len(),
+        "handed-back messages are visible again at once"
+    );
+    let r2 = process_batch(
+        &w.service,
+        &w.queue,
+        again,
+        Instant::now() + Duration::from_secs(60),
+        &options,
+    )
+    .await;
+    assert_eq!(r2.done.len(), r.handed_back.len());
+    let got = w.receiver.at("/d").await;
+    assert_eq!(got.len(), 6, "every delivery POSTed exactly once");
+    let mut ids: Vec<_> = got.iter().map(|g| g.webhook_id.clone()).collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 6);
+    assert_all_verified(&got);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_redelivered_message_never_reposts_a_delivered_delivery() {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("dup").await;
+    let (sub, secret) = w.subscribe(&doc, "/u", None).await;
+    w.receiver.configure("/u", &[&secret], json!([]), 0).await;
+    w.deploy(&doc, openapi("U", "1", &["/x"]), None).await;
+    let events = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    let event_body = events[0].body.clone();
+    // The same event message twice (SQS at-least-once): one delivery.
+    assert_eq!(
+        w.service.handle(&event_body).await,
+        specpress_domain::usecases::delivery::Disposition::Done
+    );
+    assert_eq!(
+        w.service.handle(&event_body).await,
+        specpress_domain::usecases::delivery::Disposition::Done
+    );
+    let log = uc::deliveries(&w.service, &w.principal, "dup", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(log.len(), 1);
+    let body = QueueBody::Delivery {
+        delivery_id: log[0].id,
+    }
+    .to_json();
+    for _ in 0..3 {
+        assert_eq!(
+            w.service.handle(&body).await,
+            specpress_domain::usecases::delivery::Disposition::Done
+        );
+    }
+    assert_eq!(
+        w.receiver.at("/u").await.len(),
+        1,
+        "delivered once despite three copies of the message"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_succeeds() {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("poison").await;
+    let (_, secret) = w.subscribe(&doc, "/p", None).await;
+    w.receiver.configure("/p", &[&secret], json!([]), 0).await;
+    w.deploy(&doc, openapi("P", "1", &["/x"]), None).await;
+    w.queue
+        .send("{not json", Duration::ZERO)
+        .await
+        .expect("send poison");
+    w.queue
+        .send(r#"{"type":"event","event_id":"nope"}"#, Duration::ZERO)
+        .await
+        .expect("send poison");
+    let options = BatchOptions {
+        concurrency: 4,
+        per_message_budget: Duration::from_secs(5),
+        delete_done: true,
+        ..BatchOptions::default()
+    };
+    let batch = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(batch.len(), 3);
+    let r = process_batch(
+        &w.service,
+        &w.queue,
+        batch.clone(),
+        Instant::now() + Duration::from_secs(60),
+        &options,
+    )
+    .await;
+    assert_eq!((r.done.len(), r.failed.len()), (1, 2), "{r:?}");
+    for m in batch.iter().filter(|m| r.failed.contains(&m.message_id)) {
+        w.queue
+            .change_visibility(&m.receipt, Duration::ZERO)
+            .await
+            .expect("visible");
+    }
+    // Drain: the delivery goes out; the poison messages are received until maxReceiveCount (3), then dead-lettered.
+    let local = specpress_store_dynamodb::LocalQueue::new(
+        w.store.client().clone(),
+        w.store.table(),
+        "webhooks",
+        Duration::from_secs(30),
+        3,
+    );
+    for _ in 0..6 {
+        let batch = local
+            .receive(10, Duration::from_millis(100))
+            .await
+            .expect("receive");
+        let r = process_batch(
+            &w.service,
+            &w.queue,
+            batch.clone(),
+            Instant::now() + Duration::from_secs(60),
+            &options,
+        )
+        .await;
+        // Failed messages become visible again at once (the visibility timeout, compressed).
+        for m in batch.iter().filter(|m| r.failed.contains(&m.message_id)) {
+            w.queue
+                .change_visibility(&m.receipt, Duration::ZERO)
+                .await
+                .expect("visible");
+        }
+    }
+    let dead = local.dead_letters().await.expect("dlq");
+    assert_eq!(dead.len(), 2, "{dead:?}");
+    assert!(dead.iter().any(|b| b == "{not json"));
+    assert_eq!(local.depth().await.expect("depth"), 0);
+    let got = w.receiver.at("/p").await;
+    assert_eq!(got.len(), 1);
+    assert_all_verified(&got);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn after_secret_rotation_both_secrets_verify_during_the_overlap() {
+    let Some(mut w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("rotate").await;
+    let (sub, old) = w.subscribe(&doc, "/k", None).await;
+    let rotated = uc::rotate_secret(&w.service, &w.principal, "rotate", &sub.id.to_string())
+        .await
+        .expect("rotate");
+    let new = rotated.secret.expect("new secret shown on rotation");
+    assert_ne!(new, old);
+    w.receiver
+        .configure("/k", &[&old, &new], json!([]), 0)
+        .await;
+    w.deploy(&doc, openapi("K", "1", &["/x"]), None).await;
+    let got = w.receiver.wait_for("/k", 1, WAIT).await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].std_ok,
+        vec![0, 1],
+        "the Standard signature list verifies with the old AND the new secret"
+    );
+    assert_eq!(
+        got[0].bump_ok,
+        vec![1],
+        "X-Bump-Signature-256 uses the newest secret"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_exhausted_schedule_marks_the_delivery_failed_and_dead_letters_its_message() {
+    let policy = RetryPolicy::new(vec![Duration::from_millis(20), Duration::from_millis(20)])
+        .with_jitter(0.0);
+    let Some(mut w) = World::new(policy, None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("exhaust").await;
+    let (sub, secret) = w.subscribe(&doc, "/x", None).await;
+    w.receiver
+        .configure(
+            "/x",
+            &[&secret],
+            json!([[500, {}], [502, {}], [503, {}], [200, {}]]),
+            0,
+        )
+        .await;
+    w.deploy(&doc, openapi("X", "1", &["/x"]), None).await;
+    assert_eq!(w.receiver.wait_for("/x", 3, WAIT).await.len(), 3);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        w.receiver.at("/x").await.len(),
+        3,
+        "three attempts, then no more"
+    );
+    let log = uc::deliveries(&w.service, &w.principal, "exhaust", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(log[0].status, DeliveryStatus::Failed);
+    let local = specpress_store_dynamodb::LocalQueue::new(
+        w.store.client().clone(),
+        w.store.table(),
+        "webhooks",
+        Duration::from_secs(30),
+        3,
+    );
+    assert_eq!(local.dead_letters().await.expect("dlq").len(), 1);
+    // A manual redelivery starts a new series with the same webhook-id.
+    let d = uc::redeliver(
+        &w.service,
+        &w.principal,
+        "exhaust",
+        &sub.id.to_string(),
+        &log[0].id.to_string(),
+    )
+    .await
+    .expect("redeliver");
+    assert_eq!(d.status, DeliveryStatus::Pending);
+    let got = w.receiver.wait_for("/x", 4, WAIT).await;
+    assert_eq!(got.len(), 4);
+    assert!(got.iter().all(|g| g.webhook_id == got[0].webhook_id));
+    assert_all_verified(&got);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn branch_filters_and_disabled_subscriptions_receive_nothing() {
+    let Some(mut w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let doc = w.doc("filters").await;
+    let (_, s_all) = w.subscribe(&doc, "/all", None).await;
+    let (_, s_dev) = w.subscribe(&doc, "/dev", Some(vec!["Dev".into()])).await;
+    let (off, s_off) = w.subscribe(&doc, "/off", None).await;
+    let upd = uc::UpdateSubscription {
+        enabled: Some(false),
+        ..Default::default()
+    };
+    uc::update(
+        &w.service,
+        &w.principal,
+        "filters",
+        &off.id.to_string(),
+        upd,
+    )
+    .await
+    .expect("disable");
+    for (p, s) in [("/all", &s_all), ("/dev", &s_dev), ("/off", &s_off)] {
+        w.receiver.configure(p, &[s], json!([]), 0).await;
+    }
+    w.deploy(&doc, openapi("F", "1", &["/x"]), None).await;
+    w.deploy(&doc, openapi("F", "2", &["/x"]), Some("dev"))
+        .await;
+    assert_eq!(w.receiver.wait_for("/all", 2, WAIT).await.len(), 2);
+    let dev = w.receiver.wait_for("/dev", 1, WAIT).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(dev.len(), 1);
+    assert_eq!(dev[0].body["branch"], "dev");
+    assert!(w.receiver.at("/off").await.is_empty());
+}

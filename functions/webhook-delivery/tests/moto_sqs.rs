@@ -1,0 +1,257 @@
+//! The delivery Lambda's handler against moto's SQS: real `aws-sdk-sqs` calls (send, receive, visibility changes,
+//! redrive to the dead-letter queue), the handler invoked with the SqsEvent Lambda would build. The endpoint comes
+//! from `SPECPRESS_TEST_MOTO_ENDPOINT` (scripts/test.sh starts moto); without it the tests fail under CI=true and
+//! are skipped loudly otherwise.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aws_lambda_events::event::sqs::{SqsEvent, SqsMessage};
+use common::*;
+use lambda_runtime::{Context, LambdaEvent};
+use serde_json::json;
+use specpress_domain::webhooks::MessageQueue;
+use specpress_queue_sqs::{BatchOptions, SqsClient, SqsQueue, client_for_endpoint};
+use specpress_webhook::RetryPolicy;
+use webhook_delivery::{Handler, handle};
+
+struct Queues {
+    client: SqsClient,
+    queue: SqsQueue,
+    dlq_url: String,
+}
+
+async fn queues(name: &str, max_receive: u32) -> Option<Queues> {
+    let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
+        return unavailable(
+            "SPECPRESS_TEST_MOTO_ENDPOINT (moto server, started by scripts/test.sh)",
+        );
+    };
+    let client = client_for_endpoint(&endpoint).await;
+    let suffix = format!(
+        "{}-{}",
+        std::process::id(),
+        time::OffsetDateTime::now_utc().unix_timestamp_nanos()
+    );
+    let dlq = client
+        .create_queue()
+        .queue_name(format!("{name}-dlq-{suffix}"))
+        .send()
+        .await
+        .expect("create dlq");
+    let dlq_url = dlq.queue_url.expect("dlq url");
+    let attrs = client
+        .get_queue_attributes()
+        .queue_url(&dlq_url)
+        .attribute_names(aws_sdk_sqs::types::QueueAttributeName::QueueArn)
+        .send()
+        .await
+        .expect("dlq arn");
+    let arn = attrs
+        .attributes
+        .and_then(|a| {
+            a.get(&aws_sdk_sqs::types::QueueAttributeName::QueueArn)
+                .cloned()
+        })
+        .expect("arn");
+    let q = client
+        .create_queue()
+        .queue_name(format!("{name}-{suffix}"))
+        .attributes(
+            aws_sdk_sqs::types::QueueAttributeName::VisibilityTimeout,
+            "1",
+        )
+        .attributes(
+            aws_sdk_sqs::types::QueueAttributeName::RedrivePolicy,
+            json!({"deadLetterTargetArn": arn, "maxReceiveCount": max_receive.to_string()})
+                .to_string(),
+        )
+        .send()
+        .await
+        .expect("create queue");
+    let url = q.queue_url.expect("queue url");
+    Some(Queues {
+        queue: SqsQueue::new(client.clone(), url, Some(dlq_url.clone())),
+        client,
+        dlq_url,
+    })
+}
+
+/// Polls moto like the Lambda event source mapping: receive, invoke the handler, delete what succeeded.
+async fn pump(handler: &Handler, q: &SqsQueue, rounds: usize) -> usize {
+    let mut handled = 0;
+    for _ in 0..rounds {
+        let out = q
+            .client()
+            .receive_message()
+            .queue_url(q.queue_url())
+            .max_number_of_messages(10)
+            .wait_time_seconds(1)
+            .message_system_attribute_names(aws_sdk_sqs::types::MessageSystemAttributeName::All)
+            .send()
+            .await
+            .expect("receive");
+        let messages = out.messages.unwrap_or_default();
+        if messages.is_empty() {
+            continue;
+        }
+        let mut event = SqsEvent::default();
+        let mut receipts = HashMap::new();
+        for m in messages {
+            let mut r = SqsMessage::default();
+            r.message_id = m.message_id.clone();
+            r.receipt_handle = m.receipt_handle.clone();
+            r.body = m.body.clone();
+            if let (Some(id), Some(rh)) = (m.message_id, m.receipt_handle) {
+                receipts.insert(id, rh);
+            }
+            event.records.push(r);
+        }
+        let mut ctx = Context::default();
+        ctx.deadline = u64::try_from(
+            (time::OffsetDateTime::now_utc() + time::Duration::seconds(60)).unix_timestamp_nanos()
+                / 1_000_000,
+        )
+        .expect("ms");
+        let response = handle(handler, LambdaEvent::new(event, ctx))
+            .await
+            .expect("the handler never fails the batch");
+        let failed: Vec<String> = response
+            .batch_item_failures
+            .into_iter()
+            .map(|f| f.item_identifier)
+            .collect();
+        for (id, rh) in receipts {
+            if !failed.contains(&id) {
+                q.delete(&rh)
+                    .await
+                    .expect("delete (as Lambda does for successes)");
+                handled += 1;
+            }
+        }
+    }
+    handled
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn lambda_handler_over_moto_sqs_delivers_with_retries_through_visibility_changes() {
+    let Some(q) = queues("deliver", 10).await else {
+        return;
+    };
+    let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
+    let Some(w) = World::new(
+        RetryPolicy::default().with_scale(0.0002).with_jitter(0.0),
+        Some(queue.clone()),
+        None,
+    )
+    .await
+    else {
+        return;
+    };
+    let handler = Handler {
+        service: w.service.clone(),
+        queue,
+        options: BatchOptions::default(),
+    };
+    let doc = w.doc("moto").await;
+    let (_, secret) = w.subscribe(&doc, "/m", None).await;
+    w.receiver
+        .configure(
+            "/m",
+            &[&secret],
+            json!([[500, {}], [503, {}], [200, {}]]),
+            0,
+        )
+        .await;
+    w.deploy(&doc, openapi("M", "1", &["/x"]), None).await;
+    let started = Instant::now();
+    while w.receiver.at("/m").await.len() < 3 && started.elapsed() < Duration::from_secs(30) {
+        pump(&handler, &q.queue, 1).await;
+    }
+    let got = w.receiver.at("/m").await;
+    assert_eq!(
+        got.iter().map(|g| g.answered).collect::<Vec<_>>(),
+        vec![500, 503, 200]
+    );
+    assert!(got.iter().all(|g| g.webhook_id == got[0].webhook_id));
+    assert_all_verified(&got);
+    pump(&handler, &q.queue, 2).await;
+    assert_eq!(
+        w.receiver.at("/m").await.len(),
+        3,
+        "nothing after the success"
+    );
+    let dlq = q
+        .client
+        .receive_message()
+        .queue_url(&q.dlq_url)
+        .wait_time_seconds(0)
+        .send()
+        .await
+        .expect("dlq");
+    assert!(dlq.messages.unwrap_or_default().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn poison_message_is_redriven_to_the_dead_letter_queue_while_the_batch_succeeds() {
+    let Some(q) = queues("poison", 2).await else {
+        return;
+    };
+    let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
+    let Some(w) = World::new(
+        RetryPolicy::default().with_scale(0.0002),
+        Some(queue.clone()),
+        None,
+    )
+    .await
+    else {
+        return;
+    };
+    let handler = Handler {
+        service: w.service.clone(),
+        queue: queue.clone(),
+        options: BatchOptions::default(),
+    };
+    let doc = w.doc("moto-poison").await;
+    let (_, secret) = w.subscribe(&doc, "/p", None).await;
+    w.receiver.configure("/p", &[&secret], json!([]), 0).await;
+    queue
+        .send("this is not a webhook message", Duration::ZERO)
+        .await
+        .expect("send poison");
+    w.deploy(&doc, openapi("P", "1", &["/x"]), None).await;
+    let started = Instant::now();
+    let mut dead = Vec::new();
+    while started.elapsed() < Duration::from_secs(30) {
+        pump(&handler, &q.queue, 1).await;
+        let out = q
+            .client
+            .receive_message()
+            .queue_url(&q.dlq_url)
+            .wait_time_seconds(0)
+            .send()
+            .await
+            .expect("dlq");
+        dead.extend(
+            out.messages
+                .unwrap_or_default()
+                .into_iter()
+                .filter_map(|m| m.body),
+        );
+        if !dead.is_empty() && !w.receiver.at("/p").await.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(600)).await;
+    }
+    assert_eq!(
+        dead,
+        vec!["this is not a webhook message".to_owned()],
+        "the poison message was redriven"
+    );
+    let got = w.receiver.at("/p").await;
+    assert_eq!(got.len(), 1, "the valid event was delivered");
+    assert_all_verified(&got);
+}
