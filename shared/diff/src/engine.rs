@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 use specpress_spec::{
-    ApiModel, Channel, Direction, Document, Location, MediaType, Message, MessageOperation,
+    ApiModel, Channel, Direction, Document, FileId, Location, MediaType, Message, MessageOperation,
     Operation, OperationKind, Parameter, ParameterIn, RequestBody, Response, SecurityRequirement,
     SecurityScheme, Server,
 };
@@ -51,6 +51,9 @@ pub(crate) struct PairState {
     pub unchanged: Option<Option<ComponentRefs>>,
 }
 
+/// Key of [`Engine::ref_links`].
+pub(crate) type RefPairKey<'a> = (FileId, &'a str, FileId, &'a str, Role);
+
 /// State of one diff run.
 pub(crate) struct Engine<'a> {
     pub p: &'a Document,
@@ -70,6 +73,12 @@ pub(crate) struct Engine<'a> {
     /// whether it is unchanged, with the named components its `$ref`s use.
     pub pairs: FxMap<(Location, Location), PairState>,
     pub content_seen: FxSet<(S, Location, Location)>,
+    /// Pure `$ref` pairs (previous file and ref, current file and ref, role) already known to
+    /// land on the same named component: the component's owner.
+    pub ref_links: FxMap<RefPairKey<'a>, usize>,
+    /// Parameter schema pairs already checked for equality (shared parameters recur in
+    /// every operation that uses them).
+    pub param_same: FxMap<(FileId, &'a str, FileId, &'a str), bool>,
 
     pub visits: usize,
     pub truncated: bool,
@@ -176,9 +185,21 @@ impl<'a> Engine<'a> {
             queue: VecDeque::new(),
             pairs: FxMap::default(),
             content_seen: FxSet::default(),
+            ref_links: FxMap::default(),
+            param_same: FxMap::default(),
             visits: 0,
             truncated: false,
             today: options.today(),
+        }
+    }
+
+    /// The crumbs an edge from `owner` keeps: only operations' edges become link items, so
+    /// an edge from a shared component needs none.
+    pub(crate) fn edge_crumbs(&self, owner: usize, crumbs: &[Crumb]) -> Vec<Crumb> {
+        if self.owners.get(owner).is_some_and(|o| o.role.is_some()) {
+            Vec::new()
+        } else {
+            crumbs.to_vec()
         }
     }
 
@@ -746,9 +767,17 @@ impl<'a> Engine<'a> {
         }
         if let (Some(ps), Some(cs)) = (Self::param_schema(p), Self::param_schema(c)) {
             // Most parameters are small inline schemas that did not change: skip the walk.
-            let unchanged = match (self.pn.lookup(ps), self.cn.lookup(cs)) {
-                (Some(a), Some(b)) => crate::schema::same_without_refs(a, b),
-                _ => false,
+            let key = (ps.file, ps.pointer.as_str(), cs.file, cs.pointer.as_str());
+            let unchanged = match self.param_same.get(&key) {
+                Some(&same) => same,
+                None => {
+                    let same = match (self.pn.lookup(ps), self.cn.lookup(cs)) {
+                        (Some(a), Some(b)) => crate::schema::same_without_refs(a, b),
+                        _ => false,
+                    };
+                    self.param_same.insert(key, same);
+                    same
+                }
             };
             if !unchanged {
                 self.schema(owner, &mut crumbs, Role::RequestParameter, ps, cs, 0);

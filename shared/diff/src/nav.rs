@@ -77,7 +77,13 @@ impl<'a> Nav<'a> {
 
     /// The value at a location (no `$ref` following).
     pub(crate) fn lookup(&mut self, at: &Location) -> Option<&'a Value> {
-        if let Some(end) = prefix_end(&at.pointer) {
+        if at.pointer.is_empty() {
+            return self.doc.value(&Location::root(at.file));
+        }
+        // Pointers of up to three tokens (`/definitions/X`, `/parameters/X`, shared
+        // components) are cached whole: they are looked up once per use.
+        let end = prefix_end(&at.pointer).unwrap_or(at.pointer.len());
+        {
             let (head, tail) = at.pointer.split_at(end);
             let cached = self
                 .prefixes
@@ -98,9 +104,8 @@ impl<'a> Nav<'a> {
                     base
                 }
             };
-            return walk(base?, tail);
+            walk(base?, tail)
         }
-        walk(self.doc.value(&Location::root(at.file))?, &at.pointer)
     }
 
     /// Resolves the `$ref` string `r` written in `file`.

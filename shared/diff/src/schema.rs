@@ -246,6 +246,24 @@ impl<'a> Engine<'a> {
             praw.get("$ref").and_then(Value::as_str),
             craw.get("$ref").and_then(Value::as_str),
         );
+        // A use of a named component seen before (the same `$ref` strings in the same role):
+        // only the edge is new.
+        let pure = |v: &Value| v.as_object().is_some_and(|m| m.len() == 1);
+        let memo = match (pref, cref) {
+            (Some(a), Some(b)) if !definition && pure(praw) && pure(craw) => {
+                Some((p.file, a, c.file, b, role))
+            }
+            _ => None,
+        };
+        if let Some(to) = memo.as_ref().and_then(|k| self.ref_links.get(k)).copied() {
+            let crumbs = self.edge_crumbs(owner, crumbs);
+            self.edges.push(Edge {
+                from: owner,
+                to,
+                crumbs,
+            });
+            return;
+        }
         let resolved = (
             match pref {
                 Some(r) => self.pn.follow(p.file, r),
@@ -269,9 +287,11 @@ impl<'a> Engine<'a> {
             self.ref_siblings(owner, crumbs, role, p, praw, c, craw);
         }
         let is_self = definition && &pl == p && &cl == c;
+        let mut named = false;
         let shared = if is_self {
             None
         } else if let (Some(pn), Some(cn)) = (self.p_names.get(&pl), self.c_names.get(&cl)) {
+            named = true;
             (pn == cn).then(|| cn.to_string())
         } else if depth == 0
             && pl.pointer == cl.pointer
@@ -286,10 +306,14 @@ impl<'a> Engine<'a> {
         };
         if let Some(name) = shared {
             let to = self.component(&name, role, &pl, &cl);
+            if named && let Some(k) = memo {
+                self.ref_links.insert(k, to);
+            }
+            let crumbs = self.edge_crumbs(owner, crumbs);
             self.edges.push(Edge {
                 from: owner,
                 to,
-                crumbs: crumbs.clone(),
+                crumbs,
             });
             return;
         }
@@ -460,10 +484,11 @@ impl<'a> Engine<'a> {
         for (name, pt, ct) in targets.iter() {
             let to = self.component(name, role, pt, ct);
             if to != owner {
+                let crumbs = self.edge_crumbs(owner, crumbs);
                 self.edges.push(Edge {
                     from: owner,
                     to,
-                    crumbs: crumbs.to_vec(),
+                    crumbs,
                 });
             }
         }
