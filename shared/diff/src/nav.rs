@@ -37,9 +37,23 @@ fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
         return Some(v);
     }
-    for raw in pointer.strip_prefix('/')?.split('/') {
-        let token: std::borrow::Cow<'_, str> = if raw.contains('~') {
-            raw.replace("~1", "/").replace("~0", "~").into()
+    let rest = pointer.strip_prefix('/')?;
+    let bytes = rest.as_bytes();
+    let mut start = 0;
+    loop {
+        // One scan per token finds its end and whether it holds `~` escapes.
+        let mut end = start;
+        let mut escaped = false;
+        while let Some(&b) = bytes.get(end) {
+            if b == b'/' {
+                break;
+            }
+            escaped |= b == b'~';
+            end += 1;
+        }
+        let raw = rest.get(start..end)?;
+        let token: std::borrow::Cow<'_, str> = if escaped {
+            unescape(raw).into()
         } else {
             raw.into()
         };
@@ -48,8 +62,36 @@ fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
             Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
             _ => return None,
         };
+        if end >= bytes.len() {
+            return Some(v);
+        }
+        start = end + 1;
     }
-    Some(v)
+}
+
+/// `~1` → `/`, `~0` → `~` in one pass (a lone `~` is kept).
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch == '~' {
+            match chars.peek() {
+                Some('1') => {
+                    chars.next();
+                    out.push('/');
+                    continue;
+                }
+                Some('0') => {
+                    chars.next();
+                    out.push('~');
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// The end of the first three tokens of a pointer (`/paths/~1pets/get`), if it has more.
@@ -154,6 +196,18 @@ mod tests {
         assert_eq!(prefix_end("/paths/~1a/get/responses"), Some(14));
         assert_eq!(prefix_end("/paths/~1a/get"), None);
         assert_eq!(prefix_end(""), None);
+    }
+
+    #[test]
+    fn unescaping_is_one_pass_like_rfc_6901() {
+        // `~01` is `~1` (not `/`): `~0` is decoded once, never re-read.
+        assert_eq!(unescape("a~01b"), "a~1b");
+        assert_eq!(unescape("~1x~0"), "/x~");
+        assert_eq!(unescape("a~b"), "a~b");
+        let v = serde_json::json!({"": {"a": 1}, "b": [{"c": 2}]});
+        assert_eq!(walk(&v, "/b/0/c"), Some(&serde_json::json!(2)));
+        assert_eq!(walk(&v, "//a"), Some(&serde_json::json!(1)));
+        assert_eq!(walk(&v, "/b/x"), None);
     }
 
     #[test]
