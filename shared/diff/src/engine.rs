@@ -80,6 +80,9 @@ pub(crate) struct Engine<'a> {
     /// every operation that uses them).
     pub param_same: FxMap<(FileId, &'a str, FileId, &'a str), bool>,
 
+    /// True while comparing a callback operation: the request is sent by the API and the
+    /// response by the subscriber, so bodies are judged the other way round.
+    pub inverted: bool,
     pub visits: usize,
     pub truncated: bool,
     pub today: String,
@@ -187,6 +190,7 @@ impl<'a> Engine<'a> {
             content_seen: FxSet::default(),
             ref_links: FxMap::default(),
             param_same: FxMap::default(),
+            inverted: false,
             visits: 0,
             truncated: false,
             today: options.today(),
@@ -543,7 +547,45 @@ impl<'a> Engine<'a> {
         if let (Some(ps), Some(cs)) = (&p.servers, &c.servers) {
             self.endpoint_servers(owner, ps, cs, at);
         }
-        self.callbacks(owner, &p.callbacks, &c.callbacks, at);
+        if !self.inverted {
+            self.callbacks(owner, pm, cm, &p.callbacks, &c.callbacks, at);
+        }
+    }
+
+    /// Compares an operation of a callback present on both sides, as its own tree root under
+    /// the operation that declares it. The callback request is sent by the API and read by the
+    /// subscriber, so its body is judged like a response; the subscriber's response body like
+    /// a request.
+    fn callback_operation(
+        &mut self,
+        parent: usize,
+        name: &str,
+        pm: &'a ApiModel,
+        cm: &'a ApiModel,
+        p: &'a Operation,
+        c: &'a Operation,
+    ) {
+        let (parent_name, matcher) = match self.owners.get(parent) {
+            Some(o) => (o.name.clone(), o.matcher.clone()),
+            None => (String::new(), None),
+        };
+        let title = format!(
+            "{parent_name} callback `{name}` {} {}",
+            c.key.method, c.path
+        );
+        let owner = self.add_owner(Owner {
+            item_type: "callback",
+            id: slug(&title),
+            name: title,
+            status: Status::Modified,
+            previous: None,
+            current: None,
+            matcher,
+            role: None,
+        });
+        self.inverted = true;
+        self.operation(owner, pm, cm, p, c);
+        self.inverted = false;
     }
 
     /// How parameters match: path parameters by position, headers case-insensitively, others
@@ -881,6 +923,7 @@ impl<'a> Engine<'a> {
         cur: &'a IndexMap<String, MediaType>,
         request: bool,
     ) {
+        let request = request != self.inverted;
         for (mt, c) in cur {
             let mut crumbs = base.clone();
             match prev.get(mt) {
@@ -1764,9 +1807,12 @@ impl<'a> Engine<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn callbacks(
         &mut self,
         owner: usize,
+        pm: &'a ApiModel,
+        cm: &'a ApiModel,
         prev: &'a IndexMap<String, Vec<Operation>>,
         cur: &'a IndexMap<String, Vec<Operation>>,
         at: (Option<&Location>, Option<&Location>),
@@ -1786,7 +1832,9 @@ impl<'a> Engine<'a> {
                 ),
                 Some(pops) => {
                     for c in cops {
-                        if !pops.iter().any(|p| p.key == c.key) {
+                        if let Some(p) = pops.iter().find(|p| p.key == c.key) {
+                            self.callback_operation(owner, name, pm, cm, p, c);
+                        } else {
                             self.base(
                                 B::CallbackOperationAdded,
                                 owner,

@@ -211,7 +211,7 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
     for (i, o) in e.owners.iter().enumerate() {
         if !matches!(
             o.item_type,
-            "endpoint" | "webhook" | "operation" | "channel"
+            "endpoint" | "webhook" | "operation" | "channel" | "callback"
         ) {
             continue;
         }
@@ -262,7 +262,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         parent.children.push(link);
     }
     let order = |t: &str| match t {
-        "endpoint" | "webhook" => 0,
+        "endpoint" | "webhook" | "callback" => 0,
         "operation" => 1,
         "channel" => 2,
         "server" => 3,

@@ -1,0 +1,122 @@
+//! Changes the engine once missed: inside callback operations (judged the other way round),
+//! properties moving between an inline schema and an `allOf` member, and keys added to or
+//! removed from `patternProperties` / `dependentSchemas`. Each case: previous, current, the
+//! expected rule id and level.
+
+use specpress_diff::{DiffOptions, DiffReport, Level, diff};
+use specpress_spec::{Limits, parse};
+
+fn report(previous: &str, current: &str) -> DiffReport {
+    let p = parse(previous, &[], &Limits::default()).expect("previous parses");
+    let c = parse(current, &[], &Limits::default()).expect("current parses");
+    diff(&p, &c, &DiffOptions::new().with_today("2026-01-01"))
+}
+
+fn level_of(r: &DiffReport, rule: &str) -> Option<Level> {
+    r.changes()
+        .iter()
+        .find(|c| c.rule_id() == rule)
+        .map(|c| c.level())
+}
+
+fn rules(r: &DiffReport) -> Vec<&'static str> {
+    r.changes().iter().map(|c| c.rule_id()).collect()
+}
+
+const OA31: &str = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n";
+
+/// An operation with a callback whose request carries `event` and whose response is `ack`.
+fn with_callback(event: &str, ack: &str) -> String {
+    format!(
+        "{OA31}paths:
+  /subscriptions:
+    post:
+      responses:
+        '201': {{description: created}}
+      callbacks:
+        onEvent:
+          '{{$request.body#/url}}':
+            post:
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {event}
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema: {ack}
+"
+    )
+}
+
+const EVENT: &str = "{type: object, required: [id], properties: {id: {type: string}, kind: {type: string}}}";
+const ACK: &str = "{type: object, properties: {ok: {type: boolean}}}";
+
+#[test]
+fn a_property_removed_from_a_callback_request_breaks_the_subscribers_that_read_it() {
+    let current =
+        with_callback("{type: object, required: [id], properties: {id: {type: string}}}", ACK);
+    let r = report(&with_callback(EVENT, ACK), &current);
+    // The callback request is produced by the API: judged like a response.
+    assert_eq!(
+        level_of(&r, "response-body-property-removed"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    assert!(r.breaking());
+    // Reported under its own callback item, named after the operation that declares it.
+    let item = r
+        .items()
+        .iter()
+        .find(|i| i.item_type == "callback")
+        .expect("a callback item");
+    assert!(item.name.contains("onEvent"), "{}", item.name);
+    assert!(item.name.starts_with("POST /subscriptions"), "{}", item.name);
+    assert!(r.text().contains("callback"), "{}", r.text());
+    // The reverse (the API sends one more optional field) breaks nobody.
+    let back = report(&current, &with_callback(EVENT, ACK));
+    assert_eq!(
+        level_of(&back, "response-body-property-added"),
+        Some(Level::Info),
+        "{:?}",
+        rules(&back)
+    );
+    assert!(!back.breaking(), "{:?}", rules(&back));
+}
+
+#[test]
+fn a_field_the_subscriber_must_now_return_in_its_callback_response_is_breaking() {
+    let current = with_callback(
+        EVENT,
+        "{type: object, required: [ok], properties: {ok: {type: boolean}}}",
+    );
+    let r = report(&with_callback(EVENT, ACK), &current);
+    // The callback response is produced by the subscriber: judged like a request body.
+    assert_eq!(
+        level_of(&r, "request-body-property-became-required"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+}
+
+#[test]
+fn a_type_change_inside_a_callback_is_found_and_unchanged_callbacks_report_nothing() {
+    let current = with_callback(
+        "{type: object, required: [id], properties: {id: {type: integer}, kind: {type: string}}}",
+        ACK,
+    );
+    let r = report(&with_callback(EVENT, ACK), &current);
+    assert_eq!(
+        level_of(&r, "response-body-type-changed"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    let same = report(&with_callback(EVENT, ACK), &with_callback(EVENT, ACK));
+    assert!(same.is_empty(), "{:?}", rules(&same));
+}
