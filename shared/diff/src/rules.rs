@@ -641,6 +641,10 @@ schema_checks! {
     NotAdded => "not-added", Breaking, Info, true, "not", "A `not` exclusion was added", r#"{"type":"string"}"#, r#"{"type":"string","not":{"enum":["x"]}}"#;
     NotRemoved => "not-removed", Info, Warning, true, "not", "A `not` exclusion was removed", r#"{"type":"string","not":{"enum":["x"]}}"#, r#"{"type":"string"}"#;
     ContentMediaTypeChanged => "content-media-type-changed", Warning, Warning, true, "contentMediaType", "The contentMediaType or contentEncoding changed", r#"{"type":"string","contentEncoding":"base64"}"#, r#"{"type":"string","contentEncoding":"base32"}"#;
+    PatternPropertyAdded => "pattern-property-added", Warning, Info, true, "patternProperties", "A patternProperties entry was added (properties whose names match it are now constrained)", r#"{"type":"object"}"#, r#"{"type":"object","patternProperties":{"^x-":{"type":"string"}}}"#;
+    PatternPropertyRemoved => "pattern-property-removed", Info, Warning, true, "patternProperties", "A patternProperties entry was removed", r#"{"type":"object","patternProperties":{"^x-":{"type":"string"}}}"#, r#"{"type":"object"}"#;
+    DependentSchemaAdded => "dependent-schema-added", Breaking, Info, true, "dependentSchemas", "A dependentSchemas entry was added (a property now brings extra constraints)", r#"{"type":"object"}"#, r#"{"type":"object","dependentSchemas":{"a":{"required":["b"]}}}"#;
+    DependentSchemaRemoved => "dependent-schema-removed", Info, Warning, true, "dependentSchemas", "A dependentSchemas entry was removed", r#"{"type":"object","dependentSchemas":{"a":{"required":["b"]}}}"#, r#"{"type":"object"}"#;
     DescriptionChanged => "description-changed", Info, Info, false, "description", "The description changed", r#"{"type":"string","description":"Old"}"#, r#"{"type":"string","description":"New"}"#;
     TitleChanged => "title-changed", Info, Info, false, "title", "The title changed", r#"{"type":"string","title":"Old"}"#, r#"{"type":"string","title":"New"}"#;
     ExampleChanged => "example-changed", Info, Info, false, "example", "The example(s) changed", r#"{"type":"string","example":"old"}"#, r#"{"type":"string","example":"new"}"#;

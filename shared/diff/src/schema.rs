@@ -1049,21 +1049,66 @@ impl<'a> Engine<'a> {
                 get(cm, "dependentRequired").cloned()
             );
         }
-        for key in ["dependentSchemas", "patternProperties"] {
-            if let (Some(Value::Object(a)), Some(Value::Object(b))) = (get(pm, key), get(cm, key)) {
-                for k in a.keys() {
-                    if b.contains_key(k) {
-                        self.child(
-                            owner,
-                            crumbs,
-                            role,
-                            &pl.child(key).child(k),
-                            &cl.child(key).child(k),
-                            Some(Crumb::new(NodeKind::Property, format!("{key}[{k}]"))),
-                            depth,
-                        );
-                    }
+        for (key, added, removed) in [
+            (
+                "dependentSchemas",
+                S::DependentSchemaAdded,
+                S::DependentSchemaRemoved,
+            ),
+            (
+                "patternProperties",
+                S::PatternPropertyAdded,
+                S::PatternPropertyRemoved,
+            ),
+        ] {
+            let a = get(pm, key).and_then(Value::as_object).unwrap_or(&EMPTY_MAP);
+            let b = get(cm, key).and_then(Value::as_object).unwrap_or(&EMPTY_MAP);
+            for (k, v) in a {
+                if b.contains_key(k) {
+                    self.child(
+                        owner,
+                        crumbs,
+                        role,
+                        &pl.child(key).child(k),
+                        &cl.child(key).child(k),
+                        Some(Crumb::new(NodeKind::Property, format!("{key}[{k}]"))),
+                        depth,
+                    );
+                } else {
+                    crumbs.push(Crumb::new(NodeKind::Property, format!("{key}[{k}]")));
+                    self.check(
+                        role,
+                        removed,
+                        owner,
+                        crumbs,
+                        Status::Removed,
+                        format!("{key} entry `{k}` was removed"),
+                        Some(v.clone()),
+                        None,
+                        &pl.child(key).child(k),
+                        cl,
+                    );
+                    crumbs.pop();
                 }
+            }
+            for (k, v) in b {
+                if a.contains_key(k) {
+                    continue;
+                }
+                crumbs.push(Crumb::new(NodeKind::Property, format!("{key}[{k}]")));
+                self.check(
+                    role,
+                    added,
+                    owner,
+                    crumbs,
+                    Status::Added,
+                    format!("{key} entry `{k}` was added"),
+                    None,
+                    Some(v.clone()),
+                    pl,
+                    &cl.child(key).child(k),
+                );
+                crumbs.pop();
             }
         }
         // Arrays.

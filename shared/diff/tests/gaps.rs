@@ -120,3 +120,88 @@ fn a_type_change_inside_a_callback_is_found_and_unchanged_callbacks_report_nothi
     let same = report(&with_callback(EVENT, ACK), &with_callback(EVENT, ACK));
     assert!(same.is_empty(), "{:?}", rules(&same));
 }
+
+fn object_body(schema: &str) -> String {
+    format!(
+        "{OA31}paths:
+  /things:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {schema}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {schema}
+"
+    )
+}
+
+#[test]
+fn pattern_properties_entries_added_and_removed_are_reported_per_direction() {
+    let without = object_body("{type: object}");
+    let with = object_body("{type: object, patternProperties: {'^x-': {type: string}}}");
+    let r = report(&without, &with);
+    assert_eq!(
+        level_of(&r, "request-body-pattern-property-added"),
+        Some(Level::Warning),
+        "{:?}",
+        rules(&r)
+    );
+    assert_eq!(
+        level_of(&r, "response-body-pattern-property-added"),
+        Some(Level::Info)
+    );
+    let back = report(&with, &without);
+    assert_eq!(
+        level_of(&back, "response-body-pattern-property-removed"),
+        Some(Level::Warning),
+        "{:?}",
+        rules(&back)
+    );
+    assert_eq!(
+        level_of(&back, "request-body-pattern-property-removed"),
+        Some(Level::Info)
+    );
+}
+
+#[test]
+fn a_dependent_schema_added_to_a_request_is_breaking_and_its_removal_from_a_response_a_warning() {
+    let without = object_body("{type: object, properties: {a: {type: string}}}");
+    let with = object_body(
+        "{type: object, properties: {a: {type: string}}, dependentSchemas: {a: {required: [b]}}}",
+    );
+    let r = report(&without, &with);
+    assert_eq!(
+        level_of(&r, "request-body-dependent-schema-added"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    assert_eq!(
+        level_of(&r, "response-body-dependent-schema-added"),
+        Some(Level::Info)
+    );
+    let back = report(&with, &without);
+    assert_eq!(
+        level_of(&back, "response-body-dependent-schema-removed"),
+        Some(Level::Warning),
+        "{:?}",
+        rules(&back)
+    );
+    // An entry present on both sides is still compared inside.
+    let changed = object_body(
+        "{type: object, properties: {a: {type: string}}, dependentSchemas: {a: {required: [b, c]}}}",
+    );
+    let inner = report(&with, &changed);
+    assert!(
+        rules(&inner)
+            .iter()
+            .any(|r| r.starts_with("request-body-property-became-required")),
+        "{:?}",
+        rules(&inner)
+    );
+}
