@@ -13,6 +13,8 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value, json};
 use specpress_spec::Location;
 
+/// An empty list, for schemas without a composition keyword.
+static EMPTY_LIST: Vec<Value> = Vec::new();
 /// An empty object, for schemas without `properties`.
 static EMPTY_MAP: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
@@ -164,6 +166,13 @@ fn short(v: &Value) -> String {
 
 fn names(list: &[&Value]) -> String {
     list.iter().map(|v| short(v)).collect::<Vec<_>>().join(", ")
+}
+
+/// The `properties` of a schema (empty when it has none).
+fn props_of(m: &Map<String, Value>) -> &Map<String, Value> {
+    get(m, "properties")
+        .and_then(Value::as_object)
+        .unwrap_or(&EMPTY_MAP)
 }
 
 fn required_set(m: &Map<String, Value>) -> BTreeSet<&str> {
@@ -1061,8 +1070,12 @@ impl<'a> Engine<'a> {
                 S::PatternPropertyRemoved,
             ),
         ] {
-            let a = get(pm, key).and_then(Value::as_object).unwrap_or(&EMPTY_MAP);
-            let b = get(cm, key).and_then(Value::as_object).unwrap_or(&EMPTY_MAP);
+            let a = get(pm, key)
+                .and_then(Value::as_object)
+                .unwrap_or(&EMPTY_MAP);
+            let b = get(cm, key)
+                .and_then(Value::as_object)
+                .unwrap_or(&EMPTY_MAP);
             for (k, v) in a {
                 if b.contains_key(k) {
                     self.child(
@@ -1177,9 +1190,12 @@ impl<'a> Engine<'a> {
             ("oneOf", S::OneOfAdded, S::OneOfRemoved),
             ("anyOf", S::AnyOfAdded, S::AnyOfRemoved),
         ] {
-            let empty = Vec::new();
-            let a = get(pm, key).and_then(Value::as_array).unwrap_or(&empty);
-            let b = get(cm, key).and_then(Value::as_array).unwrap_or(&empty);
+            let a = get(pm, key)
+                .and_then(Value::as_array)
+                .unwrap_or(&EMPTY_LIST);
+            let b = get(cm, key)
+                .and_then(Value::as_array)
+                .unwrap_or(&EMPTY_LIST);
             if a.is_empty() && b.is_empty() {
                 continue;
             }
@@ -1201,6 +1217,13 @@ impl<'a> Engine<'a> {
                         Some(Crumb::new(NodeKind::Variant, label)),
                         depth,
                     ),
+                    // A new allOf member that only takes over inline properties is a
+                    // refactoring: those properties are compared where they moved.
+                    None if key == "allOf"
+                        && b.get(j).is_some_and(|member| {
+                            let (pp, cp) = (props_of(pm), props_of(cm));
+                            self.member_only_moves(false, cl, member, cp, pp, &required_set(pm))
+                        }) => {}
                     None => {
                         crumbs.push(Crumb::new(NodeKind::Variant, label.clone()));
                         self.check(
@@ -1221,6 +1244,14 @@ impl<'a> Engine<'a> {
             }
             for (i, k) in ak.iter().enumerate() {
                 if bk.contains(k) {
+                    continue;
+                }
+                if key == "allOf"
+                    && a.get(i).is_some_and(|member| {
+                        let (pp, cp) = (props_of(pm), props_of(cm));
+                        self.member_only_moves(true, pl, member, pp, cp, &required_set(cm))
+                    })
+                {
                     continue;
                 }
                 let label = k.split_once(':').map_or(k.as_str(), |x| x.1);
@@ -1346,6 +1377,170 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Properties declared by the `allOf` members of a schema (a member that is a `$ref` is
+    /// followed): name, location and value of the property schema, and whether the member
+    /// requires it. Used to see a property moved between the schema and a member.
+    fn allof_properties(
+        &mut self,
+        previous: bool,
+        at: &Location,
+        m: &'a Map<String, Value>,
+    ) -> Vec<(&'a str, Location, &'a Value, bool)> {
+        let Some(Value::Array(members)) = get(m, "allOf") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            let nav = if previous { &mut self.pn } else { &mut self.cn };
+            let (loc, v) = match member.get("$ref").and_then(Value::as_str) {
+                Some(r) => match nav.follow(at.file, r) {
+                    Some(x) => x,
+                    None => continue,
+                },
+                None => (at.child("allOf").index(i), member),
+            };
+            let Some(obj) = v.as_object() else { continue };
+            let req = required_set(obj);
+            if let Some(Value::Object(props)) = get(obj, "properties") {
+                let ploc = loc.child("properties");
+                for (name, pv) in props {
+                    out.push((
+                        name.as_str(),
+                        ploc.child(name),
+                        pv,
+                        req.contains(name.as_str()),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether an `allOf` member only holds properties the other side declares inline (a
+    /// refactoring that moves them, not a new constraint): its properties are all declared
+    /// inline on the other side and not on this one, it requires nothing the other side did
+    /// not, and it has no other keyword than `type: object`, `properties`, `required`,
+    /// `description` and `title`.
+    fn member_only_moves(
+        &mut self,
+        previous: bool,
+        at: &Location,
+        member: &'a Value,
+        here: &Map<String, Value>,
+        there: &Map<String, Value>,
+        there_required: &BTreeSet<&str>,
+    ) -> bool {
+        let nav = if previous { &mut self.pn } else { &mut self.cn };
+        let v: &Value = match member.get("$ref").and_then(Value::as_str) {
+            Some(r) => match nav.follow(at.file, r) {
+                Some((_, v)) => v,
+                None => return false,
+            },
+            None => member,
+        };
+        let Some(obj) = v.as_object() else {
+            return false;
+        };
+        let keys_ok = obj.iter().all(|(k, v)| match k.as_str() {
+            "properties" | "required" | "description" | "title" => true,
+            "type" => v.as_str() == Some("object"),
+            _ => false,
+        });
+        let Some(Value::Object(props)) = get(obj, "properties") else {
+            return false;
+        };
+        keys_ok
+            && !props.is_empty()
+            && props
+                .keys()
+                .all(|k| there.contains_key(k) && !here.contains_key(k))
+            && required_set(obj).iter().all(|r| there_required.contains(r))
+    }
+
+    /// A property present on both sides (possibly moved between the schema and an `allOf`
+    /// member): required-ness as clients experience it, read/write-only, then its schema.
+    #[allow(clippy::too_many_arguments)]
+    fn matched_property(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        name: &str,
+        (pat, pval, preq): (&Location, &'a Value, bool),
+        (cat, cval, creq): (&Location, &'a Value, bool),
+        depth: usize,
+    ) {
+        let contra = role.contravariant();
+        let (pf, cf) = (pat.file, cat.file);
+        // Required as clients experience it: a read-only property is never sent in a request,
+        // a write-only one never returned in a response.
+        let effective = |nav: &mut crate::nav::Nav<'a>, file, v: &'a Value, required: bool| {
+            required
+                && !(contra && nav.flag(file, v, "readOnly"))
+                && (contra || !nav.flag(file, v, "writeOnly"))
+        };
+        let creq_eff = effective(&mut self.cn, cf, cval, creq);
+        let preq_eff = effective(&mut self.pn, pf, pval, preq);
+        crumbs.push(Crumb::new(NodeKind::Property, name));
+        if !preq_eff && creq_eff {
+            self.check(
+                role,
+                S::PropertyBecameRequired,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("property `{name}` became required"),
+                Some(false.into()),
+                Some(true.into()),
+                pat,
+                cat,
+            );
+        } else if preq_eff && !creq_eff {
+            self.check(
+                role,
+                S::PropertyBecameOptional,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("property `{name}` became optional"),
+                Some(true.into()),
+                Some(false.into()),
+                pat,
+                cat,
+            );
+        }
+        if !self.pn.flag(pf, pval, "readOnly") && self.cn.flag(cf, cval, "readOnly") {
+            self.check(
+                role,
+                S::PropertyBecameReadOnly,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("property `{name}` became read-only"),
+                Some(false.into()),
+                Some(true.into()),
+                pat,
+                cat,
+            );
+        }
+        if !self.pn.flag(pf, pval, "writeOnly") && self.cn.flag(cf, cval, "writeOnly") {
+            self.check(
+                role,
+                S::PropertyBecameWriteOnly,
+                owner,
+                crumbs,
+                Status::Modified,
+                format!("property `{name}` became write-only"),
+                Some(false.into()),
+                Some(true.into()),
+                pat,
+                cat,
+            );
+        }
+        self.schema(owner, crumbs, role, pat, cat, depth + 1);
+        crumbs.pop();
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn properties(
         &mut self,
@@ -1374,8 +1569,18 @@ impl<'a> Engine<'a> {
         let ppl = pl.child("properties");
         let cpl = cl.child("properties");
         let (pf, cf) = (pl.file, cl.file);
-        // Required as clients experience it: a read-only property is never sent in a request,
-        // a write-only one never returned in a response.
+        // Properties that moved between the inline schema and an `allOf` member are compared
+        // where they now live, not reported as removed and added.
+        let p_moved = if cp.keys().any(|k| !pp.contains_key(k)) {
+            self.allof_properties(true, pl, pm)
+        } else {
+            Vec::new()
+        };
+        let c_moved = if pp.keys().any(|k| !cp.contains_key(k)) {
+            self.allof_properties(false, cl, cm)
+        } else {
+            Vec::new()
+        };
         let effective = |nav: &mut crate::nav::Nav<'a>, file, v: &'a Value, required: bool| {
             required
                 && !(contra && nav.flag(file, v, "readOnly"))
@@ -1383,8 +1588,22 @@ impl<'a> Engine<'a> {
         };
         for (name, cval) in cp {
             let cat = cpl.child(name);
-            let creq_eff = effective(&mut self.cn, cf, cval, creq.contains(name.as_str()));
+            let creq_here = creq.contains(name.as_str());
             if !pp.contains_key(name) {
+                if let Some((_, mloc, mval, mreq)) = p_moved.iter().find(|x| x.0 == name) {
+                    let previous = (mloc, *mval, *mreq || preq.contains(name.as_str()));
+                    self.matched_property(
+                        owner,
+                        crumbs,
+                        role,
+                        name,
+                        previous,
+                        (&cat, cval, creq_here),
+                        depth,
+                    );
+                    continue;
+                }
+                let creq_eff = effective(&mut self.cn, cf, cval, creq_here);
                 crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
                 let s = if creq_eff {
                     S::RequiredPropertyAdded
@@ -1409,71 +1628,34 @@ impl<'a> Engine<'a> {
             }
             let pat = ppl.child(name);
             let pval = &pp[name.as_str()];
-            let preq_eff = effective(&mut self.pn, pf, pval, preq.contains(name.as_str()));
-            crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
-            if !preq_eff && creq_eff {
-                self.check(
-                    role,
-                    S::PropertyBecameRequired,
-                    owner,
-                    crumbs,
-                    Status::Modified,
-                    format!("property `{name}` became required"),
-                    Some(false.into()),
-                    Some(true.into()),
-                    &pat,
-                    &cat,
-                );
-            } else if preq_eff && !creq_eff {
-                self.check(
-                    role,
-                    S::PropertyBecameOptional,
-                    owner,
-                    crumbs,
-                    Status::Modified,
-                    format!("property `{name}` became optional"),
-                    Some(true.into()),
-                    Some(false.into()),
-                    &pat,
-                    &cat,
-                );
-            }
-            if !self.pn.flag(pf, pval, "readOnly") && self.cn.flag(cf, cval, "readOnly") {
-                self.check(
-                    role,
-                    S::PropertyBecameReadOnly,
-                    owner,
-                    crumbs,
-                    Status::Modified,
-                    format!("property `{name}` became read-only"),
-                    Some(false.into()),
-                    Some(true.into()),
-                    &pat,
-                    &cat,
-                );
-            }
-            if !self.pn.flag(pf, pval, "writeOnly") && self.cn.flag(cf, cval, "writeOnly") {
-                self.check(
-                    role,
-                    S::PropertyBecameWriteOnly,
-                    owner,
-                    crumbs,
-                    Status::Modified,
-                    format!("property `{name}` became write-only"),
-                    Some(false.into()),
-                    Some(true.into()),
-                    &pat,
-                    &cat,
-                );
-            }
-            self.schema(owner, crumbs, role, &pat, &cat, depth + 1);
-            crumbs.pop();
+            self.matched_property(
+                owner,
+                crumbs,
+                role,
+                name,
+                (&pat, pval, preq.contains(name.as_str())),
+                (&cat, cval, creq_here),
+                depth,
+            );
         }
         for (name, pval) in pp {
             if cp.contains_key(name) {
                 continue;
             }
             let pat = ppl.child(name);
+            if let Some((_, mloc, mval, mreq)) = c_moved.iter().find(|x| x.0 == name) {
+                let current = (mloc, *mval, *mreq || creq.contains(name.as_str()));
+                self.matched_property(
+                    owner,
+                    crumbs,
+                    role,
+                    name,
+                    (&pat, pval, preq.contains(name.as_str())),
+                    current,
+                    depth,
+                );
+                continue;
+            }
             // A property that was never visible on this side cannot be missed when it goes.
             if (contra && self.pn.flag(pf, pval, "readOnly"))
                 || (!contra && self.pn.flag(pf, pval, "writeOnly"))

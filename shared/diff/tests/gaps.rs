@@ -52,13 +52,16 @@ fn with_callback(event: &str, ack: &str) -> String {
     )
 }
 
-const EVENT: &str = "{type: object, required: [id], properties: {id: {type: string}, kind: {type: string}}}";
+const EVENT: &str =
+    "{type: object, required: [id], properties: {id: {type: string}, kind: {type: string}}}";
 const ACK: &str = "{type: object, properties: {ok: {type: boolean}}}";
 
 #[test]
 fn a_property_removed_from_a_callback_request_breaks_the_subscribers_that_read_it() {
-    let current =
-        with_callback("{type: object, required: [id], properties: {id: {type: string}}}", ACK);
+    let current = with_callback(
+        "{type: object, required: [id], properties: {id: {type: string}}}",
+        ACK,
+    );
     let r = report(&with_callback(EVENT, ACK), &current);
     // The callback request is produced by the API: judged like a response.
     assert_eq!(
@@ -75,7 +78,11 @@ fn a_property_removed_from_a_callback_request_breaks_the_subscribers_that_read_i
         .find(|i| i.item_type == "callback")
         .expect("a callback item");
     assert!(item.name.contains("onEvent"), "{}", item.name);
-    assert!(item.name.starts_with("POST /subscriptions"), "{}", item.name);
+    assert!(
+        item.name.starts_with("POST /subscriptions"),
+        "{}",
+        item.name
+    );
     assert!(r.text().contains("callback"), "{}", r.text());
     // The reverse (the API sends one more optional field) breaks nobody.
     let back = report(&current, &with_callback(EVENT, ACK));
@@ -203,5 +210,83 @@ fn a_dependent_schema_added_to_a_request_is_breaking_and_its_removal_from_a_resp
             .any(|r| r.starts_with("request-body-property-became-required")),
         "{:?}",
         rules(&inner)
+    );
+}
+
+fn with_base(schema: &str, base: &str) -> String {
+    format!(
+        "{OA31}paths:
+  /things:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {schema}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {schema}
+components:
+  schemas:
+    Base: {base}
+"
+    )
+}
+
+const INLINE: &str =
+    "{type: object, required: [id], properties: {id: {type: string}, name: {type: string}}}";
+const BASE: &str = "{type: object, required: [id], properties: {id: {type: string}}}";
+const VIA_BASE: &str = "{allOf: [{$ref: '#/components/schemas/Base'}], type: object, properties: {name: {type: string}}}";
+
+#[test]
+fn a_property_moved_into_an_allof_member_is_neither_removed_nor_added() {
+    let r = report(&with_base(INLINE, BASE), &with_base(VIA_BASE, BASE));
+    assert!(!r.breaking(), "{:?}", rules(&r));
+    assert!(!r.structural(), "{:?}", rules(&r));
+    // And back: the member's property moved inline again.
+    let back = report(&with_base(VIA_BASE, BASE), &with_base(INLINE, BASE));
+    assert!(!back.structural(), "{:?}", rules(&back));
+}
+
+#[test]
+fn a_moved_property_is_still_compared_where_it_now_lives() {
+    // `id` moves into Base and becomes an integer on the way.
+    let base = "{type: object, required: [id], properties: {id: {type: integer}}}";
+    let r = report(&with_base(INLINE, BASE), &with_base(VIA_BASE, base));
+    assert_eq!(
+        level_of(&r, "response-body-type-changed"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    assert_eq!(
+        level_of(&r, "request-body-type-changed"),
+        Some(Level::Breaking)
+    );
+    assert!(!rules(&r).iter().any(|r| r.ends_with("property-removed")));
+    // It moves without its `required`: now optional in the response.
+    let loose = "{type: object, properties: {id: {type: string}}}";
+    let r = report(&with_base(INLINE, BASE), &with_base(VIA_BASE, loose));
+    assert_eq!(
+        level_of(&r, "response-body-property-became-optional"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+}
+
+#[test]
+fn an_allof_member_that_adds_a_constraint_is_still_reported() {
+    // The new member requires `name`, which was optional inline: a real narrowing.
+    let base = "{type: object, required: [id, name], properties: {id: {type: string}, name: {type: string}}}";
+    let via = "{allOf: [{$ref: '#/components/schemas/Base'}], type: object}";
+    let r = report(&with_base(INLINE, BASE), &with_base(via, base));
+    assert_eq!(
+        level_of(&r, "request-body-all-of-added"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
     );
 }
