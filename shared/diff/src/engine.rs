@@ -127,6 +127,16 @@ fn in_name(p: ParameterIn) -> &'static str {
     }
 }
 
+/// A lookup in a small model map (media types, response statuses) by scanning, which beats
+/// hashing the key with the map's SipHash.
+fn small_get<'m, V>(m: &'m IndexMap<String, V>, key: &str) -> Option<&'m V> {
+    if m.len() <= 8 {
+        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        m.get(key)
+    }
+}
+
 fn is_success(status: &str) -> bool {
     matches!(status.as_bytes().first(), Some(b'1' | b'2' | b'3'))
 }
@@ -926,7 +936,7 @@ impl<'a> Engine<'a> {
         let request = request != self.inverted;
         for (mt, c) in cur {
             let mut crumbs = base.clone();
-            match prev.get(mt) {
+            match small_get(prev, mt) {
                 None => {
                     crumbs.push(Crumb::new(NodeKind::MediaType, mt.clone()));
                     let b = if request {
@@ -999,7 +1009,7 @@ impl<'a> Engine<'a> {
             }
         }
         for (mt, p) in prev {
-            if cur.contains_key(mt) {
+            if small_get(cur, mt).is_some() {
                 continue;
             }
             let mut crumbs = base.clone();
@@ -1030,7 +1040,7 @@ impl<'a> Engine<'a> {
     ) {
         for (status, c) in cur {
             let crumbs = vec![Crumb::new(NodeKind::Response, status.clone())];
-            match prev.get(status) {
+            match small_get(prev, status) {
                 Some(p) => self.response(owner, crumbs, p, c),
                 None => {
                     let b = if is_success(status) {
@@ -1052,7 +1062,7 @@ impl<'a> Engine<'a> {
             }
         }
         for (status, p) in prev {
-            if cur.contains_key(status) {
+            if small_get(cur, status).is_some() {
                 continue;
             }
             let crumbs = [Crumb::new(NodeKind::Response, status.clone())];

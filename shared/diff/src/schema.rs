@@ -1554,14 +1554,7 @@ impl<'a> Engine<'a> {
         depth: usize,
     ) {
         let contra = role.contravariant();
-        let pp = pm
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&EMPTY_MAP);
-        let cp = cm
-            .get("properties")
-            .and_then(Value::as_object)
-            .unwrap_or(&EMPTY_MAP);
+        let (pp, cp) = (props_of(pm), props_of(cm));
         let (preq, creq) = (required_set(pm), required_set(cm));
         if pp.is_empty() && cp.is_empty() && preq == creq {
             return;
@@ -1571,12 +1564,12 @@ impl<'a> Engine<'a> {
         let (pf, cf) = (pl.file, cl.file);
         // Properties that moved between the inline schema and an `allOf` member are compared
         // where they now live, not reported as removed and added.
-        let p_moved = if cp.keys().any(|k| !pp.contains_key(k)) {
+        let p_moved = if cp.keys().any(|k| get(pp, k).is_none()) {
             self.allof_properties(true, pl, pm)
         } else {
             Vec::new()
         };
-        let c_moved = if pp.keys().any(|k| !cp.contains_key(k)) {
+        let c_moved = if pp.keys().any(|k| get(cp, k).is_none()) {
             self.allof_properties(false, cl, cm)
         } else {
             Vec::new()
@@ -1589,7 +1582,7 @@ impl<'a> Engine<'a> {
         for (name, cval) in cp {
             let cat = cpl.child(name);
             let creq_here = creq.contains(name.as_str());
-            if !pp.contains_key(name) {
+            if get(pp, name).is_none() {
                 if let Some((_, mloc, mval, mreq)) = p_moved.iter().find(|x| x.0 == name) {
                     let previous = (mloc, *mval, *mreq || preq.contains(name.as_str()));
                     self.matched_property(
@@ -1627,7 +1620,9 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let pat = ppl.child(name);
-            let pval = &pp[name.as_str()];
+            let Some(pval) = get(pp, name) else {
+                continue;
+            };
             self.matched_property(
                 owner,
                 crumbs,
@@ -1639,7 +1634,7 @@ impl<'a> Engine<'a> {
             );
         }
         for (name, pval) in pp {
-            if cp.contains_key(name) {
+            if get(cp, name).is_some() {
                 continue;
             }
             let pat = ppl.child(name);
@@ -1684,7 +1679,7 @@ impl<'a> Engine<'a> {
         }
         // `required` entries naming properties declared elsewhere (allOf members, …).
         for name in creq.difference(&preq) {
-            if cp.contains_key(*name) || pp.contains_key(*name) {
+            if get(cp, *name).is_some() || get(pp, *name).is_some() {
                 continue;
             }
             crumbs.push(Crumb::new(NodeKind::Property, *name));
@@ -1703,7 +1698,7 @@ impl<'a> Engine<'a> {
             crumbs.pop();
         }
         for name in preq.difference(&creq) {
-            if cp.contains_key(*name) || pp.contains_key(*name) {
+            if get(cp, *name).is_some() || get(pp, *name).is_some() {
                 continue;
             }
             crumbs.push(Crumb::new(NodeKind::Property, *name));

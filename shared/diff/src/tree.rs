@@ -269,7 +269,11 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         "security" | "security_scheme" => 4,
         _ => 5,
     };
-    let mut idx: Vec<usize> = (0..n).collect();
+    // Only owners with something to show become items: sort just those (the sort is stable,
+    // so the order is the same as sorting every owner and skipping the empty ones).
+    let mut idx: Vec<usize> = (0..n)
+        .filter(|&i| !roots[i].changes.is_empty() || !roots[i].children.is_empty())
+        .collect();
     // Operations sorted by path then method, so removed and added ones sit among the rest.
     let sort_key = |i: usize| {
         let o = &e.owners[i];
