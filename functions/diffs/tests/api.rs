@@ -389,7 +389,7 @@ async fn previous_and_current_json_return_the_two_documents() {
     let (status, page) = s.get(&format!("/diff/{id}")).await;
     assert_eq!(status, 200);
     assert!(
-        page.contains("Pets v2") && page.contains("/users"),
+        page.contains("Pets v2") && page.contains("GET /toys"),
         "{page}"
     );
 }

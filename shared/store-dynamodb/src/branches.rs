@@ -14,32 +14,47 @@ use crate::DynamoStore;
 use crate::attr::*;
 use crate::items::*;
 
-/// Runs a transaction; on cancellation, returns the index of the first action whose condition failed.
+/// Attempts of a transaction cancelled by a concurrent transaction on the same items (`TransactionConflict`).
+const CONFLICT_ATTEMPTS: u32 = 6;
+
+/// Runs a transaction; on cancellation, returns the index of the first action whose condition failed. A cancellation
+/// caused only by a concurrent transaction (DynamoDB's `TransactionConflict`) is retried with a short backoff.
 pub(crate) async fn transact_conditional(
     store: &DynamoStore,
     items: Vec<TransactWriteItem>,
 ) -> Result<Result<(), usize>> {
-    match store
-        .client()
-        .transact_write_items()
-        .set_transact_items(Some(items))
-        .send()
-        .await
-    {
-        Ok(_) => Ok(Ok(())),
-        Err(SdkError::ServiceError(se)) => {
-            if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
-                let failed = tc
-                    .cancellation_reasons()
-                    .iter()
-                    .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
-                if let Some(i) = failed {
-                    return Ok(Err(i));
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        match store
+            .client()
+            .transact_write_items()
+            .set_transact_items(Some(items.clone()))
+            .send()
+            .await
+        {
+            Ok(_) => return Ok(Ok(())),
+            Err(SdkError::ServiceError(se)) => {
+                if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
+                    let reasons = tc.cancellation_reasons();
+                    if let Some(i) = reasons
+                        .iter()
+                        .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"))
+                    {
+                        return Ok(Err(i));
+                    }
+                    let conflict = reasons
+                        .iter()
+                        .any(|r| r.code().is_some_and(|c| c == "TransactionConflict"));
+                    if conflict && attempt < CONFLICT_ATTEMPTS {
+                        tokio::time::sleep(std::time::Duration::from_millis(10 << attempt)).await;
+                        continue;
+                    }
                 }
+                return Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)));
             }
-            Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
+            Err(e) => return Err(sdk("TransactWriteItems")(e)),
         }
-        Err(e) => Err(sdk("TransactWriteItems")(e)),
     }
 }
 
