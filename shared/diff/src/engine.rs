@@ -354,17 +354,33 @@ impl<'a> Engine<'a> {
 
     // ----------------------------------------------------------------- operations
 
-    fn endpoint_owner(&mut self, op: &Operation, status: Status) -> usize {
+    /// The owner of an operation; `previous` is the matched operation of the previous
+    /// document, if any (else `op` is on one side only, as `status` says).
+    fn endpoint_owner(
+        &mut self,
+        op: &Operation,
+        previous: Option<&Operation>,
+        status: Status,
+    ) -> usize {
         let webhook = op.key.kind == OperationKind::Webhook;
         let name = format!("{} {}", op.key.method, op.path);
-        let value = json!({"path": op.path, "verb": op.key.method, "deprecated": op.deprecated});
+        let value = |o: &Operation| json!({"path": o.path, "verb": o.key.method, "deprecated": o.deprecated});
+        let (previous, current) = match (status, previous) {
+            (Status::Added, _) => (None, Some(value(op))),
+            (Status::Removed, _) => (Some(value(op)), None),
+            (Status::Modified, Some(p)) => (Some(value(p)), Some(value(op))),
+            (Status::Modified, None) => {
+                let v = value(op);
+                (Some(v.clone()), Some(v))
+            }
+        };
         self.add_owner(Owner {
             item_type: if webhook { "webhook" } else { "endpoint" },
             id: slug(&name),
             name,
             status,
-            previous: (status != Status::Added).then(|| value.clone()),
-            current: (status != Status::Removed).then_some(value),
+            previous,
+            current,
             matcher: Some(format!(
                 "{} {}",
                 op.key.method,
@@ -378,16 +394,11 @@ impl<'a> Engine<'a> {
         for (key, c) in &cm.operations {
             match pm.operations.get(key) {
                 Some(p) => {
-                    let owner = self.endpoint_owner(c, Status::Modified);
-                    if let Some(o) = self.owners.get_mut(owner) {
-                        o.previous = Some(
-                            json!({"path": p.path, "verb": p.key.method, "deprecated": p.deprecated}),
-                        );
-                    }
+                    let owner = self.endpoint_owner(c, Some(p), Status::Modified);
                     self.operation(owner, pm, cm, p, c);
                 }
                 None => {
-                    let owner = self.endpoint_owner(c, Status::Added);
+                    let owner = self.endpoint_owner(c, None, Status::Added);
                     let b = if key.kind == OperationKind::Webhook {
                         B::WebhookAdded
                     } else {
@@ -410,7 +421,7 @@ impl<'a> Engine<'a> {
             if cm.operations.contains_key(key) {
                 continue;
             }
-            let owner = self.endpoint_owner(p, Status::Removed);
+            let owner = self.endpoint_owner(p, None, Status::Removed);
             let (b, why) = if key.kind == OperationKind::Webhook {
                 (B::WebhookRemoved, "")
             } else if !p.deprecated {
