@@ -21,7 +21,10 @@ pub async fn authenticate(store: &dyn TokenStore, token: &str) -> Result<Princip
     if token.starts_with("sp_") && check_format(token).is_none() {
         return Err(DomainError::Unauthorized);
     }
-    store.principal_by_token(&TokenHash::of(token)).await?.ok_or(DomainError::Unauthorized)
+    store
+        .principal_by_token(&TokenHash::of(token))
+        .await?
+        .ok_or(DomainError::Unauthorized)
 }
 
 /// True when the principal may act on the documentation (its org; its hub; or that very doc).
@@ -53,6 +56,70 @@ pub fn require_org(p: &Principal) -> Result<()> {
     if p.scope == Scope::Org {
         Ok(())
     } else {
-        Err(DomainError::Forbidden("This action requires an organization token.".into()))
+        Err(DomainError::Forbidden(
+            "This action requires an organization token.".into(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DocId, HubId, OrgId, Slug};
+    use time::OffsetDateTime;
+
+    fn doc(org: OrgId, hub: Option<HubId>) -> Documentation {
+        Documentation {
+            id: DocId::new(),
+            org_id: org,
+            hub_id: hub,
+            slug: Slug::parse("d").unwrap(),
+            name: "d".into(),
+            default_branch: Slug::parse("main").unwrap(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            modified_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    #[test]
+    fn parents_reach_children_and_nothing_crosses_organizations_or_siblings() {
+        let org = OrgId::new();
+        let hub = HubId::new();
+        let in_hub = doc(org, Some(hub));
+        let sibling = doc(org, Some(hub));
+        let standalone = doc(org, None);
+        let foreign = doc(OrgId::new(), Some(hub));
+        let org_p = Principal {
+            org_id: org,
+            scope: Scope::Org,
+        };
+        let hub_p = Principal {
+            org_id: org,
+            scope: Scope::Hub(hub),
+        };
+        let doc_p = Principal {
+            org_id: org,
+            scope: Scope::Doc(in_hub.id),
+        };
+        assert!(can_access_doc(&org_p, &in_hub) && can_access_doc(&org_p, &standalone));
+        assert!(can_access_doc(&hub_p, &in_hub) && can_access_doc(&hub_p, &sibling));
+        assert!(!can_access_doc(&hub_p, &standalone));
+        assert!(can_access_doc(&doc_p, &in_hub));
+        assert!(
+            !can_access_doc(&doc_p, &sibling),
+            "a doc token never reaches another doc"
+        );
+        assert!(!can_access_doc(&doc_p, &standalone));
+        for p in [&org_p, &hub_p, &doc_p] {
+            assert!(
+                !can_access_doc(p, &foreign),
+                "no token reaches another organization"
+            );
+        }
+        assert!(
+            require_org(&org_p).is_ok()
+                && require_org(&hub_p).is_err()
+                && require_org(&doc_p).is_err()
+        );
     }
 }

@@ -7,7 +7,7 @@ use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::*;
 use crate::ports::{BranchExpectation, Commit, Store};
 use crate::token::{Principal, Scope, TokenKind, mint};
-use crate::usecases::resolve::{DocLookup, find_doc, resolve_hub};
+use crate::usecases::resolve::{DocLookup, find_doc, resolve_hub_in_scope};
 use crate::usecases::{MAX_COMMIT_ATTEMPTS, TEMPORARY_VERSION_TTL};
 
 /// The request, as the API received it (bump-api.md §3.2).
@@ -59,10 +59,18 @@ pub async fn deploy(
 ) -> Result<DeployOutcome> {
     let key = input.documentation.trim();
     if key.is_empty() {
-        return Err(DomainError::invalid("documentation", "documentation is required (UUID or slug)"));
+        return Err(DomainError::invalid(
+            "documentation",
+            "documentation is required (UUID or slug)",
+        ));
     }
-    let hub = match input.hub.as_deref().map(str::trim).filter(|h| !h.is_empty()) {
-        Some(h) => Some(resolve_hub(store, p, h).await?),
+    let hub = match input
+        .hub
+        .as_deref()
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+    {
+        Some(h) => Some(resolve_hub_in_scope(store, store, p, h).await?),
         None => None,
     };
     let mut lookup = find_doc(store, p, key, hub.as_ref()).await?;
@@ -70,20 +78,39 @@ pub async fn deploy(
         DocLookup::Found(_) => None,
         DocLookup::Hidden => return Err(not_found_doc()),
         DocLookup::Absent if !input.auto_create => return Err(not_found_doc()),
-        DocLookup::Absent => Some(new_doc(p, key, input.documentation_name.as_deref(), hub.as_ref(), now)?),
+        DocLookup::Absent => Some(new_doc(
+            p,
+            key,
+            input.documentation_name.as_deref(),
+            hub.as_ref(),
+            now,
+        )?),
     };
 
-    let branch_name = match input.branch_name.as_deref().map(str::trim).filter(|b| !b.is_empty()) {
+    let branch_name = match input
+        .branch_name
+        .as_deref()
+        .map(str::trim)
+        .filter(|b| !b.is_empty())
+    {
         Some(b) => Some(BranchName::parse(b)?),
         None => None,
     };
-    let explicit_previous = match input.previous_version_id.as_deref().filter(|s| !s.is_empty()) {
+    let explicit_previous = match input
+        .previous_version_id
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
         Some(s) => Some(s.to_owned()),
         None => None,
     };
 
     let analysis = engine.check(&input.bundle).await?;
-    let retention = if input.temporary { Retention::Until(now + TEMPORARY_VERSION_TTL) } else { Retention::Permanent };
+    let retention = if input.temporary {
+        Retention::Until(now + TEMPORARY_VERSION_TTL)
+    } else {
+        Retention::Permanent
+    };
     let blob = store.put_bundle(&input.bundle, retention).await?;
     let doc_token = mint(TokenKind::Doc);
 
@@ -94,9 +121,16 @@ pub async fn deploy(
             _ => return Err(not_found_doc()),
         };
         let branch = branch_name.clone().unwrap_or_else(|| {
-            BranchName::from_stored(doc.default_branch.as_str().to_owned(), doc.default_branch.clone())
+            BranchName::from_stored(
+                doc.default_branch.as_str().to_owned(),
+                doc.default_branch.clone(),
+            )
         });
-        let current = if to_create.is_some() { None } else { store.get_branch(doc.id, branch.slug()).await? };
+        let current = if to_create.is_some() {
+            None
+        } else {
+            store.get_branch(doc.id, branch.slug()).await?
+        };
         let head = current.as_ref().and_then(|b| b.head.clone());
 
         let previous = match &explicit_previous {
@@ -110,7 +144,10 @@ pub async fn deploy(
         if baseline.as_deref() == Some(analysis.fingerprint.as_str()) {
             return Ok(DeployOutcome::Unchanged { doc });
         }
-        let previous_version_id = previous.as_ref().map(|v| v.id).or(head.as_ref().map(|h| h.version_id));
+        let previous_version_id = previous
+            .as_ref()
+            .map(|v| v.id)
+            .or(head.as_ref().map(|h| h.version_id));
 
         let seq = current.as_ref().map(|b| b.seq).unwrap_or(0);
         let version = Version {
@@ -160,7 +197,9 @@ pub async fn deploy(
                 }
                 return Ok(DeployOutcome::Created { version, doc });
             }
-            Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => continue,
+            Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => {
+                continue;
+            }
             Err(DomainError::Conflict(ConflictKind::SlugTaken)) if to_create.is_some() => {
                 // Someone created the documentation meanwhile: deploy into it if we may.
                 lookup = find_doc(store, p, key, hub.as_ref()).await?;
@@ -172,14 +211,21 @@ pub async fn deploy(
             Err(e) => return Err(e),
         }
     }
-    Err(DomainError::unexpected("too much contention on the branch; retry the deploy"))
+    Err(DomainError::unexpected(
+        "too much contention on the branch; retry the deploy",
+    ))
 }
 
 fn not_found_doc() -> DomainError {
     DomainError::NotFound("Documentation does not exist".into())
 }
 
-async fn load_previous(store: &dyn Store, doc: &Documentation, id: &str, now: OffsetDateTime) -> Result<Version> {
+async fn load_previous(
+    store: &dyn Store,
+    doc: &Documentation,
+    id: &str,
+    now: OffsetDateTime,
+) -> Result<Version> {
     let not_found = || DomainError::NotFound("Previous version not found".into());
     let id = VersionId::parse(id).ok_or_else(not_found)?;
     match store.get_version(id, now).await? {

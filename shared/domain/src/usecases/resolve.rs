@@ -35,7 +35,12 @@ pub async fn resolve_hub(store: &dyn HubStore, p: &Principal, key: &str) -> Resu
 }
 
 /// Looks up a documentation by id or slug, checking the caller's reach and, if given, that it is in `hub`.
-pub async fn find_doc(store: &dyn DocStore, p: &Principal, key: &str, hub: Option<&Hub>) -> Result<DocLookup> {
+pub async fn find_doc(
+    store: &dyn DocStore,
+    p: &Principal,
+    key: &str,
+    hub: Option<&Hub>,
+) -> Result<DocLookup> {
     let doc = match DocId::parse(key) {
         Some(id) => store.get_doc(p.org_id, id).await?,
         None => match Slug::parse(key) {
@@ -56,5 +61,31 @@ pub async fn resolve_doc(store: &dyn DocStore, p: &Principal, key: &str) -> Resu
     match find_doc(store, p, key, None).await? {
         DocLookup::Found(d) => Ok(d),
         _ => Err(DomainError::NotFound("Documentation does not exist".into())),
+    }
+}
+
+/// Like [`resolve_hub`], but a documentation token may also name the hub its own documentation belongs to
+/// (bump-cli users pass `--hub` together with a documentation token).
+pub async fn resolve_hub_in_scope(
+    hubs: &dyn HubStore,
+    docs: &dyn DocStore,
+    p: &Principal,
+    key: &str,
+) -> Result<Hub> {
+    let crate::token::Scope::Doc(own) = p.scope else {
+        return resolve_hub(hubs, p, key).await;
+    };
+    let not_found = || DomainError::NotFound("Hub not found".into());
+    let hub = match HubId::parse(key) {
+        Some(id) => hubs.get_hub(p.org_id, id).await?,
+        None => match Slug::parse(key) {
+            Ok(slug) => hubs.hub_by_slug(p.org_id, &slug).await?,
+            Err(_) => None,
+        },
+    }
+    .ok_or_else(not_found)?;
+    match docs.get_doc(p.org_id, own).await? {
+        Some(d) if d.hub_id == Some(hub.id) => Ok(hub),
+        _ => Err(not_found()),
     }
 }

@@ -1,0 +1,169 @@
+//! Benchmark: `POST /versions` on the local server (`specpress serve`'s app, embedded dynoxide persisted to a temp
+//! data dir) with a ~100 KB OpenAPI document, 8 concurrent clients, bounded in time and count.
+//!
+//! `cargo bench -p specpress-e2e --bench deploy` (env `BENCH_SECONDS`, default 10; `BENCH_MAX`, default 20000).
+//! Each request carries a distinct definition (its `info.version` changes), so every one is a real deploy: parse +
+//! validate + fingerprint, compressed blob write, and the branch-head transaction. Workers deploy to 8 documentations
+//! (one each) and, in a second phase, all to ONE branch (optimistic-concurrency contention).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use specpress::backend::{Backend, BackendOptions};
+use specpress_api::engine::Engines;
+use specpress_api::{ApiConfig, AppState};
+
+const CONCURRENCY: usize = 8;
+const ORG_TOKEN: &str = "bench-organization-token-000000000";
+
+fn document(target_bytes: usize) -> String {
+    let mut s =
+        String::from("openapi: 3.0.3\ninfo:\n  title: Bench API\n  version: VERSION\npaths:\n");
+    let mut i = 0;
+    while s.len() < target_bytes {
+        s.push_str(&format!(
+            "  /resources{i}/{{id}}:\n    get:\n      operationId: getResource{i}\n      summary: Fetch resource {i}\n      parameters:\n        - name: id\n          in: path\n          required: true\n          schema:\n            type: string\n        - name: expand\n          in: query\n          schema:\n            type: boolean\n      responses:\n        '200':\n          description: The resource\n          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/Resource'\n        '404':\n          description: Not found\n"
+        ));
+        i += 1;
+    }
+    s.push_str("components:\n  schemas:\n    Resource:\n      type: object\n      required: [id]\n      properties:\n        id:\n          type: string\n        name:\n          type: string\n        created_at:\n          type: string\n          format: date-time\n");
+    s
+}
+
+fn pct(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[idx.min(sorted.len() - 1)]
+}
+
+async fn phase(
+    name: &str,
+    base: &str,
+    docs: Vec<String>,
+    template: Arc<String>,
+    seconds: u64,
+    max: usize,
+) {
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let counter = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for w in 0..CONCURRENCY {
+        let client = client.clone();
+        let url = format!("{base}/api/v1/versions");
+        let doc = docs[w % docs.len()].clone();
+        let template = template.clone();
+        let counter = counter.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut lat = Vec::new();
+            let mut errors = 0usize;
+            while Instant::now() < deadline {
+                let n = counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if n >= max {
+                    break;
+                }
+                let definition = template.replace("VERSION", &format!("1.0.{n}"));
+                let body = json!({"documentation": doc, "definition": definition});
+                let t = Instant::now();
+                let r = client
+                    .post(&url)
+                    .header("Authorization", format!("Token {ORG_TOKEN}"))
+                    .json(&body)
+                    .send()
+                    .await;
+                match r {
+                    Ok(r) if r.status().as_u16() == 201 => lat.push(t.elapsed()),
+                    _ => errors += 1,
+                }
+            }
+            (lat, errors)
+        }));
+    }
+    let mut all = Vec::new();
+    let mut errors = 0;
+    for t in tasks {
+        if let Ok((l, e)) = t.await {
+            all.extend(l);
+            errors += e;
+        }
+    }
+    let wall = started.elapsed();
+    all.sort();
+    println!(
+        "{name}: {} deploys in {:.2} s = {:.0} deploys/s | p50 {:.2} ms | p90 {:.2} ms | p99 {:.2} ms | max {:.2} ms | errors {errors}",
+        all.len(),
+        wall.as_secs_f64(),
+        all.len() as f64 / wall.as_secs_f64(),
+        pct(&all, 0.50).as_secs_f64() * 1e3,
+        pct(&all, 0.90).as_secs_f64() * 1e3,
+        pct(&all, 0.99).as_secs_f64() * 1e3,
+        all.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+    );
+}
+
+fn main() {
+    let seconds: u64 = std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
+    let max: usize = std::env::var("BENCH_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let backend = Backend::connect(&BackendOptions {
+            data_dir: dir.path().to_path_buf(),
+            table: None,
+            create_table: false,
+        })
+        .await
+        .expect("embedded engine");
+        specpress_domain_bootstrap(&backend).await;
+        Engines::warm_up().await.expect("warm up");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let state = AppState::new(backend.store.clone(), Arc::new(Engines::default()), ApiConfig::new(base.clone()));
+        tokio::spawn(async move { axum::serve(listener, specpress::app(state)).await });
+
+        let template = Arc::new(document(100 * 1024));
+        println!("document: {} bytes, concurrency {CONCURRENCY}, bounded to {seconds} s / {max} deploys per phase", template.len());
+        let client = reqwest::Client::new();
+        let mut docs = Vec::new();
+        for i in 0..CONCURRENCY {
+            let slug = format!("bench-{i}");
+            let r = client
+                .post(format!("{base}/api/v1/docs"))
+                .header("Authorization", format!("Token {ORG_TOKEN}"))
+                .json(&json!({"name": slug, "slug": slug}))
+                .send()
+                .await
+                .expect("create doc");
+            assert_eq!(r.status().as_u16(), 201);
+            docs.push(slug);
+        }
+        // Warm-up (not measured).
+        phase("warm-up", &base, docs.clone(), template.clone(), 1, 200).await;
+        phase("8 docs, 1 branch each", &base, docs.clone(), template.clone(), seconds, max).await;
+        phase("1 doc, 1 branch (contended)", &base, vec![docs[0].clone()], template.clone(), seconds, max).await;
+    });
+}
+
+async fn specpress_domain_bootstrap(backend: &Backend) {
+    specpress_domain::usecases::manage::bootstrap_default_org(
+        backend.store.as_ref(),
+        "Bench",
+        Some(ORG_TOKEN),
+        time::OffsetDateTime::now_utc(),
+    )
+    .await
+    .expect("org");
+}

@@ -1,0 +1,474 @@
+//! End-to-end: the real bump-cli (2.11) against `specpress serve`, unchanged, via `BUMP_HOST`.
+
+use reqwest::blocking::Client;
+use serde_json::{Value, json};
+use specpress_e2e::{Server, bump, bump_cli, fixtures, temp_dir};
+
+const ORG_TOKEN: &str = "e2e-organization-token-0123456789";
+
+struct Ctx {
+    server: Server,
+    _dir: tempfile::TempDir,
+    http: Client,
+}
+
+impl Ctx {
+    fn start() -> Ctx {
+        let dir = temp_dir();
+        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG_TOKEN)]);
+        Ctx {
+            server,
+            _dir: dir,
+            http: Client::new(),
+        }
+    }
+    fn url(&self, path: &str) -> String {
+        format!("{}{}", self.server.base_url, path)
+    }
+    fn post(&self, path: &str, token: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .post(self.url(path))
+            .header("Authorization", format!("Token {token}"))
+            .json(&body)
+            .send()
+            .expect("request");
+        let status = r.status().as_u16();
+        (status, r.json().unwrap_or(Value::Null))
+    }
+    fn get(&self, path: &str, token: &str) -> (u16, Value) {
+        let r = self
+            .http
+            .get(self.url(path))
+            .header("Authorization", format!("Token {token}"))
+            .send()
+            .expect("request");
+        let status = r.status().as_u16();
+        (status, r.json().unwrap_or(Value::Null))
+    }
+    fn create_hub(&self, slug: &str) -> String {
+        let (s, b) = self.post(
+            "/api/v1/hubs",
+            ORG_TOKEN,
+            json!({"name": slug, "slug": slug}),
+        );
+        assert_eq!(s, 201, "{b}");
+        b["token"].as_str().unwrap().to_owned()
+    }
+    fn create_doc(&self, slug: &str) -> String {
+        let (s, b) = self.post(
+            "/api/v1/docs",
+            ORG_TOKEN,
+            json!({"name": slug, "slug": slug}),
+        );
+        assert_eq!(s, 201, "{b}");
+        b["token"].as_str().unwrap().to_owned()
+    }
+    fn doc_slugs(&self, hub: &str) -> Vec<(String, String)> {
+        let (s, b) = self.get(&format!("/api/v1/docs?hub={hub}"), ORG_TOKEN);
+        assert_eq!(s, 200, "{b}");
+        b.as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["slug"].as_str().unwrap().into(),
+                    d["name"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn public_url_in(text: &str) -> Option<String> {
+    text.split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1"))
+        .map(|w| w.trim_end_matches(['.', ',']).to_owned())
+}
+
+#[test]
+fn deploy_publishes_the_file_and_a_redeploy_reports_has_not_changed() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let doc_token = ctx.create_doc("petstore");
+    let first = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "petstore",
+            "--token",
+            &doc_token,
+        ],
+    );
+    assert_eq!(first.code, 0, "{first:?}");
+    let url =
+        public_url_in(&first.all()).unwrap_or_else(|| panic!("no public URL printed: {first:?}"));
+    let served = ctx.http.get(&url).send().unwrap().text().unwrap();
+    assert_eq!(
+        served,
+        std::fs::read_to_string(fixtures().join("petstore.yaml")).unwrap(),
+        "public URL serves the file"
+    );
+
+    let again = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "petstore",
+            "--token",
+            &doc_token,
+        ],
+    );
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(again.all().contains("has not changed"), "{again:?}");
+}
+
+#[test]
+fn dry_run_exits_0_for_a_valid_document_and_122_with_the_errors_for_an_invalid_one() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let token = ctx.create_doc("petstore");
+    let ok = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--dry-run",
+            "--doc",
+            "petstore",
+            "--token",
+            &token,
+        ],
+    );
+    assert_eq!(ok.code, 0, "{ok:?}");
+    let bad = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "invalid.yaml",
+            "--dry-run",
+            "--doc",
+            "petstore",
+            "--token",
+            &token,
+        ],
+    );
+    assert_eq!(bad.code, 122, "{bad:?}");
+    let text = bad.all();
+    assert!(
+        text.contains("raw_definition"),
+        "the CLI shows our error attribute: {text}"
+    );
+    assert!(text.contains("line"), "errors are located: {text}");
+    // Nothing was deployed by the dry runs.
+    let real = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "petstore",
+            "--token",
+            &token,
+        ],
+    );
+    assert!(!real.all().contains("has not changed"), "{real:?}");
+}
+
+#[test]
+fn deploy_to_a_branch_keeps_it_separate_from_the_default_branch() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let t = ctx.create_doc("petstore");
+    let host = ctx.server.base_url.clone();
+    let run = |file: &str, extra: &[&str]| {
+        let mut args = vec!["deploy", file, "--doc", "petstore", "--token", t.as_str()];
+        args.extend_from_slice(extra);
+        bump(&cli, &host, &args)
+    };
+    assert_eq!(run("petstore.yaml", &[]).code, 0);
+    let staged = run("petstore-v2.yaml", &["--branch", "staging"]);
+    assert_eq!(staged.code, 0, "{staged:?}");
+    assert!(!staged.all().contains("has not changed"));
+    assert!(
+        run("petstore-v2.yaml", &["--branch", "staging"])
+            .all()
+            .contains("has not changed")
+    );
+    let main = run("petstore-v2.yaml", &[]);
+    assert!(
+        !main.all().contains("has not changed"),
+        "main still had v1: {main:?}"
+    );
+}
+
+#[test]
+fn auto_create_with_hub_and_doc_name_creates_the_documentation() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let hub_token = ctx.create_hub("platform");
+    let r = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "new-api",
+            "--doc-name",
+            "New API",
+            "--hub",
+            "platform",
+            "--auto-create",
+            "--token",
+            ORG_TOKEN,
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    // A hub token may auto-create inside its hub too.
+    let r2 = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "by-hub",
+            "--hub",
+            "platform",
+            "--auto-create",
+            "--token",
+            &hub_token,
+        ],
+    );
+    assert_eq!(r2.code, 0, "{r2:?}");
+    assert_eq!(
+        ctx.doc_slugs("platform"),
+        vec![
+            ("by-hub".to_owned(), "by-hub".to_owned()),
+            ("new-api".to_owned(), "New API".to_owned())
+        ]
+    );
+}
+
+#[test]
+fn deploy_of_a_directory_auto_creates_one_documentation_per_file_in_the_hub() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    ctx.create_hub("shop");
+    let r = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "dir",
+            "--hub",
+            "shop",
+            "--auto-create",
+            "--token",
+            ORG_TOKEN,
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let slugs: Vec<String> = ctx.doc_slugs("shop").into_iter().map(|(s, _)| s).collect();
+    assert_eq!(slugs, ["orders", "users"], "{r:?}");
+}
+
+#[test]
+fn a_multi_file_document_with_external_refs_deploys_and_validates() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let t = ctx.create_doc("multi");
+    let dry = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "multi/openapi.yaml",
+            "--dry-run",
+            "--doc",
+            "multi",
+            "--token",
+            &t,
+        ],
+    );
+    assert_eq!(dry.code, 0, "{dry:?}");
+    let r = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "multi/openapi.yaml",
+            "--doc",
+            "multi",
+            "--token",
+            &t,
+        ],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let again = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "multi/openapi.yaml",
+            "--doc",
+            "multi",
+            "--token",
+            &t,
+        ],
+    );
+    assert!(again.all().contains("has not changed"), "{again:?}");
+}
+
+#[test]
+fn diff_against_the_deployed_documentation_reports_the_changes() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let t = ctx.create_doc("petstore");
+    assert_eq!(
+        bump(
+            &cli,
+            &ctx.server.base_url,
+            &[
+                "deploy",
+                "petstore.yaml",
+                "--doc",
+                "petstore",
+                "--token",
+                &t
+            ]
+        )
+        .code,
+        0
+    );
+    let d = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "diff",
+            "petstore-v2.yaml",
+            "--doc",
+            "petstore",
+            "--token",
+            &t,
+        ],
+    );
+    let text = d.all();
+    assert!(
+        text.contains("/pets/{id}"),
+        "the removed endpoint is reported: {d:?}"
+    );
+    let same = bump(
+        &cli,
+        &ctx.server.base_url,
+        &["diff", "petstore.yaml", "--doc", "petstore", "--token", &t],
+    );
+    assert_eq!(same.code, 0, "{same:?}");
+    assert!(!same.all().contains("/pets/{id}"), "{same:?}");
+    // diff versions are temporary: the head did not move.
+    let redeploy = bump(
+        &cli,
+        &ctx.server.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "petstore",
+            "--token",
+            &t,
+        ],
+    );
+    assert!(redeploy.all().contains("has not changed"), "{redeploy:?}");
+}
+
+#[test]
+fn preview_prints_a_public_url_that_serves_the_definition() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    let r = bump(&cli, &ctx.server.base_url, &["preview", "petstore.yaml"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let url = public_url_in(&r.all()).unwrap_or_else(|| panic!("no preview URL: {r:?}"));
+    assert!(url.contains("/preview/"), "{url}");
+    let served = ctx.http.get(&url).send().unwrap();
+    assert_eq!(served.status().as_u16(), 200);
+    assert!(served.text().unwrap().contains("title: Petstore"));
+}
+
+#[test]
+fn first_start_prints_a_working_token_once_and_data_survives_a_restart() {
+    let Some(cli) = bump_cli() else { return };
+    let dir = temp_dir();
+    let first = Server::start(dir.path(), &[]);
+    let token = first
+        .minted_token()
+        .unwrap_or_else(|| panic!("no token in banner: {:#?}", first.banner));
+    assert!(token.starts_with("sp_org_"), "{token}");
+    assert!(
+        first
+            .banner
+            .iter()
+            .any(|l| l.contains("npx bump-cli deploy") && l.contains(&token)),
+        "{:#?}",
+        first.banner
+    );
+    let http = Client::new();
+    let r = http
+        .post(format!("{}/api/v1/hubs", first.base_url))
+        .header("Authorization", format!("Token {token}"))
+        .json(&json!({"name": "Hub", "slug": "hub"}))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 201);
+    let d = bump(
+        &cli,
+        &first.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "kept",
+            "--hub",
+            "hub",
+            "--auto-create",
+            "--token",
+            &token,
+        ],
+    );
+    assert_eq!(d.code, 0, "{d:?}");
+    first.stop();
+
+    let second = Server::start(dir.path(), &[]);
+    assert!(
+        second.minted_token().is_none(),
+        "the token is shown only once: {:#?}",
+        second.banner
+    );
+    let again = bump(
+        &cli,
+        &second.base_url,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "kept",
+            "--hub",
+            "hub",
+            "--token",
+            &token,
+        ],
+    );
+    assert!(
+        again.all().contains("has not changed"),
+        "data and token survived the restart: {again:?}"
+    );
+}

@@ -1,0 +1,529 @@
+//! HTTP-level tests of every status code of the deploy family, against the real `specpress serve` binary.
+
+use base64::Engine as _;
+use reqwest::blocking::{Client, RequestBuilder};
+use serde_json::{Value, json};
+use specpress_e2e::{Server, fixtures, temp_dir};
+
+const ORG: &str = "http-tests-organization-token-42";
+
+struct Api {
+    server: Server,
+    _dir: tempfile::TempDir,
+    http: Client,
+}
+
+fn petstore() -> String {
+    std::fs::read_to_string(fixtures().join("petstore.yaml")).unwrap()
+}
+fn petstore_v2() -> String {
+    std::fs::read_to_string(fixtures().join("petstore-v2.yaml")).unwrap()
+}
+fn invalid() -> String {
+    std::fs::read_to_string(fixtures().join("invalid.yaml")).unwrap()
+}
+
+impl Api {
+    fn start() -> Api {
+        let dir = temp_dir();
+        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
+        Api {
+            server,
+            _dir: dir,
+            http: Client::new(),
+        }
+    }
+    fn url(&self, p: &str) -> String {
+        format!("{}{}", self.server.base_url, p)
+    }
+    fn send(rb: RequestBuilder) -> (u16, Value) {
+        let r = rb.send().expect("request");
+        let s = r.status().as_u16();
+        let text = r.text().unwrap_or_default();
+        (
+            s,
+            if text.is_empty() {
+                Value::Null
+            } else {
+                serde_json::from_str(&text).unwrap_or(Value::String(text))
+            },
+        )
+    }
+    fn post(&self, p: &str, token: Option<&str>, body: Value) -> (u16, Value) {
+        let mut rb = self.http.post(self.url(p)).json(&body);
+        if let Some(t) = token {
+            rb = rb.header("Authorization", format!("Token {t}"));
+        }
+        Self::send(rb)
+    }
+    fn get(&self, p: &str, token: Option<&str>) -> (u16, Value) {
+        let mut rb = self.http.get(self.url(p));
+        if let Some(t) = token {
+            rb = rb.header("Authorization", format!("Token {t}"));
+        }
+        Self::send(rb)
+    }
+    fn doc(&self, slug: &str, hub: Option<&str>) -> (String, String) {
+        let (s, b) = self.post(
+            "/api/v1/docs",
+            Some(ORG),
+            json!({"name": slug, "slug": slug, "hub": hub}),
+        );
+        assert_eq!(s, 201, "{b}");
+        (
+            b["id"].as_str().unwrap().into(),
+            b["token"].as_str().unwrap().into(),
+        )
+    }
+    fn hub(&self, slug: &str) -> String {
+        let (s, b) = self.post(
+            "/api/v1/hubs",
+            Some(ORG),
+            json!({"name": slug, "slug": slug}),
+        );
+        assert_eq!(s, 201, "{b}");
+        b["token"].as_str().unwrap().into()
+    }
+    fn deploy(&self, token: &str, body: Value) -> (u16, Value) {
+        self.post("/api/v1/versions", Some(token), body)
+    }
+}
+
+fn assert_message(b: &Value) {
+    assert!(
+        b["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "a JSON {{message}} body: {b}"
+    );
+}
+
+#[test]
+fn ping_answers_pong_and_unknown_routes_are_json_404() {
+    let api = Api::start();
+    let (s, b) = api.get("/api/v1/ping", None);
+    assert_eq!(
+        (s, b),
+        (
+            200,
+            json!({"pong": "And that's how ping-pong ball is bumped"})
+        )
+    );
+    let (s, b) = api.get("/api/v1/nope", None);
+    assert_eq!(s, 404);
+    assert_message(&b);
+}
+
+#[test]
+fn missing_or_wrong_tokens_are_401_with_a_message() {
+    let api = Api::start();
+    let body = json!({"documentation": "x", "definition": petstore()});
+    let (s, b) = api.post("/api/v1/versions", None, body.clone());
+    assert_eq!(s, 401);
+    assert_message(&b);
+    for bad in [
+        "nope",
+        "sp_org_0000000000000000000000000000000000000000",
+        "an-unknown-but-long-enough-token",
+    ] {
+        let (s, b) = api.post("/api/v1/versions", Some(bad), body.clone());
+        assert_eq!(s, 401, "{bad}");
+        assert_message(&b);
+    }
+    let (s, _) = Api::send(
+        api.http
+            .get(api.url("/api/v1/docs"))
+            .header("Authorization", "Basic %%%"),
+    );
+    assert_eq!(s, 401);
+}
+
+#[test]
+fn the_token_header_and_all_three_basic_forms_authenticate() {
+    let api = Api::start();
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    for header in [
+        format!("Token {ORG}"),
+        format!("Basic {}", b64(ORG)),
+        format!("Basic {}", b64(&format!("{ORG}:"))),
+        format!("Basic {}", b64(&format!(":{ORG}"))),
+    ] {
+        let (s, b) = Api::send(
+            api.http
+                .get(api.url("/api/v1/docs"))
+                .header("Authorization", &header),
+        );
+        assert_eq!(s, 200, "{header}: {b}");
+    }
+}
+
+#[test]
+fn management_creates_hubs_and_docs_with_shown_once_tokens_and_refuses_other_tokens() {
+    let api = Api::start();
+    let (s, hub) = api.post("/api/v1/hubs", Some(ORG), json!({"name": "Platform APIs"}));
+    assert_eq!(s, 201, "{hub}");
+    assert_eq!(hub["slug"], "platform-apis");
+    assert!(hub["token"].as_str().unwrap().starts_with("sp_hub_"));
+    assert!(hub["id"].as_str().is_some() && hub["name"] == "Platform APIs");
+    let (s, d) = api.post(
+        "/api/v1/docs",
+        Some(ORG),
+        json!({"name": "Orders", "hub": "platform-apis"}),
+    );
+    assert_eq!(s, 201, "{d}");
+    assert!(d["token"].as_str().unwrap().starts_with("sp_doc_"));
+    assert_eq!(d["slug"], "orders");
+    // Duplicate slug: 422 naming the field.
+    let (s, b) = api.post("/api/v1/docs", Some(ORG), json!({"name": "Orders"}));
+    assert_eq!(s, 422, "{b}");
+    assert!(b["errors"]["slug"].is_array());
+    // Invalid input: 422.
+    let (s, _) = api.post(
+        "/api/v1/hubs",
+        Some(ORG),
+        json!({"name": "x", "slug": "Not A Slug"}),
+    );
+    assert_eq!(s, 422);
+    let (s, _) = api.post("/api/v1/hubs", Some(ORG), json!({}));
+    assert_eq!(s, 422);
+    // Hub and doc tokens cannot manage.
+    for t in [hub["token"].as_str().unwrap(), d["token"].as_str().unwrap()] {
+        let (s, b) = api.post("/api/v1/docs", Some(t), json!({"name": "Sneaky"}));
+        assert_eq!(s, 403, "{b}");
+        assert_eq!(api.get("/api/v1/docs", Some(t)).0, 403);
+    }
+    let (s, list) = api.get("/api/v1/docs", Some(ORG));
+    assert_eq!(s, 200);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    assert!(list[0].get("token").is_none(), "listings never show tokens");
+}
+
+#[test]
+fn a_doc_token_never_reaches_another_doc_and_parents_reach_children() {
+    let api = Api::start();
+    let hub_a = api.hub("a");
+    api.hub("b");
+    let (_, tok_a1) = api.doc("a1", Some("a"));
+    let (id_a2, _) = api.doc("a2", Some("a"));
+    let (id_b1, tok_b1) = api.doc("b1", Some("b"));
+    let body = |doc: &str| json!({"documentation": doc, "definition": petstore()});
+
+    // Doc token: its own doc only. Another doc, by slug or id, is indistinguishable from a missing one.
+    assert_eq!(api.deploy(&tok_a1, body("a1")).0, 201);
+    for other in ["a2", id_a2.as_str(), "b1", id_b1.as_str(), "does-not-exist"] {
+        let (s, b) = api.deploy(&tok_a1, body(other));
+        assert_eq!(s, 404, "{other}: {b}");
+        assert_eq!(b["message"], "Documentation does not exist");
+    }
+    // A doc token may name its own hub (bump-cli `--hub`), not another one.
+    let with_hub =
+        |hub: &str| json!({"documentation": "a1", "hub": hub, "definition": petstore_v2()});
+    assert_eq!(api.deploy(&tok_a1, with_hub("b")).0, 404);
+    assert_eq!(api.deploy(&tok_a1, with_hub("a")).0, 201);
+    // Hub token: its docs, not the other hub's.
+    assert_eq!(api.deploy(&hub_a, body("a2")).0, 201);
+    assert_eq!(api.deploy(&hub_a, body("b1")).0, 404);
+    // A version of b1 is invisible to a's tokens.
+    let (s, v) = api.deploy(&tok_b1, body("b1"));
+    assert_eq!(s, 201);
+    let path = format!("/api/v1/versions/{}", v["id"].as_str().unwrap());
+    assert_eq!(api.get(&path, Some(&tok_a1)).0, 404);
+    assert_eq!(api.get(&path, Some(&hub_a)).0, 404);
+    assert_eq!(api.get(&path, Some(&tok_b1)).0, 200);
+    assert_eq!(api.get(&path, Some(ORG)).0, 200);
+    // Auto-create with a doc token is refused (404), and with a hub token outside its hub too.
+    let ac = |doc: &str, hub: &str| json!({"documentation": doc, "hub": hub, "auto_create_documentation": true, "definition": petstore()});
+    assert_eq!(api.deploy(&tok_a1, ac("new-one", "a")).0, 404);
+    assert_eq!(api.deploy(&hub_a, ac("new-two", "b")).0, 404);
+}
+
+#[test]
+fn post_versions_covers_201_204_422_404_400_413() {
+    let api = Api::start();
+    let (doc_id, t) = api.doc("petstore", None);
+    let (s, b) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": petstore()}),
+    );
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["doc_id"], doc_id.as_str());
+    assert_eq!(b["doc_name"], "petstore");
+    assert!(b["id"].as_str().is_some());
+    assert!(
+        b["doc_public_url"]
+            .as_str()
+            .unwrap()
+            .starts_with(&api.server.base_url)
+    );
+    // Unchanged: 204 with no body; also when only formatting changes (JSON instead of YAML).
+    let (s, b) = api.deploy(
+        &t,
+        json!({"documentation": doc_id, "definition": petstore()}),
+    );
+    assert_eq!((s, b), (204, Value::Null));
+    // Invalid document: 422 with located raw_definition messages.
+    let (s, b) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": invalid()}),
+    );
+    assert_eq!(s, 422, "{b}");
+    assert_eq!(b["message"], "Invalid definition file");
+    let msgs = b["errors"]["raw_definition"].as_array().unwrap();
+    assert!(
+        !msgs.is_empty()
+            && msgs
+                .iter()
+                .all(|m| m.as_str().is_some_and(|m| m.contains("line"))),
+        "{b}"
+    );
+    // Missing definition / documentation: 422 naming the field.
+    let (s, b) = api.deploy(&t, json!({"documentation": "petstore"}));
+    assert_eq!(s, 422);
+    assert!(b["errors"]["definition"].is_array(), "{b}");
+    let (s, b) = api.deploy(&t, json!({"definition": petstore()}));
+    assert_eq!(s, 422);
+    assert!(b["errors"]["documentation"].is_array(), "{b}");
+    // Unknown documentation / hub: 404 with a message.
+    let (s, b) = api.deploy(
+        ORG,
+        json!({"documentation": "ghost", "definition": petstore()}),
+    );
+    assert_eq!(s, 404);
+    assert_message(&b);
+    let (s, b) = api.deploy(
+        ORG,
+        json!({"documentation": "petstore", "hub": "ghost-hub", "definition": petstore()}),
+    );
+    assert_eq!(s, 404);
+    assert_eq!(b["message"], "Hub not found");
+    // Malformed JSON: 400; wrong shape: 422.
+    let (s, b) = Api::send(
+        api.http
+            .post(api.url("/api/v1/versions"))
+            .header("Authorization", format!("Token {t}"))
+            .header("Content-Type", "application/json")
+            .body("{not json"),
+    );
+    assert_eq!(s, 400);
+    assert_message(&b);
+    let (s, _) = api.deploy(&t, json!({"documentation": 42, "definition": petstore()}));
+    assert_eq!(s, 422);
+    // Over the body limit: 413 with a message.
+    let huge = "x".repeat(7 * 1024 * 1024);
+    let (s, b) = api.deploy(&t, json!({"documentation": "petstore", "definition": huge}));
+    assert_eq!(s, 413);
+    assert_message(&b);
+}
+
+#[test]
+fn temporary_versions_do_not_move_the_head_and_unpublished_is_an_alias() {
+    let api = Api::start();
+    let (_, t) = api.doc("petstore", None);
+    assert_eq!(
+        api.deploy(
+            &t,
+            json!({"documentation": "petstore", "definition": petstore()})
+        )
+        .0,
+        201
+    );
+    for flag in ["temporary", "unpublished"] {
+        let (s, b) = api.deploy(
+            &t,
+            json!({"documentation": "petstore", "definition": petstore_v2(), flag: true}),
+        );
+        assert_eq!(s, 201, "{flag}: {b}");
+        let (s, v) = api.get(
+            &format!("/api/v1/versions/{}", b["id"].as_str().unwrap()),
+            Some(&t),
+        );
+        assert_eq!(s, 200);
+        assert_eq!(v["temporary"], true);
+    }
+    // The head is still v1, so publishing v2 creates a version.
+    assert_eq!(
+        api.deploy(
+            &t,
+            json!({"documentation": "petstore", "definition": petstore_v2()})
+        )
+        .0,
+        201
+    );
+}
+
+#[test]
+fn get_version_returns_the_diff_against_the_previous_head() {
+    let api = Api::start();
+    let (_, t) = api.doc("petstore", None);
+    let (_, v1) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": petstore()}),
+    );
+    let v1 = v1["id"].as_str().unwrap().to_owned();
+    let (s, first) = api.get(&format!("/api/v1/versions/{v1}"), Some(&t));
+    assert_eq!(s, 200, "{first}");
+    assert!(
+        first.get("diff_summary").is_none(),
+        "a first version has no diff: {first}"
+    );
+    let (_, v2) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": petstore_v2(), "unpublished": true}),
+    );
+    let v2 = v2["id"].as_str().unwrap().to_owned();
+    let (s, v) = api.get(&format!("/api/v1/versions/{v2}"), Some(&t));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["previous_version_id"], v1.as_str());
+    assert_eq!(v["diff_breaking"], true, "{v}");
+    assert!(
+        v["diff_summary"].as_str().unwrap().contains("/pets/{id}"),
+        "{v}"
+    );
+    assert!(v["diff_markdown"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(v["diff_details"].as_array().is_some_and(|d| !d.is_empty()));
+    let public = v["diff_public_url"].as_str().unwrap();
+    let served = api.http.get(public).send().unwrap();
+    assert_eq!(served.status().as_u16(), 200, "diff_public_url resolves");
+    assert_eq!(served.text().unwrap(), petstore_v2());
+    // Explicit previous_version_id.
+    let (_, v3) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": petstore(), "temporary": true, "previous_version_id": v2}),
+    );
+    let (_, v) = api.get(
+        &format!("/api/v1/versions/{}", v3["id"].as_str().unwrap()),
+        Some(&t),
+    );
+    assert_eq!(v["previous_version_id"], v2.as_str());
+    // Unknown and malformed ids: 404.
+    assert_eq!(
+        api.get(
+            "/api/v1/versions/3ef8f52f-9056-4113-840e-2f7183b90e06",
+            Some(&t)
+        )
+        .0,
+        404
+    );
+    assert_eq!(api.get("/api/v1/versions/not-a-uuid", Some(&t)).0, 404);
+    assert_eq!(api.get(&format!("/api/v1/versions/{v1}"), None).0, 401);
+}
+
+#[test]
+fn validations_answer_exactly_200_with_the_specification_or_422() {
+    let api = Api::start();
+    let (s, b) = api.post(
+        "/api/v1/validations",
+        None,
+        json!({"documentation": "any", "definition": petstore()}),
+    );
+    assert_eq!((s, b), (200, json!({"specification": "openapi/v3/yaml"})));
+    let json_doc = r#"{"openapi":"3.1.0","info":{"title":"J","version":"1"},"paths":{}}"#;
+    let (s, b) = api.post(
+        "/api/v1/validations",
+        Some(ORG),
+        json!({"documentation": "any", "definition": json_doc}),
+    );
+    assert_eq!((s, b), (200, json!({"specification": "openapi/v3/json"})));
+    let (s, b) = api.post(
+        "/api/v1/validations",
+        Some(ORG),
+        json!({"documentation": "any", "definition": invalid()}),
+    );
+    assert_eq!(s, 422);
+    assert!(
+        b["errors"]["raw_definition"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "{b}"
+    );
+    let (s, _) = api.post(
+        "/api/v1/validations",
+        Some("a-wrong-token-of-enough-length"),
+        json!({"definition": petstore()}),
+    );
+    assert_eq!(s, 401);
+}
+
+#[test]
+fn previews_are_created_updated_and_served_and_unknown_ones_are_404() {
+    let api = Api::start();
+    let (s, p) = api.post("/api/v1/previews", None, json!({"definition": petstore()}));
+    assert_eq!(s, 201, "{p}");
+    let id = p["id"].as_str().unwrap().to_owned();
+    assert!(p["expires_at"].as_str().is_some());
+    let url = p["public_url"].as_str().unwrap().to_owned();
+    assert!(url.ends_with(&format!("/preview/{id}")));
+    assert_eq!(
+        api.http.get(&url).send().unwrap().text().unwrap(),
+        petstore()
+    );
+    let (s, u) = Api::send(
+        api.http
+            .put(api.url(&format!("/api/v1/previews/{id}")))
+            .json(&json!({"definition": petstore_v2()})),
+    );
+    assert_eq!(s, 200, "{u}");
+    assert_eq!(u["id"], id.as_str());
+    assert!(u["expires_at"].as_str().unwrap() >= p["expires_at"].as_str().unwrap());
+    assert_eq!(
+        api.http.get(&url).send().unwrap().text().unwrap(),
+        petstore_v2()
+    );
+    let (s, _) = Api::send(
+        api.http
+            .put(api.url("/api/v1/previews/3ef8f52f-9056-4113-840e-2f7183b90e06"))
+            .json(&json!({"definition": petstore()})),
+    );
+    assert_eq!(s, 404);
+    let (s, b) = api.post("/api/v1/previews", None, json!({"definition": invalid()}));
+    assert_eq!(s, 422, "{b}");
+    assert_eq!(
+        api.http
+            .get(api.url("/preview/not-an-id"))
+            .send()
+            .unwrap()
+            .status()
+            .as_u16(),
+        404
+    );
+}
+
+#[test]
+fn token_rotation_revokes_the_old_token_at_once() {
+    let api = Api::start();
+    let (_, old) = api.doc("rot", None);
+    let (s, b) = api.post("/api/v1/docs/rot/rotate_token", Some(ORG), json!({}));
+    assert_eq!(s, 200, "{b}");
+    let new = b["token"].as_str().unwrap();
+    let body = json!({"documentation": "rot", "definition": petstore()});
+    assert_eq!(api.deploy(&old, body.clone()).0, 401);
+    assert_eq!(api.deploy(new, body).0, 201);
+    assert_eq!(
+        api.post("/api/v1/docs/ghost/rotate_token", Some(ORG), json!({}))
+            .0,
+        404
+    );
+}
+
+#[test]
+fn a_failed_auto_create_leaves_no_documentation_behind() {
+    let api = Api::start();
+    api.hub("h");
+    let (s, _) = api.deploy(
+        ORG,
+        json!({"documentation": "half", "hub": "h", "auto_create_documentation": true, "definition": invalid()}),
+    );
+    assert_eq!(s, 422);
+    let (_, docs) = api.get("/api/v1/docs", Some(ORG));
+    assert_eq!(docs, json!([]), "no partial state");
+    let (s, b) = api.deploy(
+        ORG,
+        json!({"documentation": "half", "hub": "h", "auto_create_documentation": true, "documentation_name": "Half", "definition": petstore()}),
+    );
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["doc_name"], "Half");
+    let served = api
+        .http
+        .get(b["doc_public_url"].as_str().unwrap())
+        .send()
+        .unwrap();
+    assert_eq!(served.text().unwrap(), petstore());
+}
