@@ -43,10 +43,20 @@ impl DefinitionRequest {
             _ => return Err(DomainError::invalid("definition", "definition is required")),
         };
         let mut references = Vec::new();
-        for (i, r) in self.references.take().unwrap_or_default().into_iter().enumerate() {
+        for (i, r) in self
+            .references
+            .take()
+            .unwrap_or_default()
+            .into_iter()
+            .enumerate()
+        {
             match (r.location, r.content) {
                 (Some(location), Some(content)) if !location.is_empty() => {
-                    references.push(Reference { location, content, name: r.name })
+                    references.push(Reference {
+                        location,
+                        content,
+                        name: r.name,
+                    })
                 }
                 _ => {
                     return Err(DomainError::invalid(
@@ -56,7 +66,10 @@ impl DefinitionRequest {
                 }
             }
         }
-        Ok(Bundle { definition, references })
+        Ok(Bundle {
+            definition,
+            references,
+        })
     }
 }
 

@@ -64,7 +64,8 @@ pub async fn get_version(
     Auth(p): Auth,
     Path(id): Path<String>,
 ) -> Result<Json<VersionOut>> {
-    let view = versions::get_version(st.store.as_ref(), st.engine.as_ref(), &p, &id, st.now()).await?;
+    let view =
+        versions::get_version(st.store.as_ref(), st.engine.as_ref(), &p, &id, st.now()).await?;
     let base = base.as_str();
     let (v, doc) = (&view.version, &view.doc);
     let diff = view.diff.filter(|d| !d.is_empty);
@@ -97,7 +98,9 @@ pub async fn validate(
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<Json<Validation>> {
     let analysis = previews::validate(st.engine.as_ref(), &req.bundle()?).await?;
-    Ok(Json(Validation { specification: analysis.specification }))
+    Ok(Json(Validation {
+        specification: analysis.specification,
+    }))
 }
 
 fn preview_out(base: &str, p: &Preview) -> PreviewOut {
@@ -115,7 +118,13 @@ pub async fn create_preview(
     PublicBase(base): PublicBase,
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<(StatusCode, Json<PreviewOut>)> {
-    let p = previews::create_preview(st.store.as_ref(), st.engine.as_ref(), &req.bundle()?, st.now()).await?;
+    let p = previews::create_preview(
+        st.store.as_ref(),
+        st.engine.as_ref(),
+        &req.bundle()?,
+        st.now(),
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(preview_out(&base, &p))))
 }
 
@@ -127,12 +136,21 @@ pub async fn update_preview(
     Path(id): Path<String>,
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<Json<PreviewOut>> {
-    let p = previews::update_preview(st.store.as_ref(), st.engine.as_ref(), &id, &req.bundle()?, st.now()).await?;
+    let p = previews::update_preview(
+        st.store.as_ref(),
+        st.engine.as_ref(),
+        &id,
+        &req.bundle()?,
+        st.now(),
+    )
+    .await?;
     Ok(Json(preview_out(&base, &p)))
 }
 
 fn required_name(req: &CreateRequest) -> Result<&str> {
-    req.name.as_deref().ok_or_else(|| DomainError::invalid("name", "name is required").into())
+    req.name
+        .as_deref()
+        .ok_or_else(|| DomainError::invalid("name", "name is required").into())
 }
 
 /// `POST /hubs` (organization token): 201 `{id, slug, name, token}`.
@@ -172,9 +190,15 @@ pub async fn create_doc(
     Auth(p): Auth,
     JsonBody(req): JsonBody<CreateRequest>,
 ) -> Result<(StatusCode, Json<Created>)> {
-    let (doc, token) =
-        manage::create_doc(st.store.as_ref(), &p, required_name(&req)?, req.slug.as_deref(), req.hub.as_deref(), st.now())
-            .await?;
+    let (doc, token) = manage::create_doc(
+        st.store.as_ref(),
+        &p,
+        required_name(&req)?,
+        req.slug.as_deref(),
+        req.hub.as_deref(),
+        st.now(),
+    )
+    .await?;
     Ok((
         StatusCode::CREATED,
         Json(Created {
@@ -212,9 +236,15 @@ pub async fn list_docs(
     Ok(Json(docs.into_iter().map(|d| doc_out(&base, d)).collect()))
 }
 
-async fn rotate(st: &AppState, p: &specpress_domain::token::Principal, t: RotateTarget<'_>) -> Result<Json<RotatedToken>> {
+async fn rotate(
+    st: &AppState,
+    p: &specpress_domain::token::Principal,
+    t: RotateTarget<'_>,
+) -> Result<Json<RotatedToken>> {
     let token = manage::rotate_token(st.store.as_ref(), p, t, st.now()).await?;
-    Ok(Json(RotatedToken { token: token.secret }))
+    Ok(Json(RotatedToken {
+        token: token.secret,
+    }))
 }
 
 /// `POST /hubs/{hub}/rotate_token`.
@@ -239,20 +269,29 @@ pub async fn rotate_doc_token(
 
 /// `POST /org/rotate_token`: replaces the organization token used for the call.
 #[instrument(skip_all)]
-pub async fn rotate_org_token(State(st): State<AppState>, Auth(p): Auth) -> Result<Json<RotatedToken>> {
+pub async fn rotate_org_token(
+    State(st): State<AppState>,
+    Auth(p): Auth,
+) -> Result<Json<RotatedToken>> {
     rotate(&st, &p, RotateTarget::Org).await
 }
 
 fn definition_response(b: Bundle) -> Response {
     let looks_json = b.definition.trim_start().starts_with('{');
-    let ct = if looks_json { "application/json; charset=utf-8" } else { "application/yaml; charset=utf-8" };
+    let ct = if looks_json {
+        "application/json; charset=utf-8"
+    } else {
+        "application/yaml; charset=utf-8"
+    };
     ([(header::CONTENT_TYPE, ct)], b.definition).into_response()
 }
 
 /// `GET /doc/{doc}`: the current definition of the documentation's default branch.
 #[instrument(skip_all)]
 pub async fn public_doc(State(st): State<AppState>, Path(doc): Path<String>) -> Result<Response> {
-    Ok(definition_response(public::doc_definition(st.store.as_ref(), &doc).await?))
+    Ok(definition_response(
+        public::doc_definition(st.store.as_ref(), &doc).await?,
+    ))
 }
 
 /// `GET /doc/{doc}/changes/{version}`: one version's definition.
@@ -261,11 +300,18 @@ pub async fn public_version(
     State(st): State<AppState>,
     Path((doc, version)): Path<(String, String)>,
 ) -> Result<Response> {
-    Ok(definition_response(public::version_definition(st.store.as_ref(), &doc, &version, st.now()).await?))
+    Ok(definition_response(
+        public::version_definition(st.store.as_ref(), &doc, &version, st.now()).await?,
+    ))
 }
 
 /// `GET /preview/{id}`: a live preview's definition.
 #[instrument(skip_all)]
-pub async fn public_preview(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response> {
-    Ok(definition_response(public::preview_definition(st.store.as_ref(), &id, st.now()).await?))
+pub async fn public_preview(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response> {
+    Ok(definition_response(
+        public::preview_definition(st.store.as_ref(), &id, st.now()).await?,
+    ))
 }

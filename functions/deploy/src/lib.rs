@@ -29,7 +29,10 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .nest("/api/v1", api)
         .route("/doc/{doc}", get(handlers::public_doc))
-        .route("/doc/{doc}/changes/{version}", get(handlers::public_version))
+        .route(
+            "/doc/{doc}/changes/{version}",
+            get(handlers::public_version),
+        )
         .route("/preview/{id}", get(handlers::public_preview))
         .with_state(state)
 }

@@ -79,7 +79,8 @@ pub fn prepare_data_dir(dir: &Path) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(DomainError::unexpected)?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+            .map_err(DomainError::unexpected)?;
     }
     Ok(())
 }

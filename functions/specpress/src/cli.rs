@@ -45,7 +45,11 @@ struct StorageArgs {
 
 impl StorageArgs {
     fn options(&self) -> BackendOptions {
-        BackendOptions { data_dir: self.data_dir.clone(), table: self.table.clone(), create_table: self.create_table }
+        BackendOptions {
+            data_dir: self.data_dir.clone(),
+            table: self.table.clone(),
+            create_table: self.create_table,
+        }
     }
 }
 
@@ -82,12 +86,18 @@ enum AdminCommand {
 
 fn init_tracing() {
     use tracing_subscriber::EnvFilter;
-    let filter = EnvFilter::try_from_env("SPECPRESS_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let filter =
+        EnvFilter::try_from_env("SPECPRESS_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
 }
 
 impl Cli {
@@ -102,10 +112,15 @@ impl Cli {
                     port: a.port,
                     backend: a.storage.options(),
                     public_url: a.public_url,
-                    org_token: std::env::var("SPECPRESS_ORG_TOKEN").ok().filter(|t| !t.is_empty()),
+                    org_token: std::env::var("SPECPRESS_ORG_TOKEN")
+                        .ok()
+                        .filter(|t| !t.is_empty()),
                     max_body_bytes: a.max_body_bytes,
                 };
-                match runtime().map_err(|e| e.to_string()).and_then(|rt| rt.block_on(run(opts)).map_err(describe)) {
+                match runtime()
+                    .map_err(|e| e.to_string())
+                    .and_then(|rt| rt.block_on(run(opts)).map_err(describe))
+                {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => {
                         eprintln!("specpress serve: {e}");
@@ -120,8 +135,12 @@ impl Cli {
                         if storage.table.is_none() {
                             prepare_data_dir(&storage.data_dir).map_err(describe)?;
                         }
-                        let backend = Backend::connect(&storage.options()).await.map_err(describe)?;
-                        let r = create_org(backend.store.as_ref(), &name, OffsetDateTime::now_utc()).await;
+                        let backend = Backend::connect(&storage.options())
+                            .await
+                            .map_err(describe)?;
+                        let r =
+                            create_org(backend.store.as_ref(), &name, OffsetDateTime::now_utc())
+                                .await;
                         backend.close().await;
                         r.map_err(describe)
                     })

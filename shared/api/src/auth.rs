@@ -24,7 +24,11 @@ pub struct MaybeAuth(pub Option<Principal>);
 
 /// Extracts the token text from the `Authorization` header, if any form matches.
 pub fn presented_token(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let value = headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .trim();
     let (scheme, rest) = value.split_once(' ')?;
     let rest = rest.trim();
     if scheme.eq_ignore_ascii_case("token") || scheme.eq_ignore_ascii_case("bearer") {
@@ -35,7 +39,9 @@ pub fn presented_token(headers: &HeaderMap) -> Option<String> {
         return (!t.is_empty()).then(|| t.to_owned());
     }
     if scheme.eq_ignore_ascii_case("basic") {
-        let decoded = base64::engine::general_purpose::STANDARD.decode(rest).ok()?;
+        let decoded = base64::engine::general_purpose::STANDARD
+            .decode(rest)
+            .ok()?;
         let text = String::from_utf8(decoded).ok()?;
         let t = match text.split_once(':') {
             Some((user, "")) => user,
@@ -51,7 +57,10 @@ pub fn presented_token(headers: &HeaderMap) -> Option<String> {
 impl FromRequestParts<AppState> for Auth {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
         let token = presented_token(&parts.headers).ok_or(DomainError::Unauthorized)?;
         Ok(Auth(authenticate(state.store.as_ref(), &token).await?))
     }
@@ -60,11 +69,20 @@ impl FromRequestParts<AppState> for Auth {
 impl FromRequestParts<AppState> for MaybeAuth {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if parts.headers.get(axum::http::header::AUTHORIZATION).is_none() {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        if parts
+            .headers
+            .get(axum::http::header::AUTHORIZATION)
+            .is_none()
+        {
             return Ok(MaybeAuth(None));
         }
-        Auth::from_request_parts(parts, state).await.map(|a| MaybeAuth(Some(a.0)))
+        Auth::from_request_parts(parts, state)
+            .await
+            .map(|a| MaybeAuth(Some(a.0)))
     }
 }
 
@@ -100,7 +118,14 @@ mod tests {
 
     #[test]
     fn malformed_headers_yield_nothing() {
-        for header in ["Token", "Token ", "Basic !!!", "Basic ", &format!("Basic {}", b64(":")), "Digest x"] {
+        for header in [
+            "Token",
+            "Token ",
+            "Basic !!!",
+            "Basic ",
+            &format!("Basic {}", b64(":")),
+            "Digest x",
+        ] {
             assert_eq!(presented_token(&h(header)), None, "{header}");
         }
         assert_eq!(presented_token(&HeaderMap::new()), None);

@@ -28,9 +28,13 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for JsonBody<T> {
             Ok(b) => b,
             Err(e) => {
                 let inner = e.into_inner();
-                let too_large = inner.downcast_ref::<http_body_util::LengthLimitError>().is_some()
-                    || std::error::Error::source(inner.as_ref())
-                        .is_some_and(|s| s.downcast_ref::<http_body_util::LengthLimitError>().is_some());
+                let too_large = inner
+                    .downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some()
+                    || std::error::Error::source(inner.as_ref()).is_some_and(|s| {
+                        s.downcast_ref::<http_body_util::LengthLimitError>()
+                            .is_some()
+                    });
                 return Err(if too_large {
                     ApiError::TooLarge(limit)
                 } else {
@@ -39,7 +43,9 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for JsonBody<T> {
             }
         };
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Err(ApiError::BadJson("The request body is empty; send a JSON object.".into()));
+            return Err(ApiError::BadJson(
+                "The request body is empty; send a JSON object.".into(),
+            ));
         }
         match serde_json::from_slice::<T>(&bytes) {
             Ok(v) => Ok(JsonBody(v)),

@@ -24,27 +24,42 @@ pub struct ConfigError {
 }
 
 fn var(name: &'static str) -> Option<String> {
-    std::env::var(name).ok().map(|v| v.trim().to_owned()).filter(|v| !v.is_empty())
+    std::env::var(name)
+        .ok()
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
 }
 
 impl FunctionConfig {
     /// Reads `SPECPRESS_TABLE` (required), `SPECPRESS_PUBLIC_URL` (optional), `SPECPRESS_QUEUE_URL`,
     /// `SPECPRESS_MAX_BODY_BYTES`.
     pub fn from_env() -> Result<Self, ConfigError> {
-        let table = var("SPECPRESS_TABLE").ok_or(ConfigError { name: "SPECPRESS_TABLE", problem: "is required" })?;
+        let table = var("SPECPRESS_TABLE").ok_or(ConfigError {
+            name: "SPECPRESS_TABLE",
+            problem: "is required",
+        })?;
         // Empty: public URLs are derived from each request's Host (see `urls::PublicBase`).
         let public_base_url = var("SPECPRESS_PUBLIC_URL").unwrap_or_default();
         let max_body_bytes = match var("SPECPRESS_MAX_BODY_BYTES") {
-            Some(v) => v
-                .parse()
-                .map_err(|_| ConfigError { name: "SPECPRESS_MAX_BODY_BYTES", problem: "must be a byte count" })?,
+            Some(v) => v.parse().map_err(|_| ConfigError {
+                name: "SPECPRESS_MAX_BODY_BYTES",
+                problem: "must be a byte count",
+            })?,
             None => crate::DEFAULT_MAX_BODY_BYTES,
         };
-        Ok(FunctionConfig { table, queue_url: var("SPECPRESS_QUEUE_URL"), public_base_url, max_body_bytes })
+        Ok(FunctionConfig {
+            table,
+            queue_url: var("SPECPRESS_QUEUE_URL"),
+            public_base_url,
+            max_body_bytes,
+        })
     }
 
     /// The HTTP-layer part of it.
     pub fn api(&self) -> crate::ApiConfig {
-        crate::ApiConfig { max_body_bytes: self.max_body_bytes, ..crate::ApiConfig::new(self.public_base_url.clone()) }
+        crate::ApiConfig {
+            max_body_bytes: self.max_body_bytes,
+            ..crate::ApiConfig::new(self.public_base_url.clone())
+        }
     }
 }

@@ -31,7 +31,11 @@ impl Engines {
 fn references(b: &Bundle) -> Vec<specpress_spec::Reference> {
     b.references
         .iter()
-        .map(|r| specpress_spec::Reference { location: r.location.clone(), content: r.content.clone(), name: r.name.clone() })
+        .map(|r| specpress_spec::Reference {
+            location: r.location.clone(),
+            content: r.content.clone(),
+            name: r.name.clone(),
+        })
         .collect()
 }
 
@@ -40,12 +44,17 @@ fn invalid(e: Invalid) -> DomainError {
     DomainError::Invalid {
         message: "Invalid definition file".into(),
         field: "raw_definition".into(),
-        messages: if messages.is_empty() { vec!["The definition is not a valid API document.".into()] } else { messages },
+        messages: if messages.is_empty() {
+            vec!["The definition is not a valid API document.".into()]
+        } else {
+            messages
+        },
     }
 }
 
 fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
-    let doc = specpress_spec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
+    let doc =
+        specpress_spec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
     Ok(Analysis {
         specification: doc.specification().to_owned(),
         title: doc.title().to_owned(),
@@ -56,7 +65,10 @@ fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
 
 fn diff(previous: &Bundle, current: &Bundle, limits: &Limits) -> Result<DiffSummary> {
     // Stored documents were valid when deployed; a parse failure here is a server-side problem.
-    let parse = |b: &Bundle| specpress_spec::parse(&b.definition, &references(b), limits).map_err(DomainError::unexpected);
+    let parse = |b: &Bundle| {
+        specpress_spec::parse(&b.definition, &references(b), limits)
+            .map_err(DomainError::unexpected)
+    };
     let before = parse(previous)?;
     let after = parse(current)?;
     let report = specpress_diff::diff(&before, &after, &specpress_diff::DiffOptions::default());
@@ -74,12 +86,16 @@ impl SpecEngine for Engines {
     async fn check(&self, bundle: &Bundle) -> Result<Analysis> {
         let bundle = bundle.clone();
         let limits = self.limits.clone();
-        tokio::task::spawn_blocking(move || analyze(&bundle, &limits)).await.map_err(DomainError::unexpected)?
+        tokio::task::spawn_blocking(move || analyze(&bundle, &limits))
+            .await
+            .map_err(DomainError::unexpected)?
     }
 
     async fn diff(&self, previous: &Bundle, current: &Bundle) -> Result<DiffSummary> {
         let (p, c) = (previous.clone(), current.clone());
         let limits = self.limits.clone();
-        tokio::task::spawn_blocking(move || diff(&p, &c, &limits)).await.map_err(DomainError::unexpected)?
+        tokio::task::spawn_blocking(move || diff(&p, &c, &limits))
+            .await
+            .map_err(DomainError::unexpected)?
     }
 }

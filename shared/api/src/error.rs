@@ -54,8 +54,16 @@ impl IntoResponse for ApiError {
             }
             ApiError::BadJson(m) => json!({ "message": m }),
             ApiError::Domain(e) => match e {
-                DomainError::Invalid { message, field, messages } => {
-                    let summary = if field == "raw_definition" { "Invalid definition file".to_owned() } else { message };
+                DomainError::Invalid {
+                    message,
+                    field,
+                    messages,
+                } => {
+                    let summary = if field == "raw_definition" {
+                        "Invalid definition file".to_owned()
+                    } else {
+                        message
+                    };
                     json!({"message": summary, "errors": { field: messages }})
                 }
                 DomainError::Unauthorized => json!({
@@ -79,7 +87,11 @@ impl IntoResponse for ApiError {
 /// Turns a caught panic into a generic 500 (details are logged, never returned).
 pub fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     tracing::error!("handler panicked");
-    (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({"message": "Internal server error"}))).into_response()
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        Json(json!({"message": "Internal server error"})),
+    )
+        .into_response()
 }
 
 /// The 404 for unknown routes, in the same JSON shape.

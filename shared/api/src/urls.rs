@@ -33,10 +33,21 @@ impl axum::extract::FromRequestParts<crate::AppState> for PublicBase {
         if !state.config.public_base_url.is_empty() {
             return Ok(PublicBase(state.config.public_base_url.clone()));
         }
-        let header = |name: &str| parts.headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
+        let header = |name: &str| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::trim)
+        };
         let host = header("x-forwarded-host")
             .or_else(|| header("host"))
-            .filter(|h| !h.is_empty() && h.len() <= 255 && h.bytes().all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b)))
+            .filter(|h| {
+                !h.is_empty()
+                    && h.len() <= 255
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+            })
             .unwrap_or("localhost");
         let proto = match header("x-forwarded-proto") {
             Some("http") => "http",

@@ -55,7 +55,11 @@ impl DomainError {
     /// A 422 about one field with one message.
     pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         let message = message.into();
-        DomainError::Invalid { message: message.clone(), field: field.to_owned(), messages: vec![message] }
+        DomainError::Invalid {
+            message: message.clone(),
+            field: field.to_owned(),
+            messages: vec![message],
+        }
     }
 }
 

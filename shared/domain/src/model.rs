@@ -65,7 +65,8 @@ impl Slug {
     pub fn parse(s: &str) -> Result<Self, DomainError> {
         let ok = !s.is_empty()
             && s.len() <= SLUG_MAX
-            && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
             && !s.starts_with('-')
             && !s.ends_with('-')
             && !s.contains("--");
@@ -102,7 +103,11 @@ impl Slug {
             }
         }
         let out = out.trim_end_matches('-').to_owned();
-        if out.is_empty() { None } else { Some(Slug(out)) }
+        if out.is_empty() {
+            None
+        } else {
+            Some(Slug(out))
+        }
     }
 
     /// The slug text.
@@ -141,11 +146,17 @@ impl BranchName {
                 ),
             )
         };
-        if name.is_empty() || name.chars().count() > BRANCH_NAME_MAX || name.chars().any(char::is_control) {
+        if name.is_empty()
+            || name.chars().count() > BRANCH_NAME_MAX
+            || name.chars().any(char::is_control)
+        {
             return Err(bad());
         }
         let slug = Slug::from_name(name).ok_or_else(bad)?;
-        Ok(BranchName { name: name.to_owned(), slug })
+        Ok(BranchName {
+            name: name.to_owned(),
+            slug,
+        })
     }
 
     /// Rebuilds a stored branch name without re-validating.
@@ -394,7 +405,10 @@ mod tests {
 
     #[test]
     fn slug_from_name_normalizes_free_text() {
-        assert_eq!(Slug::from_name("  My Great API!! v2 ").unwrap().as_str(), "my-great-api-v2");
+        assert_eq!(
+            Slug::from_name("  My Great API!! v2 ").unwrap().as_str(),
+            "my-great-api-v2"
+        );
         assert!(Slug::from_name("!!!").is_none());
     }
 

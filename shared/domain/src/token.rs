@@ -85,7 +85,10 @@ pub struct MintedToken {
 
 impl fmt::Debug for MintedToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MintedToken").field("kind", &self.kind).field("hash", &self.hash).finish_non_exhaustive()
+        f.debug_struct("MintedToken")
+            .field("kind", &self.kind)
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
     }
 }
 
@@ -101,10 +104,18 @@ fn checksum(body: &str) -> String {
 
 /// Mints a new random token of `kind`.
 pub fn mint(kind: TokenKind) -> MintedToken {
-    let random: String = rand::rng().sample_iter(&Alphanumeric).take(RANDOM_LEN).map(char::from).collect();
+    let random: String = rand::rng()
+        .sample_iter(&Alphanumeric)
+        .take(RANDOM_LEN)
+        .map(char::from)
+        .collect();
     let body = format!("sp_{}_{}", kind.as_str(), random);
     let secret = format!("{body}{}", checksum(&body));
-    MintedToken { hash: TokenHash::of(&secret), secret, kind }
+    MintedToken {
+        hash: TokenHash::of(&secret),
+        secret,
+        kind,
+    }
 }
 
 /// Checks the shape and checksum of a presented token. `None` when it cannot be one of ours.
@@ -117,7 +128,11 @@ pub fn check_format(token: &str) -> Option<TokenKind> {
     }
     let (body, check) = token.split_at(token.len() - CHECK_LEN);
     let expected = checksum(body);
-    if subtle::ConstantTimeEq::ct_eq(expected.as_bytes(), check.as_bytes()).into() { Some(kind) } else { None }
+    if subtle::ConstantTimeEq::ct_eq(expected.as_bytes(), check.as_bytes()).into() {
+        Some(kind)
+    } else {
+        None
+    }
 }
 
 /// What a token grants: its organization and its scope within it.
@@ -166,9 +181,18 @@ impl TokenOwner {
     /// The principal a token of this owner grants.
     pub fn principal(self) -> Principal {
         match self {
-            TokenOwner::Org(org_id) => Principal { org_id, scope: Scope::Org },
-            TokenOwner::Hub(org_id, h) => Principal { org_id, scope: Scope::Hub(h) },
-            TokenOwner::Doc(org_id, d) => Principal { org_id, scope: Scope::Doc(d) },
+            TokenOwner::Org(org_id) => Principal {
+                org_id,
+                scope: Scope::Org,
+            },
+            TokenOwner::Hub(org_id, h) => Principal {
+                org_id,
+                scope: Scope::Hub(h),
+            },
+            TokenOwner::Doc(org_id, d) => Principal {
+                org_id,
+                scope: Scope::Doc(d),
+            },
         }
     }
     /// The kind of token this owner holds.
@@ -202,7 +226,10 @@ mod tests {
         assert_eq!(check_format(&typo), None);
         assert_eq!(check_format("sp_doc_short"), None);
         assert_eq!(check_format(""), None);
-        assert_eq!(check_format("sp_xyz_0123456789012345678901234567890123456"), None);
+        assert_eq!(
+            check_format("sp_xyz_0123456789012345678901234567890123456"),
+            None
+        );
     }
 
     #[test]

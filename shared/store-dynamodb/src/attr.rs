@@ -74,7 +74,9 @@ pub fn get_ts(item: &Item, k: &str) -> Result<OffsetDateTime, DomainError> {
 
 pub fn opt_ts(item: &Item, k: &str) -> Result<Option<OffsetDateTime>, DomainError> {
     match opt_s(item, k) {
-        Some(v) => OffsetDateTime::parse(v, &Rfc3339).map(Some).map_err(|_| bad(k)),
+        Some(v) => OffsetDateTime::parse(v, &Rfc3339)
+            .map(Some)
+            .map_err(|_| bad(k)),
         None => Ok(None),
     }
 }

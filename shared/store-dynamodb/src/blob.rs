@@ -30,7 +30,11 @@ pub fn encode(bundle: &Bundle) -> Result<Encoded> {
     if chunks.is_empty() {
         chunks.push(Vec::new());
     }
-    Ok(Encoded { sha256, size: raw.len() as u64, chunks })
+    Ok(Encoded {
+        sha256,
+        size: raw.len() as u64,
+        chunks,
+    })
 }
 
 /// Reassembles, decompresses and verifies a bundle.

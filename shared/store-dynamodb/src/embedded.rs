@@ -18,7 +18,9 @@ pub struct Embedded {
 
 impl std::fmt::Debug for Embedded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Embedded").field("endpoint", &self.endpoint).finish()
+        f.debug_struct("Embedded")
+            .field("endpoint", &self.endpoint)
+            .finish()
     }
 }
 
@@ -40,12 +42,16 @@ impl Embedded {
                 if let Some(dir) = p.parent() {
                     std::fs::create_dir_all(dir).map_err(DomainError::unexpected)?;
                 }
-                let path = p.to_str().ok_or_else(|| DomainError::unexpected("data path is not UTF-8"))?;
+                let path = p
+                    .to_str()
+                    .ok_or_else(|| DomainError::unexpected("data path is not UTF-8"))?;
                 dynoxide::Database::new(path)
             }
         }
         .map_err(|e| DomainError::unexpected(format!("cannot open the embedded database: {e}")))?;
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.map_err(DomainError::unexpected)?;
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .map_err(DomainError::unexpected)?;
         let addr = listener.local_addr().map_err(DomainError::unexpected)?;
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
@@ -56,7 +62,11 @@ impl Embedded {
                 tracing::error!(error = %e, "embedded database server stopped");
             }
         });
-        Ok(Embedded { endpoint: format!("http://{addr}"), shutdown: Some(tx), task: Some(task) })
+        Ok(Embedded {
+            endpoint: format!("http://{addr}"),
+            shutdown: Some(tx),
+            task: Some(task),
+        })
     }
 
     /// The HTTP endpoint (`http://127.0.0.1:PORT`).

@@ -146,7 +146,10 @@ pub fn branch_from(i: &Item) -> Result<Branch> {
     };
     Ok(Branch {
         doc_id: DocId(parse_uuid(i, "doc_id")?),
-        name: BranchName::from_stored(get_s(i, "name")?.to_owned(), Slug::parse(get_s(i, "slug")?)?),
+        name: BranchName::from_stored(
+            get_s(i, "name")?.to_owned(),
+            Slug::parse(get_s(i, "slug")?)?,
+        ),
         seq: get_n(i, "seq")?,
         head,
         created_at: get_ts(i, "created_at")?,
@@ -176,7 +179,10 @@ fn put_blob(i: &mut Item, b: &BlobRef) {
 }
 
 fn blob_from(i: &Item) -> Result<BlobRef> {
-    Ok(BlobRef { sha256: get_s(i, "blob_sha256")?.to_owned(), size: get_n(i, "blob_size")? })
+    Ok(BlobRef {
+        sha256: get_s(i, "blob_sha256")?.to_owned(),
+        size: get_n(i, "blob_size")?,
+    })
 }
 
 // ---- version ----
@@ -196,7 +202,10 @@ pub fn version_item(v: &Version) -> Item {
     }
     put_blob(&mut i, &v.blob);
     put_analysis(&mut i, &v.analysis);
-    i.insert("temporary".into(), aws_sdk_dynamodb::types::AttributeValue::Bool(v.temporary));
+    i.insert(
+        "temporary".into(),
+        aws_sdk_dynamodb::types::AttributeValue::Bool(v.temporary),
+    );
     if let Some(e) = v.expires_at {
         i.insert("expires_at".into(), ts(e));
         i.insert("ttl".into(), n(epoch(e)));
@@ -211,7 +220,11 @@ pub fn version_from(i: &Item) -> Result<Version> {
         org_id: OrgId(parse_uuid(i, "org_id")?),
         doc_id: DocId(parse_uuid(i, "doc_id")?),
         branch: Slug::parse(get_s(i, "branch")?)?,
-        seq: if i.contains_key("seq") { Some(get_n(i, "seq")?) } else { None },
+        seq: if i.contains_key("seq") {
+            Some(get_n(i, "seq")?)
+        } else {
+            None
+        },
         previous_version_id: opt_uuid(i, "previous_version_id")?.map(VersionId),
         blob: blob_from(i)?,
         analysis: analysis_from(i)?,
@@ -259,7 +272,10 @@ pub fn event_item(e: &Event) -> Item {
     }
     i.insert("created_at".into(), ts(e.created_at));
     i.insert("gsi2pk".into(), s(OUTBOX_PK));
-    i.insert("gsi2sk".into(), s(format!("{}#{}", epoch_nanos(e.created_at), e.id)));
+    i.insert(
+        "gsi2sk".into(),
+        s(format!("{}#{}", epoch_nanos(e.created_at), e.id)),
+    );
     i
 }
 

@@ -3,8 +3,8 @@
 
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection, ProjectionType,
-    ScalarAttributeType, TimeToLiveSpecification,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
+    ProjectionType, ScalarAttributeType, TimeToLiveSpecification,
 };
 use specpress_domain::{DomainError, Result};
 
@@ -18,7 +18,11 @@ pub const GSI2: &str = "gsi2";
 pub const TTL_ATTR: &str = "ttl";
 
 fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
-    KeySchemaElement::builder().attribute_name(name).key_type(kind).build().map_err(DomainError::unexpected)
+    KeySchemaElement::builder()
+        .attribute_name(name)
+        .key_type(kind)
+        .build()
+        .map_err(DomainError::unexpected)
 }
 
 fn attr(name: &str) -> Result<AttributeDefinition> {
@@ -34,7 +38,11 @@ fn gsi(name: &str, pk: &str, sk: &str) -> Result<GlobalSecondaryIndex> {
         .index_name(name)
         .key_schema(key(pk, KeyType::Hash)?)
         .key_schema(key(sk, KeyType::Range)?)
-        .projection(Projection::builder().projection_type(ProjectionType::All).build())
+        .projection(
+            Projection::builder()
+                .projection_type(ProjectionType::All)
+                .build(),
+        )
         .build()
         .map_err(DomainError::unexpected)
 }
@@ -43,7 +51,9 @@ fn gsi(name: &str, pk: &str, sk: &str) -> Result<GlobalSecondaryIndex> {
 pub async fn ensure_table(client: &Client, table: &str) -> Result<()> {
     match client.describe_table().table_name(table).send().await {
         Ok(_) => return Ok(()),
-        Err(e) if e.as_service_error().is_some_and(|e| e.is_resource_not_found_exception()) => {}
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|e| e.is_resource_not_found_exception()) => {}
         Err(e) => return Err(sdk("DescribeTable")(e)),
     }
     let created = client
@@ -65,13 +75,26 @@ pub async fn ensure_table(client: &Client, table: &str) -> Result<()> {
     match created {
         Ok(_) => {}
         // Created concurrently by another process: fine.
-        Err(e) if e.as_service_error().is_some_and(|e| e.is_resource_in_use_exception()) => return Ok(()),
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|e| e.is_resource_in_use_exception()) =>
+        {
+            return Ok(());
+        }
         Err(e) => return Err(sdk("CreateTable")(e)),
     }
     // Real DynamoDB creates tables asynchronously; emulators are ACTIVE at once.
     for _ in 0..120 {
-        let d = client.describe_table().table_name(table).send().await.map_err(sdk("DescribeTable"))?;
-        if d.table().and_then(|t| t.table_status()).is_some_and(|s| s.as_str() == "ACTIVE") {
+        let d = client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .await
+            .map_err(sdk("DescribeTable"))?;
+        if d.table()
+            .and_then(|t| t.table_status())
+            .is_some_and(|s| s.as_str() == "ACTIVE")
+        {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;

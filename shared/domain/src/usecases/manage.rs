@@ -16,7 +16,10 @@ pub const NAME_MAX: usize = 200;
 pub fn check_name(field: &str, name: &str) -> Result<String> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
-        return Err(DomainError::invalid(field, format!("{field} must be 1 to {NAME_MAX} printable characters")));
+        return Err(DomainError::invalid(
+            field,
+            format!("{field} must be 1 to {NAME_MAX} printable characters"),
+        ));
     }
     Ok(name.to_owned())
 }
@@ -24,13 +27,20 @@ pub fn check_name(field: &str, name: &str) -> Result<String> {
 fn pick_slug(name: &str, slug: Option<&str>) -> Result<Slug> {
     match slug.map(str::trim).filter(|s| !s.is_empty()) {
         Some(s) => Slug::parse(s),
-        None => Slug::from_name(name)
-            .ok_or_else(|| DomainError::invalid("slug", "the name has no letter or digit to build a slug from; pass a slug")),
+        None => Slug::from_name(name).ok_or_else(|| {
+            DomainError::invalid(
+                "slug",
+                "the name has no letter or digit to build a slug from; pass a slug",
+            )
+        }),
     }
 }
 
 fn slug_taken(what: &str, slug: &Slug) -> DomainError {
-    DomainError::invalid("slug", format!("a {what} with slug '{slug}' already exists"))
+    DomainError::invalid(
+        "slug",
+        format!("a {what} with slug '{slug}' already exists"),
+    )
 }
 
 /// How the default organization's token was established.
@@ -57,11 +67,15 @@ pub async fn bootstrap_default_org(
     now: OffsetDateTime,
 ) -> Result<Bootstrap> {
     if let Some(t) = given
-        && (t.len() < MIN_TOKEN_LEN || t.len() > MAX_TOKEN_LEN || t.chars().any(|c| c.is_whitespace()))
+        && (t.len() < MIN_TOKEN_LEN
+            || t.len() > MAX_TOKEN_LEN
+            || t.chars().any(|c| c.is_whitespace()))
     {
         return Err(DomainError::invalid(
             "SPECPRESS_ORG_TOKEN",
-            format!("the token must be {MIN_TOKEN_LEN} to {MAX_TOKEN_LEN} characters without spaces"),
+            format!(
+                "the token must be {MIN_TOKEN_LEN} to {MAX_TOKEN_LEN} characters without spaces"
+            ),
         ));
     }
     for _ in 0..3 {
@@ -71,7 +85,9 @@ pub async fn bootstrap_default_org(
                 Some(t) => {
                     let hash = TokenHash::of(t);
                     match store.principal_by_token(&hash).await? {
-                        Some(p) if p.org_id == org && p.scope == Scope::Org => Ok(Bootstrap::Unchanged(org)),
+                        Some(p) if p.org_id == org && p.scope == Scope::Org => {
+                            Ok(Bootstrap::Unchanged(org))
+                        }
                         _ => {
                             store.rotate_token(TokenOwner::Org(org), &hash, now).await?;
                             Ok(Bootstrap::Rotated(org))
@@ -80,7 +96,11 @@ pub async fn bootstrap_default_org(
                 }
             };
         }
-        let org = Organization { id: OrgId::new(), name: check_name("name", name)?, created_at: now };
+        let org = Organization {
+            id: OrgId::new(),
+            name: check_name("name", name)?,
+            created_at: now,
+        };
         let (hash, minted) = match given {
             Some(t) => (TokenHash::of(t), None),
             None => {
@@ -99,12 +119,22 @@ pub async fn bootstrap_default_org(
             Err(e) => return Err(e),
         }
     }
-    Err(DomainError::unexpected("could not establish the default organization"))
+    Err(DomainError::unexpected(
+        "could not establish the default organization",
+    ))
 }
 
 /// Creates a new organization with a freshly minted token (operator command for deployed stacks).
-pub async fn create_org(store: &dyn Store, name: &str, now: OffsetDateTime) -> Result<(Organization, MintedToken)> {
-    let org = Organization { id: OrgId::new(), name: check_name("name", name)?, created_at: now };
+pub async fn create_org(
+    store: &dyn Store,
+    name: &str,
+    now: OffsetDateTime,
+) -> Result<(Organization, MintedToken)> {
+    let org = Organization {
+        id: OrgId::new(),
+        name: check_name("name", name)?,
+        created_at: now,
+    };
     let token = mint(TokenKind::Org);
     store.create_org(&org, &token.hash, false).await?;
     Ok((org, token))
@@ -127,7 +157,10 @@ pub async fn create_hub(
         org_id: p.org_id,
         slug,
         name,
-        description: description.map(str::trim).filter(|d| !d.is_empty()).map(str::to_owned),
+        description: description
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(str::to_owned),
         created_at: now,
         modified_at: now,
     };
@@ -167,14 +200,20 @@ pub async fn create_doc(
     };
     let token = mint(TokenKind::Doc);
     match store.create_doc(&doc, &token.hash).await {
-        Err(DomainError::Conflict(ConflictKind::SlugTaken)) => Err(slug_taken("documentation", &doc.slug)),
+        Err(DomainError::Conflict(ConflictKind::SlugTaken)) => {
+            Err(slug_taken("documentation", &doc.slug))
+        }
         Err(e) => Err(e),
         Ok(()) => Ok((doc, token)),
     }
 }
 
 /// Lists documentations (`GET /docs`, optionally `?hub=`).
-pub async fn list_docs(store: &dyn Store, p: &Principal, hub: Option<&str>) -> Result<Vec<Documentation>> {
+pub async fn list_docs(
+    store: &dyn Store,
+    p: &Principal,
+    hub: Option<&str>,
+) -> Result<Vec<Documentation>> {
     require_org(p)?;
     let hub_id = match hub.map(str::trim).filter(|h| !h.is_empty()) {
         Some(h) => Some(resolve_hub(store, p, h).await?.id),

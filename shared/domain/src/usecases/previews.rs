@@ -22,8 +22,17 @@ pub async fn create_preview(
 ) -> Result<Preview> {
     let analysis = engine.check(bundle).await?;
     let expires_at = now + PREVIEW_TTL;
-    let blob = store.put_bundle(bundle, Retention::Until(expires_at)).await?;
-    let preview = Preview { id: PreviewId::new(), blob, analysis, expires_at, created_at: now, updated_at: now };
+    let blob = store
+        .put_bundle(bundle, Retention::Until(expires_at))
+        .await?;
+    let preview = Preview {
+        id: PreviewId::new(),
+        blob,
+        analysis,
+        expires_at,
+        created_at: now,
+        updated_at: now,
+    };
     store.create_preview(&preview).await?;
     Ok(preview)
 }
@@ -41,8 +50,17 @@ pub async fn update_preview(
     let existing = store.get_preview(id, now).await?.ok_or_else(not_found)?;
     let analysis = engine.check(bundle).await?;
     let expires_at = now + PREVIEW_TTL;
-    let blob = store.put_bundle(bundle, Retention::Until(expires_at)).await?;
-    let preview = Preview { id, blob, analysis, expires_at, created_at: existing.created_at, updated_at: now };
+    let blob = store
+        .put_bundle(bundle, Retention::Until(expires_at))
+        .await?;
+    let preview = Preview {
+        id,
+        blob,
+        analysis,
+        expires_at,
+        created_at: existing.created_at,
+        updated_at: now,
+    };
     match store.update_preview(&preview, now).await {
         Ok(()) => Ok(preview),
         Err(DomainError::Conflict(ConflictKind::Stale)) => Err(not_found()),

@@ -37,7 +37,10 @@ pub async fn get_version(
     if version.org_id != p.org_id {
         return Err(not_found());
     }
-    let doc = store.get_doc(p.org_id, version.doc_id).await?.ok_or_else(not_found)?;
+    let doc = store
+        .get_doc(p.org_id, version.doc_id)
+        .await?
+        .ok_or_else(not_found)?;
     if !can_access_doc(p, &doc) {
         return Err(not_found());
     }
