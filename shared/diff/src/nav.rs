@@ -20,6 +20,42 @@ pub(crate) struct Nav<'a> {
     prefixes: FxMap<FileId, FxMap<String, Option<&'a Value>>>,
     /// `$ref` strings already resolved: (file, ref) → final location and value.
     refs: FxMap<(FileId, &'a str), Option<(Location, &'a Value)>>,
+    /// The last pointer looked up and the value after each of its tokens (from the end of
+    /// its cached prefix on): the next lookup resumes from the longest common token prefix
+    /// (consecutive lookups are siblings: `…/responses/200/schema`, `…/responses/404/schema`).
+    last: Option<FileId>,
+    last_pointer: String,
+    stack: Vec<(usize, &'a Value)>,
+}
+
+/// Length of the common byte prefix of two strings.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        if a[i..i + 8] != b[i..i + 8] {
+            break;
+        }
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// One pointer step from `v` by the raw (escaped) token.
+fn step<'v>(v: &'v Value, raw: &str, escaped: bool) -> Option<&'v Value> {
+    let token: std::borrow::Cow<'_, str> = if escaped {
+        unescape(raw).into()
+    } else {
+        raw.into()
+    };
+    match v {
+        Value::Object(m) => get(m, token.as_ref()),
+        Value::Array(a) => a.get(token.parse::<usize>().ok()?),
+        _ => None,
+    }
 }
 
 /// A key lookup that scans small objects (most schema and operation objects) instead of
@@ -51,17 +87,7 @@ fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
             escaped |= b == b'~';
             end += 1;
         }
-        let raw = rest.get(start..end)?;
-        let token: std::borrow::Cow<'_, str> = if escaped {
-            unescape(raw).into()
-        } else {
-            raw.into()
-        };
-        v = match v {
-            Value::Object(m) => get(m, token.as_ref())?,
-            Value::Array(a) => a.get(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
+        v = step(v, rest.get(start..end)?, escaped)?;
         if end >= bytes.len() {
             return Some(v);
         }
@@ -114,40 +140,82 @@ impl<'a> Nav<'a> {
             doc,
             prefixes: FxMap::default(),
             refs: FxMap::default(),
+            last: None,
+            last_pointer: String::new(),
+            stack: Vec::new(),
         }
     }
 
     /// The value at a location (no `$ref` following).
     pub(crate) fn lookup(&mut self, at: &Location) -> Option<&'a Value> {
-        if at.pointer.is_empty() {
+        let ptr = at.pointer.as_str();
+        if ptr.is_empty() {
             return self.doc.value(&Location::root(at.file));
         }
-        // Pointers of up to three tokens (`/definitions/X`, `/parameters/X`, shared
-        // components) are cached whole: they are looked up once per use.
-        let end = prefix_end(&at.pointer).unwrap_or(at.pointer.len());
-        {
-            let (head, tail) = at.pointer.split_at(end);
-            let cached = self
-                .prefixes
-                .get(&at.file)
-                .and_then(|m| m.get(head))
-                .copied();
-            let base = match cached {
-                Some(base) => base,
-                None => {
-                    let base = self
-                        .doc
-                        .value(&Location::root(at.file))
-                        .and_then(|root| walk(root, head));
-                    self.prefixes
-                        .entry(at.file)
-                        .or_default()
-                        .insert(head.to_string(), base);
-                    base
+        let bytes = ptr.as_bytes();
+        // Resume from the deepest token the previous lookup shares with this one.
+        let mut resume = None;
+        if self.last == Some(at.file) {
+            let common = common_prefix(bytes, self.last_pointer.as_bytes());
+            while let Some(&(end, v)) = self.stack.last() {
+                if end <= common && (end == bytes.len() || bytes.get(end) == Some(&b'/')) {
+                    resume = Some((end, v));
+                    break;
                 }
-            };
-            walk(base?, tail)
+                self.stack.pop();
+            }
         }
+        let (mut pos, mut v) = match resume {
+            Some(x) => x,
+            None => {
+                self.stack.clear();
+                self.last = None;
+                // Pointers of up to three tokens (`/definitions/X`, `/parameters/X`, shared
+                // components) and the first three tokens of longer ones (`/paths/<p>/<m>`)
+                // are cached whole.
+                let end = prefix_end(ptr).unwrap_or(ptr.len());
+                let head = ptr.get(..end)?;
+                let base = self.head(at.file, head)?;
+                self.stack.push((end, base));
+                (end, base)
+            }
+        };
+        self.last = Some(at.file);
+        self.last_pointer.clear();
+        self.last_pointer.push_str(ptr);
+        while pos < bytes.len() {
+            // `bytes[pos]` is the `/` before the next token.
+            let start = pos + 1;
+            let mut end = start;
+            let mut escaped = false;
+            while let Some(&b) = bytes.get(end) {
+                if b == b'/' {
+                    break;
+                }
+                escaped |= b == b'~';
+                end += 1;
+            }
+            v = step(v, ptr.get(start..end)?, escaped)?;
+            self.stack.push((end, v));
+            pos = end;
+        }
+        Some(v)
+    }
+
+    /// The value at a pointer prefix, cached per file.
+    fn head(&mut self, file: FileId, head: &str) -> Option<&'a Value> {
+        if let Some(hit) = self.prefixes.get(&file).and_then(|m| m.get(head)) {
+            return *hit;
+        }
+        let base = self
+            .doc
+            .value(&Location::root(file))
+            .and_then(|root| walk(root, head));
+        self.prefixes
+            .entry(file)
+            .or_default()
+            .insert(head.to_string(), base);
+        base
     }
 
     /// Resolves the `$ref` string `r` written in `file`.
@@ -208,6 +276,40 @@ mod tests {
         assert_eq!(walk(&v, "/b/0/c"), Some(&serde_json::json!(2)));
         assert_eq!(walk(&v, "//a"), Some(&serde_json::json!(1)));
         assert_eq!(walk(&v, "/b/x"), None);
+    }
+
+    #[test]
+    fn lookups_resuming_from_the_previous_pointer_find_what_a_full_walk_finds() {
+        let text = r#"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a/{b}":{"get":{"responses":{"200":{"description":"x","content":{"application/json":{"schema":{"type":"string"}}}},"404":{"description":"y"}}}}},"components":{"schemas":{"A":{"properties":{"p":{"type":"integer"},"p~q":{"items":[1,2]}}}}}}"#;
+        let doc = specpress_spec::parse(text, &[], &specpress_spec::Limits::default())
+            .expect("parses");
+        let root = doc.root().clone();
+        let mut nav = Nav::new(&doc);
+        let pointers = [
+            "/paths/~1a~1{b}/get/responses/200/content/application~1json/schema",
+            "/paths/~1a~1{b}/get/responses/404/description",
+            "/paths/~1a~1{b}/get/responses/404",
+            "/paths/~1a~1{b}/get/responses/200/description",
+            "/paths/~1a~1{b}/get/responses/500/description",
+            "/paths/~1a~1{b}/get/responses/200/description",
+            "/components/schemas/A/properties/p/type",
+            "/components/schemas/A/properties/p~0q/items/1",
+            "/components/schemas/A/properties/p~0q/items/7",
+            "/components/schemas/A/properties/p",
+            "/components/schemas/A",
+            "/components",
+            "/paths/~1a~1{b}/get/responses/200/content/application~1json/schema/type",
+            "",
+        ];
+        for _ in 0..2 {
+            for p in pointers {
+                let at = Location {
+                    file: FileId(0),
+                    pointer: p.to_string(),
+                };
+                assert_eq!(nav.lookup(&at), walk(&root, p), "{p}");
+            }
+        }
     }
 
     #[test]
