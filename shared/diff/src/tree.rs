@@ -183,27 +183,32 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
     let own_breaking = breaking.clone();
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for edge in &e.edges {
-        if edge.from != edge.to && !out[edge.from].contains(&edge.to) {
+        if edge.from != edge.to {
             out[edge.from].push(edge.to);
         }
     }
-    // Propagate "reaches a change" backwards along edges until nothing moves (cycle-safe).
-    loop {
-        let mut moved = false;
-        for from in 0..n {
-            for &to in &out[from] {
-                if changed[to] && !changed[from] {
-                    changed[from] = true;
-                    moved = true;
-                }
-                if breaking[to] && !breaking[from] {
-                    breaking[from] = true;
-                    moved = true;
+    for tos in &mut out {
+        tos.sort_unstable();
+        tos.dedup();
+    }
+    // Propagate "reaches a change" backwards along edges: a breadth-first walk over the
+    // reversed edges from every owner with a change of its own (each node enters once, so
+    // cycles terminate and the cost is linear in the edges).
+    let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (from, tos) in out.iter().enumerate() {
+        for &to in tos {
+            into[to].push(from);
+        }
+    }
+    for flags in [&mut changed, &mut breaking] {
+        let mut queue: Vec<usize> = (0..n).filter(|&i| flags[i]).collect();
+        while let Some(x) = queue.pop() {
+            for &from in &into[x] {
+                if !flags[from] {
+                    flags[from] = true;
+                    queue.push(from);
                 }
             }
-        }
-        if !moved {
-            break;
         }
     }
     let mut affected: Vec<Vec<String>> = vec![Vec::new(); n];
@@ -212,19 +217,24 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
         if !matches!(
             o.item_type,
             "endpoint" | "webhook" | "operation" | "channel" | "callback"
-        ) {
+        ) || !changed[i]
+        {
             continue;
         }
-        let mut stack: Vec<usize> = out[i].clone();
+        // Only owners that reach a change can lead to one: the walk stays among them.
+        let mut stack: Vec<usize> = out[i].iter().copied().filter(|&y| changed[y]).collect();
         while let Some(x) = stack.pop() {
             if seen[x] == i {
                 continue;
             }
             seen[x] = i;
-            if changed[x] {
-                affected[x].push(o.name.clone());
-            }
-            stack.extend(out[x].iter().copied().filter(|&y| seen[y] != i));
+            affected[x].push(o.name.clone());
+            stack.extend(
+                out[x]
+                    .iter()
+                    .copied()
+                    .filter(|&y| seen[y] != i && changed[y]),
+            );
         }
     }
     Graph {
