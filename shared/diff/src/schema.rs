@@ -1679,7 +1679,7 @@ impl<'a> Engine<'a> {
         }
         // `required` entries naming properties declared elsewhere (allOf members, …).
         for name in creq.difference(&preq) {
-            if get(cp, *name).is_some() || get(pp, *name).is_some() {
+            if get(cp, name).is_some() || get(pp, name).is_some() {
                 continue;
             }
             crumbs.push(Crumb::new(NodeKind::Property, *name));
@@ -1698,7 +1698,7 @@ impl<'a> Engine<'a> {
             crumbs.pop();
         }
         for name in preq.difference(&creq) {
-            if get(cp, *name).is_some() || get(pp, *name).is_some() {
+            if get(cp, name).is_some() || get(pp, name).is_some() {
                 continue;
             }
             crumbs.push(Crumb::new(NodeKind::Property, *name));
