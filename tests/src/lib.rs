@@ -102,6 +102,8 @@ impl Server {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        // The child is waited for on every path: in the timeout branch below, or by `Server`'s `Drop`/`stop`.
+        #[allow(clippy::zombie_processes)]
         let mut child = cmd.spawn().expect("specpress serve starts");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = mpsc::channel();
@@ -132,6 +134,7 @@ impl Server {
                 }
                 Err(_) => {
                     let _ = child.kill();
+                    let _ = child.wait();
                     panic!("specpress serve did not become ready; output so far: {banner:#?}");
                 }
             }

@@ -32,6 +32,8 @@ pub struct DeployInput {
 }
 
 /// What a deploy did.
+// Returned once per request and matched immediately: boxing the larger variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum DeployOutcome {
     /// A new version (201).
@@ -96,14 +98,11 @@ pub async fn deploy(
         Some(b) => Some(BranchName::parse(b)?),
         None => None,
     };
-    let explicit_previous = match input
+    let explicit_previous = input
         .previous_version_id
         .as_deref()
         .filter(|s| !s.is_empty())
-    {
-        Some(s) => Some(s.to_owned()),
-        None => None,
-    };
+        .map(str::to_owned);
 
     let analysis = engine.check(&input.bundle).await?;
     let retention = if input.temporary {
