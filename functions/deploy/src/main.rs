@@ -17,7 +17,11 @@ async fn main() -> Result<(), lambda_http::Error> {
         // Committed events go to the webhook queue right after the transaction (the sweeper covers failures).
         let dlq = std::env::var("SPECPRESS_DEAD_LETTER_QUEUE_URL").ok();
         let sqs = specpress_queue_sqs::SqsClient::new(&aws);
-        store = store.with_event_queue(Arc::new(specpress_queue_sqs::SqsQueue::new(sqs, url.clone(), dlq)));
+        store = store.with_event_queue(Arc::new(specpress_queue_sqs::SqsQueue::new(
+            sqs,
+            url.clone(),
+            dlq,
+        )));
     }
     let state = AppState::new(Arc::new(store), Arc::new(Engines::default()), config.api());
     let app =

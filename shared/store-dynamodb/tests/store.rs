@@ -87,7 +87,10 @@ mod embedded_engine_only {
     #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
     async fn concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events() {
         let (_g, store) = super::embedded().await;
-        super::concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events(store).await;
+        super::concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events(
+            store,
+        )
+        .await;
     }
 }
 
