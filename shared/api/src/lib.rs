@@ -45,7 +45,10 @@ impl ApiConfig {
     /// A configuration with the default body limit.
     pub fn new(public_base_url: impl Into<String>) -> Self {
         let base: String = public_base_url.into();
-        ApiConfig { public_base_url: base.trim_end_matches('/').to_owned(), max_body_bytes: DEFAULT_MAX_BODY_BYTES }
+        ApiConfig {
+            public_base_url: base.trim_end_matches('/').to_owned(),
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+        }
     }
 }
 
@@ -63,7 +66,11 @@ pub struct AppState {
 impl AppState {
     /// Builds the state.
     pub fn new(store: Arc<dyn Store>, engine: Arc<dyn SpecEngine>, config: ApiConfig) -> Self {
-        AppState { store, engine, config: Arc::new(config) }
+        AppState {
+            store,
+            engine,
+            config: Arc::new(config),
+        }
     }
 
     /// The current time (one place, so handlers never call the clock themselves).
@@ -74,7 +81,9 @@ impl AppState {
 
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AppState").field("config", &self.config).finish_non_exhaustive()
+        f.debug_struct("AppState")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
     }
 }
 

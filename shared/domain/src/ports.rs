@@ -21,7 +21,12 @@ pub trait TokenStore: Send + Sync {
     async fn principal_by_token(&self, hash: &TokenHash) -> Result<Option<Principal>>;
     /// Replaces the owner's token by `new` in one transaction: the old token stops working at once.
     /// `Conflict(Stale)` when the owner does not exist or was rotated concurrently.
-    async fn rotate_token(&self, owner: TokenOwner, new: &TokenHash, now: OffsetDateTime) -> Result<()>;
+    async fn rotate_token(
+        &self,
+        owner: TokenOwner,
+        new: &TokenHash,
+        now: OffsetDateTime,
+    ) -> Result<()>;
 }
 
 /// Organizations.
@@ -29,7 +34,12 @@ pub trait TokenStore: Send + Sync {
 pub trait OrgStore: Send + Sync {
     /// Creates an organization with its first token. With `as_default`, also records it as the installation's
     /// default organization (the one `specpress serve` bootstraps); `Conflict(AlreadyExists)` if one is recorded.
-    async fn create_org(&self, org: &Organization, token: &TokenHash, as_default: bool) -> Result<()>;
+    async fn create_org(
+        &self,
+        org: &Organization,
+        token: &TokenHash,
+        as_default: bool,
+    ) -> Result<()>;
     /// The installation's default organization, if recorded.
     async fn get_default_org(&self) -> Result<Option<OrgId>>;
     /// Reads an organization.
@@ -141,15 +151,37 @@ pub trait EventStore: Send + Sync {
 
 /// Everything: what `AppState` holds.
 pub trait Store:
-    TokenStore + OrgStore + HubStore + DocStore + BranchStore + VersionStore + BlobStore + PreviewStore + EventStore
-    + crate::webhooks::SubscriptionStore + crate::webhooks::DeliveryStore + crate::webhooks::EventPublisher
-    + crate::usecases::diffs::DiffStore + crate::usecases::branches::BranchAdminStore
+    TokenStore
+    + OrgStore
+    + HubStore
+    + DocStore
+    + BranchStore
+    + VersionStore
+    + BlobStore
+    + PreviewStore
+    + EventStore
+    + crate::webhooks::SubscriptionStore
+    + crate::webhooks::DeliveryStore
+    + crate::webhooks::EventPublisher
+    + crate::usecases::diffs::DiffStore
+    + crate::usecases::branches::BranchAdminStore
 {
 }
 
 impl<T> Store for T where
-    T: TokenStore + OrgStore + HubStore + DocStore + BranchStore + VersionStore + BlobStore + PreviewStore + EventStore
-    + crate::webhooks::SubscriptionStore + crate::webhooks::DeliveryStore + crate::webhooks::EventPublisher
-    + crate::usecases::diffs::DiffStore + crate::usecases::branches::BranchAdminStore
+    T: TokenStore
+        + OrgStore
+        + HubStore
+        + DocStore
+        + BranchStore
+        + VersionStore
+        + BlobStore
+        + PreviewStore
+        + EventStore
+        + crate::webhooks::SubscriptionStore
+        + crate::webhooks::DeliveryStore
+        + crate::webhooks::EventPublisher
+        + crate::usecases::diffs::DiffStore
+        + crate::usecases::branches::BranchAdminStore
 {
 }

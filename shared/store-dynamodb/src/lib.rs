@@ -25,7 +25,13 @@ pub async fn client_for_endpoint(endpoint: &str) -> aws_sdk_dynamodb::Client {
     let conf = aws_config::defaults(aws_config::BehaviorVersion::latest())
         .endpoint_url(endpoint)
         .region(aws_config::Region::new("us-east-1"))
-        .credentials_provider(aws_sdk_dynamodb::config::Credentials::new("local", "local", None, None, "specpress-static"))
+        .credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
+            "local",
+            "local",
+            None,
+            None,
+            "specpress-static",
+        ))
         .load()
         .await;
     aws_sdk_dynamodb::Client::new(&conf)

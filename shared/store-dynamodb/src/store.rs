@@ -5,7 +5,8 @@ use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete, Put, PutRequest, TransactWriteItem, Update, WriteRequest,
+    AttributeValue, ConditionCheck, Delete, Put, PutRequest, TransactWriteItem, Update,
+    WriteRequest,
 };
 use specpress_domain::model::*;
 use specpress_domain::ports::*;
@@ -32,7 +33,11 @@ const NOT_EXISTS: &str = "attribute_not_exists(pk)";
 impl DynamoStore {
     /// Wraps a client and a table name.
     pub fn new(client: Client, table: impl Into<String>) -> Self {
-        DynamoStore { client, table: table.into(), events: Default::default() }
+        DynamoStore {
+            client,
+            table: table.into(),
+            events: Default::default(),
+        }
     }
 
     /// The table name.
@@ -111,7 +116,13 @@ impl DynamoStore {
 
     /// Runs a transaction, mapping a cancellation to the conflict kind of the first failed action.
     async fn transact(&self, items: Vec<TransactWriteItem>, kinds: &[ConflictKind]) -> Result<()> {
-        match self.client.transact_write_items().set_transact_items(Some(items)).send().await {
+        match self
+            .client
+            .transact_write_items()
+            .set_transact_items(Some(items))
+            .send()
+            .await
+        {
             Ok(_) => Ok(()),
             Err(SdkError::ServiceError(se)) => {
                 if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
@@ -120,7 +131,9 @@ impl DynamoStore {
                         .iter()
                         .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
                     if let Some(i) = failed {
-                        return Err(DomainError::Conflict(kinds.get(i).copied().unwrap_or(ConflictKind::AlreadyExists)));
+                        return Err(DomainError::Conflict(
+                            kinds.get(i).copied().unwrap_or(ConflictKind::AlreadyExists),
+                        ));
                     }
                 }
                 Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
@@ -157,7 +170,11 @@ impl DynamoStore {
     }
 
     /// Actions that create a documentation, its slug marker, its id pointer and its token.
-    fn doc_actions(&self, d: &Documentation, token: &TokenHash) -> Result<(Vec<TransactWriteItem>, Vec<ConflictKind>)> {
+    fn doc_actions(
+        &self,
+        d: &Documentation,
+        token: &TokenHash,
+    ) -> Result<(Vec<TransactWriteItem>, Vec<ConflictKind>)> {
         let mut marker = keyed(org_pk(d.org_id), &doc_slug_sk(&d.slug));
         marker.insert("doc_id".into(), s(d.id.to_string()));
         let mut pointer = keyed(doc_pk(d.id), DOC_META_SK);
@@ -168,9 +185,17 @@ impl DynamoStore {
                 self.put(marker, Some(NOT_EXISTS))?,
                 self.put(doc_item(d, token.as_str()), Some(NOT_EXISTS))?,
                 self.put(pointer, Some(NOT_EXISTS))?,
-                self.put(self.token_item(token, owner, d.created_at), Some(NOT_EXISTS))?,
+                self.put(
+                    self.token_item(token, owner, d.created_at),
+                    Some(NOT_EXISTS),
+                )?,
             ],
-            vec![ConflictKind::SlugTaken, ConflictKind::AlreadyExists, ConflictKind::AlreadyExists, ConflictKind::AlreadyExists],
+            vec![
+                ConflictKind::SlugTaken,
+                ConflictKind::AlreadyExists,
+                ConflictKind::AlreadyExists,
+                ConflictKind::AlreadyExists,
+            ],
         ))
     }
 }
@@ -178,7 +203,9 @@ impl DynamoStore {
 #[async_trait]
 impl TokenStore for DynamoStore {
     async fn principal_by_token(&self, hash: &TokenHash) -> Result<Option<Principal>> {
-        let Some(i) = self.get(token_pk(hash.as_str()), TOKEN_SK).await? else { return Ok(None) };
+        let Some(i) = self.get(token_pk(hash.as_str()), TOKEN_SK).await? else {
+            return Ok(None);
+        };
         let org_id = OrgId(parse_uuid(&i, "org_id")?);
         let scope = match get_s(&i, "kind")? {
             "org" => Scope::Org,
@@ -189,9 +216,17 @@ impl TokenStore for DynamoStore {
         Ok(Some(Principal { org_id, scope }))
     }
 
-    async fn rotate_token(&self, owner: TokenOwner, new: &TokenHash, now: OffsetDateTime) -> Result<()> {
+    async fn rotate_token(
+        &self,
+        owner: TokenOwner,
+        new: &TokenHash,
+        now: OffsetDateTime,
+    ) -> Result<()> {
         let (pk, sk) = Self::owner_key(owner);
-        let entity = self.get(pk.clone(), &sk).await?.ok_or(DomainError::Conflict(ConflictKind::Stale))?;
+        let entity = self
+            .get(pk.clone(), &sk)
+            .await?
+            .ok_or(DomainError::Conflict(ConflictKind::Stale))?;
         let old = get_s(&entity, "token_hash")?.to_owned();
         let delete = Delete::builder()
             .table_name(&self.table)
@@ -215,13 +250,26 @@ impl TokenStore for DynamoStore {
             self.put(self.token_item(new, owner, now), Some(NOT_EXISTS))?,
             TransactWriteItem::builder().update(update).build(),
         ];
-        self.transact(items, &[ConflictKind::Stale, ConflictKind::AlreadyExists, ConflictKind::Stale]).await
+        self.transact(
+            items,
+            &[
+                ConflictKind::Stale,
+                ConflictKind::AlreadyExists,
+                ConflictKind::Stale,
+            ],
+        )
+        .await
     }
 }
 
 #[async_trait]
 impl OrgStore for DynamoStore {
-    async fn create_org(&self, org: &Organization, token: &TokenHash, as_default: bool) -> Result<()> {
+    async fn create_org(
+        &self,
+        org: &Organization,
+        token: &TokenHash,
+        as_default: bool,
+    ) -> Result<()> {
         let mut item = keyed(org_pk(org.id), ORG_SK);
         item.insert("id".into(), s(org.id.to_string()));
         item.insert("name".into(), s(&org.name));
@@ -229,19 +277,29 @@ impl OrgStore for DynamoStore {
         item.insert("token_hash".into(), s(token.as_str()));
         let mut items = vec![
             self.put(item, Some(NOT_EXISTS))?,
-            self.put(self.token_item(token, TokenOwner::Org(org.id), org.created_at), Some(NOT_EXISTS))?,
+            self.put(
+                self.token_item(token, TokenOwner::Org(org.id), org.created_at),
+                Some(NOT_EXISTS),
+            )?,
         ];
         if as_default {
             let mut marker = keyed(SETTINGS_PK.to_owned(), DEFAULT_ORG_SK);
             marker.insert("org_id".into(), s(org.id.to_string()));
             items.push(self.put(marker, Some(NOT_EXISTS))?);
         }
-        self.transact(items, &[ConflictKind::AlreadyExists; 3]).await
+        self.transact(items, &[ConflictKind::AlreadyExists; 3])
+            .await
     }
 
     async fn get_org(&self, id: OrgId) -> Result<Option<Organization>> {
-        let Some(i) = self.get(org_pk(id), ORG_SK).await? else { return Ok(None) };
-        Ok(Some(Organization { id, name: get_s(&i, "name")?.to_owned(), created_at: get_ts(&i, "created_at")? }))
+        let Some(i) = self.get(org_pk(id), ORG_SK).await? else {
+            return Ok(None);
+        };
+        Ok(Some(Organization {
+            id,
+            name: get_s(&i, "name")?.to_owned(),
+            created_at: get_ts(&i, "created_at")?,
+        }))
     }
 
     async fn get_default_org(&self) -> Result<Option<OrgId>> {
@@ -260,17 +318,34 @@ impl HubStore for DynamoStore {
         let items = vec![
             self.put(marker, Some(NOT_EXISTS))?,
             self.put(hub_item(hub, token.as_str()), Some(NOT_EXISTS))?,
-            self.put(self.token_item(token, TokenOwner::Hub(hub.org_id, hub.id), hub.created_at), Some(NOT_EXISTS))?,
+            self.put(
+                self.token_item(token, TokenOwner::Hub(hub.org_id, hub.id), hub.created_at),
+                Some(NOT_EXISTS),
+            )?,
         ];
-        self.transact(items, &[ConflictKind::SlugTaken, ConflictKind::AlreadyExists, ConflictKind::AlreadyExists]).await
+        self.transact(
+            items,
+            &[
+                ConflictKind::SlugTaken,
+                ConflictKind::AlreadyExists,
+                ConflictKind::AlreadyExists,
+            ],
+        )
+        .await
     }
 
     async fn get_hub(&self, org: OrgId, id: HubId) -> Result<Option<Hub>> {
-        self.get(org_pk(org), &hub_sk(id)).await?.as_ref().map(hub_from).transpose()
+        self.get(org_pk(org), &hub_sk(id))
+            .await?
+            .as_ref()
+            .map(hub_from)
+            .transpose()
     }
 
     async fn hub_by_slug(&self, org: OrgId, slug: &Slug) -> Result<Option<Hub>> {
-        let Some(m) = self.get(org_pk(org), &hub_slug_sk(slug)).await? else { return Ok(None) };
+        let Some(m) = self.get(org_pk(org), &hub_slug_sk(slug)).await? else {
+            return Ok(None);
+        };
         self.get_hub(org, HubId(parse_uuid(&m, "hub_id")?)).await
     }
 
@@ -298,23 +373,38 @@ impl DocStore for DynamoStore {
     }
 
     async fn get_doc(&self, org: OrgId, id: DocId) -> Result<Option<Documentation>> {
-        self.get(org_pk(org), &doc_sk(id)).await?.as_ref().map(doc_from).transpose()
+        self.get(org_pk(org), &doc_sk(id))
+            .await?
+            .as_ref()
+            .map(doc_from)
+            .transpose()
     }
 
     async fn get_doc_public(&self, id: DocId) -> Result<Option<Documentation>> {
-        let Some(p) = self.get(doc_pk(id), DOC_META_SK).await? else { return Ok(None) };
+        let Some(p) = self.get(doc_pk(id), DOC_META_SK).await? else {
+            return Ok(None);
+        };
         self.get_doc(OrgId(parse_uuid(&p, "org_id")?), id).await
     }
 
     async fn doc_by_slug(&self, org: OrgId, slug: &Slug) -> Result<Option<Documentation>> {
-        let Some(m) = self.get(org_pk(org), &doc_slug_sk(slug)).await? else { return Ok(None) };
+        let Some(m) = self.get(org_pk(org), &doc_slug_sk(slug)).await? else {
+            return Ok(None);
+        };
         self.get_doc(org, DocId(parse_uuid(&m, "doc_id")?)).await
     }
 
     async fn list_docs(&self, org: OrgId, hub: Option<HubId>) -> Result<Vec<Documentation>> {
         let items = match hub {
             Some(h) => {
-                self.query_all(Some(GSI1), "gsi1pk = :pk", vec![(":pk", s(hub_gsi1pk(h)))], true, None).await?
+                self.query_all(
+                    Some(GSI1),
+                    "gsi1pk = :pk",
+                    vec![(":pk", s(hub_gsi1pk(h)))],
+                    true,
+                    None,
+                )
+                .await?
             }
             None => {
                 self.query_all(
@@ -337,7 +427,11 @@ impl DocStore for DynamoStore {
 #[async_trait]
 impl BranchStore for DynamoStore {
     async fn get_branch(&self, doc: DocId, slug: &Slug) -> Result<Option<Branch>> {
-        self.get(doc_pk(doc), &branch_sk(slug)).await?.as_ref().map(branch_from).transpose()
+        self.get(doc_pk(doc), &branch_sk(slug))
+            .await?
+            .as_ref()
+            .map(branch_from)
+            .transpose()
     }
 
     async fn list_branches(&self, doc: DocId) -> Result<Vec<Branch>> {
@@ -366,7 +460,9 @@ impl VersionStore for DynamoStore {
         }
         let v = &c.version;
         if let Some((name, expect)) = &c.branch {
-            let seq = v.seq.ok_or_else(|| DomainError::unexpected("published version without seq"))?;
+            let seq = v
+                .seq
+                .ok_or_else(|| DomainError::unexpected("published version without seq"))?;
             match expect {
                 BranchExpectation::Absent => {
                     let mut b = keyed(doc_pk(v.doc_id), &branch_sk(name.slug()));
@@ -422,16 +518,28 @@ impl VersionStore for DynamoStore {
     }
 
     async fn get_version(&self, id: VersionId, now: OffsetDateTime) -> Result<Option<Version>> {
-        let Some(i) = self.get(version_pk(id), VERSION_SK).await? else { return Ok(None) };
+        let Some(i) = self.get(version_pk(id), VERSION_SK).await? else {
+            return Ok(None);
+        };
         let v = version_from(&i)?;
         Ok(if v.is_expired(now) { None } else { Some(v) })
     }
 
     async fn list_versions(&self, doc: DocId, branch: &Slug, limit: u32) -> Result<Vec<Version>> {
         let items = self
-            .query_all(Some(GSI1), "gsi1pk = :pk", vec![(":pk", s(history_pk(doc, branch)))], false, Some(limit))
+            .query_all(
+                Some(GSI1),
+                "gsi1pk = :pk",
+                vec![(":pk", s(history_pk(doc, branch)))],
+                false,
+                Some(limit),
+            )
             .await?;
-        items.iter().take(limit as usize).map(version_from).collect()
+        items
+            .iter()
+            .take(limit as usize)
+            .map(version_from)
+            .collect()
     }
 }
 
@@ -440,7 +548,10 @@ impl BlobStore for DynamoStore {
     async fn put_bundle(&self, bundle: &Bundle, retention: Retention) -> Result<BlobRef> {
         let enc = blob::encode(bundle)?;
         let total = enc.chunks.len();
-        let blob_ref = BlobRef { sha256: enc.sha256.clone(), size: enc.size };
+        let blob_ref = BlobRef {
+            sha256: enc.sha256.clone(),
+            size: enc.size,
+        };
         let make = |i: usize, data: Vec<u8>| {
             let mut item = keyed(blob_pk(&enc.sha256), &chunk_sk(i));
             item.insert("data".into(), b(data));
@@ -453,7 +564,10 @@ impl BlobStore for DynamoStore {
                 // Unconditional: overwriting drops any TTL, making a temporary blob permanent.
                 let mut requests: Vec<WriteRequest> = Vec::with_capacity(total);
                 for (i, data) in enc.chunks.into_iter().enumerate() {
-                    let put = PutRequest::builder().set_item(Some(make(i, data))).build().map_err(DomainError::unexpected)?;
+                    let put = PutRequest::builder()
+                        .set_item(Some(make(i, data)))
+                        .build()
+                        .map_err(DomainError::unexpected)?;
                     requests.push(WriteRequest::builder().put_request(put).build());
                 }
                 // BatchWriteItem takes at most 25 requests and 16 MB; chunks of 300 KiB keep a batch of 25 under it.
@@ -475,7 +589,9 @@ impl BlobStore for DynamoStore {
                             break;
                         }
                         if attempt == 7 {
-                            return Err(DomainError::unexpected("BatchWriteItem left unprocessed items"));
+                            return Err(DomainError::unexpected(
+                                "BatchWriteItem left unprocessed items",
+                            ));
                         }
                         tokio::time::sleep(std::time::Duration::from_millis(20 << attempt)).await;
                     }
@@ -492,14 +608,18 @@ impl BlobStore for DynamoStore {
                         .put_item()
                         .table_name(&self.table)
                         .set_item(Some(item))
-                        .condition_expression("attribute_not_exists(pk) OR (attribute_exists(#ttl) AND #ttl < :ttl)")
+                        .condition_expression(
+                            "attribute_not_exists(pk) OR (attribute_exists(#ttl) AND #ttl < :ttl)",
+                        )
                         .expression_attribute_names("#ttl", "ttl")
                         .expression_attribute_values(":ttl", n(ttl))
                         .send()
                         .await;
                     match r {
                         Ok(_) => {}
-                        Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {}
+                        Err(e)
+                            if e.as_service_error()
+                                .is_some_and(|e| e.is_conditional_check_failed_exception()) => {}
                         Err(e) => return Err(sdk("PutItem")(e)),
                     }
                 }
@@ -509,7 +629,15 @@ impl BlobStore for DynamoStore {
     }
 
     async fn get_bundle(&self, r: &BlobRef) -> Result<Option<Bundle>> {
-        let items = self.query_all(None, "pk = :pk", vec![(":pk", s(blob_pk(&r.sha256)))], true, None).await?;
+        let items = self
+            .query_all(
+                None,
+                "pk = :pk",
+                vec![(":pk", s(blob_pk(&r.sha256)))],
+                true,
+                None,
+            )
+            .await?;
         if items.is_empty() {
             return Ok(None);
         }
@@ -541,7 +669,10 @@ impl PreviewStore for DynamoStore {
             .await;
         match r {
             Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
                 Err(DomainError::Conflict(ConflictKind::AlreadyExists))
             }
             Err(e) => Err(sdk("PutItem")(e)),
@@ -561,7 +692,10 @@ impl PreviewStore for DynamoStore {
             .await;
         match r {
             Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
                 Err(DomainError::Conflict(ConflictKind::Stale))
             }
             Err(e) => Err(sdk("PutItem")(e)),
@@ -569,7 +703,9 @@ impl PreviewStore for DynamoStore {
     }
 
     async fn get_preview(&self, id: PreviewId, now: OffsetDateTime) -> Result<Option<Preview>> {
-        let Some(i) = self.get(preview_pk(id), PREVIEW_SK).await? else { return Ok(None) };
+        let Some(i) = self.get(preview_pk(id), PREVIEW_SK).await? else {
+            return Ok(None);
+        };
         let p = preview_from(&i)?;
         Ok(if p.expires_at <= now { None } else { Some(p) })
     }
@@ -578,7 +714,15 @@ impl PreviewStore for DynamoStore {
 #[async_trait]
 impl EventStore for DynamoStore {
     async fn pending_events(&self, limit: u32) -> Result<Vec<Event>> {
-        let items = self.query_all(Some(GSI2), "gsi2pk = :pk", vec![(":pk", s(OUTBOX_PK))], true, Some(limit)).await?;
+        let items = self
+            .query_all(
+                Some(GSI2),
+                "gsi2pk = :pk",
+                vec![(":pk", s(OUTBOX_PK))],
+                true,
+                Some(limit),
+            )
+            .await?;
         items.iter().take(limit as usize).map(event_from).collect()
     }
 
@@ -596,7 +740,10 @@ impl EventStore for DynamoStore {
             .await;
         match r {
             Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(|e| e.is_conditional_check_failed_exception()) => {
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
                 Err(DomainError::NotFound("Event not found".into()))
             }
             Err(e) => Err(sdk("UpdateItem")(e)),
@@ -604,6 +751,10 @@ impl EventStore for DynamoStore {
     }
 
     async fn get_event(&self, id: EventId) -> Result<Option<Event>> {
-        self.get(event_pk(id), EVENT_SK).await?.as_ref().map(event_from).transpose()
+        self.get(event_pk(id), EVENT_SK)
+            .await?
+            .as_ref()
+            .map(event_from)
+            .transpose()
     }
 }
