@@ -552,3 +552,34 @@ fn a_failed_auto_create_leaves_no_documentation_behind() {
         .unwrap();
     assert_eq!(served.text().unwrap(), petstore());
 }
+
+#[test]
+fn a_deploy_applies_the_same_branch_name_rules_as_branch_creation() {
+    let api = Api::start();
+    let (_doc_id, t) = api.doc("rules", None);
+    for bad in ["latest", "HEAD", "???", &"ab-".repeat(33)] {
+        let (s, b) = api.deploy(
+            &t,
+            json!({"documentation": "rules", "definition": petstore(), "branch_name": bad}),
+        );
+        assert_eq!(s, 422, "branch {bad:?}: {b}");
+        assert!(
+            b["errors"]["branch_name"]
+                .as_array()
+                .is_some_and(|m| !m.is_empty()),
+            "branch {bad:?}: {b}"
+        );
+    }
+    let (s, b) = api.deploy(
+        &t,
+        json!({"documentation": "rules", "definition": petstore(), "branch_name": "Feature/Login v2"}),
+    );
+    assert_eq!(s, 201, "{b}");
+    let (s, b) = api.get("/api/v1/docs/rules/branches", Some(&t));
+    assert_eq!(s, 200, "{b}");
+    assert!(
+        b.as_array()
+            .is_some_and(|l| l.iter().any(|br| br["slug"] == "feature-login-v2")),
+        "{b}"
+    );
+}

@@ -231,9 +231,13 @@ pub async fn list_docs(
     PublicBase(base): PublicBase,
     Auth(p): Auth,
     Query(q): Query<ListQuery>,
-) -> Result<Json<Vec<DocOut>>> {
+    list: specpress_api::pagination::ListRequest,
+) -> Result<axum::response::Response> {
     let docs = manage::list_docs(st.store.as_ref(), &p, q.hub.as_deref()).await?;
-    Ok(Json(docs.into_iter().map(|d| doc_out(&base, d)).collect()))
+    let items: Vec<DocOut> = docs.into_iter().map(|d| doc_out(&base, d)).collect();
+    // Cursors are bound to the organization and the hub filter (a cursor of one list is refused by another).
+    let scope = format!("docs:{}:{}", p.org_id, q.hub.as_deref().unwrap_or("*"));
+    specpress_api::pagination::paginate(&list, &scope, items, |d| d.slug.clone())
 }
 
 async fn rotate(

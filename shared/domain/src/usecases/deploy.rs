@@ -95,7 +95,20 @@ pub async fn deploy(
         .map(str::trim)
         .filter(|b| !b.is_empty())
     {
-        Some(b) => Some(BranchName::parse(b)?),
+        // The same rules as `POST /docs/{doc}/branches` (length, characters, slug length, reserved names),
+        // reported on the deploy's own attribute.
+        Some(b) => Some(
+            crate::branch_rules::validate_branch_name(b).map_err(|e| match e {
+                DomainError::Invalid {
+                    message, messages, ..
+                } => DomainError::Invalid {
+                    message,
+                    field: "branch_name".to_owned(),
+                    messages,
+                },
+                other => other,
+            })?,
+        ),
         None => None,
     };
     let explicit_previous = input
