@@ -78,6 +78,7 @@ fn diff(previous: &Bundle, current: &Bundle, limits: &Limits) -> Result<DiffSumm
         details: report.details(),
         breaking: report.breaking(),
         is_empty: report.is_empty(),
+        structural: report.structural(),
     })
 }
 

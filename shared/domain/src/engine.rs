@@ -19,6 +19,8 @@ pub struct DiffSummary {
     pub breaking: bool,
     /// No change at all.
     pub is_empty: bool,
+    /// Some change is structural (false when only descriptions, summaries, examples and the like changed).
+    pub structural: bool,
 }
 
 /// Validation and diffing of API definitions.

@@ -223,11 +223,11 @@ impl DeliveryService {
             }
             None => None,
         };
-        // A first version is all structure; otherwise a change is structural unless the diff found only
-        // content changes (descriptions, examples), which produce no detail items.
+        // A first version is all structure; otherwise the diff engine tells structural changes from
+        // content-only ones (descriptions, summaries, examples, formatting).
         let structural = match &diff {
             None => true,
-            Some(d) => !d.is_empty && d.details.as_array().is_some_and(|a| !a.is_empty()),
+            Some(d) => d.structural,
         };
         let base = &self.public_base_url;
         let doc_url = format!("{base}/doc/{}", doc.id);
