@@ -49,6 +49,10 @@ done
 curl -sf -o /dev/null "http://127.0.0.1:$MOTO_PORT/moto-api/" || { echo "moto did not start" >&2; cat "$ROOT/target/moto.log" >&2; exit 1; }
 export SPECPRESS_TEST_MOTO_ENDPOINT="http://127.0.0.1:$MOTO_PORT"
 
+step "building the specpress binary the end-to-end tests start"
+cargo build -p specpress --bin specpress
+export SPECPRESS_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/specpress"
+
 step "cargo nextest run --workspace"
 cargo nextest run --workspace --no-fail-fast
 
