@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use specpress_spec::{Location, ParameterIn};
+use specpress_spec::{Location, Operation, ParameterIn};
 
 use crate::rules::{Level, Role, RuleId};
 
@@ -87,11 +87,12 @@ impl NodeKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Crumb {
     pub kind: NodeKind,
-    pub name: String,
+    /// Shared, so the crumb paths copied into every change and edge cost no string copies.
+    pub name: std::sync::Arc<str>,
 }
 
 impl Crumb {
-    pub(crate) fn new(kind: NodeKind, name: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: NodeKind, name: impl Into<std::sync::Arc<str>>) -> Self {
         Crumb {
             kind,
             name: name.into(),
@@ -101,19 +102,57 @@ impl Crumb {
 
 /// The root of a part of the tree: an operation, a shared component, a server, …
 #[derive(Clone, Debug)]
-pub(crate) struct Owner {
+pub(crate) struct Owner<'a> {
     /// `endpoint`, `webhook`, `operation`, `channel`, `server`, `security_scheme`, `schema`,
     /// `security`.
     pub item_type: &'static str,
+    /// The item id; empty for operations (the slug of `name`) and shared components
+    /// (`schema-<slug of name>-<role>`), whose ids [`Owner::item_id`] derives only for the
+    /// owners that become items.
     pub id: String,
     pub name: String,
     pub status: Status,
     pub previous: Option<Value>,
     pub current: Option<Value>,
+    /// For an operation: the previous and current operation, whose `{path, verb, deprecated}`
+    /// values become the item's `previous`/`current` (built only for owners that become items).
+    pub endpoint: Option<(Option<&'a Operation>, Option<&'a Operation>)>,
     /// `GET /pets/{}` style key used by ignore rules (operations only).
     pub matcher: Option<String>,
     /// For shared components: the role they were compared in.
     pub role: Option<Role>,
+}
+
+impl Owner<'_> {
+    /// The item id.
+    pub(crate) fn item_id(&self) -> std::borrow::Cow<'_, str> {
+        if !self.id.is_empty() {
+            return self.id.as_str().into();
+        }
+        match (self.endpoint, self.role) {
+            (Some(_), _) => crate::engine::item_slug(&self.name).into(),
+            (None, Some(role)) => {
+                let mut id = String::with_capacity(self.name.len() + 24);
+                id.push_str("schema-");
+                crate::engine::slug_into(&mut id, &self.name);
+                id.push('-');
+                id.push_str(role.prefix());
+                id.into()
+            }
+            (None, None) => self.id.as_str().into(),
+        }
+    }
+
+    /// The item's `previous` and `current` values.
+    pub(crate) fn values(&self) -> (Option<Value>, Option<Value>) {
+        match self.endpoint {
+            Some((p, c)) => {
+                let value = |o: &Operation| serde_json::json!({"path": o.path, "verb": o.key.method, "deprecated": o.deprecated});
+                (p.map(value), c.map(value))
+            }
+            None => (self.previous.clone(), self.current.clone()),
+        }
+    }
 }
 
 /// One classified change.

@@ -54,6 +54,62 @@ pub(crate) struct PairState {
 /// Key of [`Engine::ref_links`].
 pub(crate) type RefPairKey<'a> = (FileId, &'a str, FileId, &'a str, Role);
 
+/// The last schema location pair (with role, depth and kind of call) whose comparison only
+/// recorded an edge to a shared component, and that component's owner. Comparing the same
+/// pair again has the same outcome, so it only needs the edge. The buffers are reused, so
+/// remembering a pair allocates nothing once they have grown.
+#[derive(Default)]
+pub(crate) struct LastEdge {
+    /// (file, pointer) of the previous and current location; `None` files until set.
+    previous: (Option<FileId>, String),
+    current: (Option<FileId>, String),
+    role: Option<Role>,
+    depth: usize,
+    definition: bool,
+    to: usize,
+}
+
+impl LastEdge {
+    pub(crate) fn hit(
+        &self,
+        previous: &Location,
+        current: &Location,
+        role: Role,
+        depth: usize,
+        definition: bool,
+    ) -> Option<usize> {
+        let same = |mine: &(Option<FileId>, String), theirs: &Location| {
+            mine.0 == Some(theirs.file) && mine.1 == theirs.pointer
+        };
+        (self.role == Some(role)
+            && self.depth == depth
+            && self.definition == definition
+            && same(&self.previous, previous)
+            && same(&self.current, current))
+        .then_some(self.to)
+    }
+
+    pub(crate) fn set(
+        &mut self,
+        previous: &Location,
+        current: &Location,
+        role: Role,
+        depth: usize,
+        definition: bool,
+        to: usize,
+    ) {
+        for (mine, theirs) in [(&mut self.previous, previous), (&mut self.current, current)] {
+            mine.0 = Some(theirs.file);
+            mine.1.clear();
+            mine.1.push_str(&theirs.pointer);
+        }
+        self.role = Some(role);
+        self.depth = depth;
+        self.definition = definition;
+        self.to = to;
+    }
+}
+
 /// State of one diff run.
 pub(crate) struct Engine<'a> {
     pub p: &'a Document,
@@ -63,7 +119,7 @@ pub(crate) struct Engine<'a> {
     pub cn: crate::nav::Nav<'a>,
     pub p_names: FxMap<&'a Location, &'a str>,
     pub c_names: FxMap<&'a Location, &'a str>,
-    pub owners: Vec<Owner>,
+    pub owners: Vec<Owner<'a>>,
     pub changes: Vec<Change>,
     pub edges: Vec<Edge>,
     pub components: Vec<ComponentPair>,
@@ -79,6 +135,16 @@ pub(crate) struct Engine<'a> {
     /// Parameter schema pairs already checked for equality (shared parameters recur in
     /// every operation that uses them).
     pub param_same: FxMap<(FileId, &'a str, FileId, &'a str), bool>,
+    /// The last schema pair whose comparison came down to an edge.
+    pub last_edge: LastEdge,
+    /// Parameter pairs (previous source, current source, inverted) whose comparison found
+    /// nothing: no change (ignored ones included) and no edge. A parameter's model is a
+    /// function of its source, and every memo its comparison consults answers the same the
+    /// next time, so comparing the pair again would find nothing either. Shared
+    /// (`$ref`erenced) parameters recur in every operation that uses them.
+    pub clean_params: FxSet<(FileId, &'a str, FileId, &'a str, bool)>,
+    /// Changes emitted so far, ignored ones included.
+    pub emitted: usize,
 
     /// True while comparing a callback operation: the request is sent by the API and the
     /// response by the subscriber, so bodies are judged the other way round.
@@ -90,20 +156,26 @@ pub(crate) struct Engine<'a> {
 
 fn slug(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    slug_into(&mut out, s);
+    out
+}
+
+/// Appends the slug of `s` to `out`.
+pub(crate) fn slug_into(out: &mut String, s: &str) {
+    let start = out.len();
     let mut dash = false;
     for ch in s.chars() {
         if ch.is_ascii_alphanumeric() {
             out.push(ch.to_ascii_lowercase());
             dash = false;
-        } else if !dash && !out.is_empty() {
+        } else if !dash && out.len() > start {
             out.push('-');
             dash = true;
         }
     }
-    while out.ends_with('-') {
+    while out.len() > start && out.ends_with('-') {
         out.pop();
     }
-    out
 }
 
 pub(crate) fn item_slug(s: &str) -> String {
@@ -200,6 +272,9 @@ impl<'a> Engine<'a> {
             content_seen: FxSet::default(),
             ref_links: FxMap::default(),
             param_same: FxMap::default(),
+            last_edge: LastEdge::default(),
+            clean_params: FxSet::default(),
+            emitted: 0,
             inverted: false,
             visits: 0,
             truncated: false,
@@ -217,7 +292,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    pub(crate) fn add_owner(&mut self, owner: Owner) -> usize {
+    pub(crate) fn add_owner(&mut self, owner: Owner<'a>) -> usize {
         self.owners.push(owner);
         self.owners.len() - 1
     }
@@ -236,6 +311,7 @@ impl<'a> Engine<'a> {
         previous_at: Option<&Location>,
         current_at: Option<&Location>,
     ) {
+        self.emitted += 1;
         let matcher = self.owners.get(owner).and_then(|o| o.matcher.as_deref());
         if self.options.ignored(rule, matcher) {
             return;
@@ -329,11 +405,13 @@ impl<'a> Engine<'a> {
         }
         let owner = self.add_owner(Owner {
             item_type: "schema",
-            id: format!("schema-{}-{}", slug(name), role.prefix()),
+            // Derived from the name and role by `Owner::item_id` when it becomes an item.
+            id: String::new(),
             name: name.to_string(),
             status: Status::Modified,
             previous: None,
             current: None,
+            endpoint: None,
             matcher: None,
             role: Some(role),
         });
@@ -358,29 +436,25 @@ impl<'a> Engine<'a> {
     /// document, if any (else `op` is on one side only, as `status` says).
     fn endpoint_owner(
         &mut self,
-        op: &Operation,
-        previous: Option<&Operation>,
+        op: &'a Operation,
+        previous: Option<&'a Operation>,
         status: Status,
     ) -> usize {
         let webhook = op.key.kind == OperationKind::Webhook;
-        let name = format!("{} {}", op.key.method, op.path);
-        let value = |o: &Operation| json!({"path": o.path, "verb": o.key.method, "deprecated": o.deprecated});
-        let (previous, current) = match (status, previous) {
-            (Status::Added, _) => (None, Some(value(op))),
-            (Status::Removed, _) => (Some(value(op)), None),
-            (Status::Modified, Some(p)) => (Some(value(p)), Some(value(op))),
-            (Status::Modified, None) => {
-                let v = value(op);
-                (Some(v.clone()), Some(v))
-            }
+        let endpoint = match (status, previous) {
+            (Status::Added, _) => (None, Some(op)),
+            (Status::Removed, _) => (Some(op), None),
+            (Status::Modified, Some(p)) => (Some(p), Some(op)),
+            (Status::Modified, None) => (Some(op), Some(op)),
         };
         self.add_owner(Owner {
             item_type: if webhook { "webhook" } else { "endpoint" },
-            id: slug(&name),
-            name,
+            id: String::new(),
+            name: format!("{} {}", op.key.method, op.path),
             status,
-            previous,
-            current,
+            previous: None,
+            current: None,
+            endpoint: Some(endpoint),
             matcher: Some(format!(
                 "{} {}",
                 op.key.method,
@@ -601,6 +675,7 @@ impl<'a> Engine<'a> {
             status: Status::Modified,
             previous: None,
             current: None,
+            endpoint: None,
             matcher,
             role: None,
         });
@@ -663,11 +738,31 @@ impl<'a> Engine<'a> {
         let was_moved =
             |name: &str, moved: &[&str]| moved.iter().any(|m| m.eq_ignore_ascii_case(name));
         for c in cur {
-            let crumbs = vec![Crumb::new(NodeKind::Parameter(c.location), c.name.clone())];
+            let crumbs = || vec![Crumb::new(NodeKind::Parameter(c.location), c.name.as_str())];
             match find(prev, c) {
-                Some(p) => self.parameter(owner, crumbs, p, c),
+                Some(p) => {
+                    // A parameter is a function of its (resolved) source: a pair of shared
+                    // parameters compared once without any finding has none in the next
+                    // operation either (see `clean_params`).
+                    let key = (
+                        p.source.file,
+                        p.source.pointer.as_str(),
+                        c.source.file,
+                        c.source.pointer.as_str(),
+                        self.inverted,
+                    );
+                    if self.clean_params.contains(&key) {
+                        continue;
+                    }
+                    let before = (self.emitted, self.edges.len());
+                    self.parameter(owner, crumbs(), p, c);
+                    if (self.emitted, self.edges.len()) == before {
+                        self.clean_params.insert(key);
+                    }
+                }
                 None if was_moved(&c.name, &moved) => {}
                 None => {
+                    let crumbs = crumbs();
                     let (b, msg) = if c.required {
                         (B::RequestRequiredParameterAdded, "required")
                     } else {
@@ -1349,6 +1444,7 @@ impl<'a> Engine<'a> {
             status: Status::Modified,
             previous: None,
             current: None,
+            endpoint: None,
             matcher: None,
             role: None,
         });
@@ -1557,6 +1653,7 @@ impl<'a> Engine<'a> {
             status,
             previous: None,
             current: None,
+            endpoint: None,
             matcher: None,
             role: None,
         })
@@ -1584,6 +1681,7 @@ impl<'a> Engine<'a> {
                 status,
                 previous: None,
                 current: None,
+                endpoint: None,
                 matcher: None,
                 role: None,
             })
@@ -1917,6 +2015,7 @@ impl<'a> Engine<'a> {
                     status: Status::Added,
                     previous: None,
                     current: None,
+                    endpoint: None,
                     matcher: None,
                     role: None,
                 });
@@ -1941,6 +2040,7 @@ impl<'a> Engine<'a> {
                     status: Status::Removed,
                     previous: None,
                     current: None,
+                    endpoint: None,
                     matcher: None,
                     role: None,
                 });
@@ -1977,6 +2077,7 @@ impl<'a> Engine<'a> {
             status,
             previous: (status != Status::Added).then(|| value.clone()),
             current: (status != Status::Removed).then_some(value),
+            endpoint: None,
             matcher: Some(format!("{verb} {}", normalize_template(&op.key.channel))),
             role: None,
         })
@@ -2265,6 +2366,7 @@ impl<'a> Engine<'a> {
                 status,
                 previous: None,
                 current: None,
+                endpoint: None,
                 matcher: None,
                 role: None,
             })

@@ -69,6 +69,15 @@ pub(crate) fn get<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Optio
     }
 }
 
+/// `Value::get` with a string key, through [`get`].
+#[inline]
+pub(crate) fn vget<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+    match v {
+        Value::Object(m) => get(m, key),
+        _ => None,
+    }
+}
+
 fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
         return Some(v);
@@ -228,7 +237,7 @@ impl<'a> Nav<'a> {
         for _ in 0..MAX_CHAIN {
             let Some(loc) = here.take() else { break };
             let Some(v) = self.lookup(&loc) else { break };
-            match v.get("$ref").and_then(Value::as_str) {
+            match vget(v, "$ref").and_then(Value::as_str) {
                 Some(next) => here = self.doc.ref_target(loc.file, next).ok(),
                 None => {
                     out = Some((loc, v));
@@ -242,13 +251,13 @@ impl<'a> Nav<'a> {
 
     /// A boolean keyword of a schema value that may be a `$ref` (the local value wins).
     pub(crate) fn flag(&mut self, file: FileId, v: &'a Value, key: &str) -> bool {
-        if let Some(b) = v.get(key).and_then(Value::as_bool) {
+        if let Some(b) = vget(v, key).and_then(Value::as_bool) {
             return b;
         }
-        match v.get("$ref").and_then(Value::as_str) {
+        match vget(v, "$ref").and_then(Value::as_str) {
             Some(r) => self
                 .follow(file, r)
-                .and_then(|(_, t)| t.get(key).and_then(Value::as_bool))
+                .and_then(|(_, t)| vget(t, key).and_then(Value::as_bool))
                 .unwrap_or(false),
             None => false,
         }

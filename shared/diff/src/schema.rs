@@ -20,7 +20,7 @@ static EMPTY_MAP: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock:
 
 use crate::change::{Crumb, NodeKind, Status};
 use crate::engine::{Edge, Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
-use crate::nav::get;
+use crate::nav::{get, vget};
 use crate::rules::{CHECKS, Role, RuleId, S};
 
 /// Deep equality that walks objects in key order when both sides list their keys in the same
@@ -57,7 +57,7 @@ pub(crate) fn same_without_refs(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && !x.contains_key("$ref")
+                && get(x, "$ref").is_none()
                 && x.iter()
                     .zip(y.iter())
                     .all(|((ka, va), (kb, vb))| ka == kb && same_without_refs(va, vb))
@@ -200,7 +200,7 @@ fn shared_pointer(pointer: &str) -> bool {
 fn member_keys(list: &[Value]) -> Vec<String> {
     let mut inline = 0usize;
     list.iter()
-        .map(|v| match v.get("$ref").and_then(Value::as_str) {
+        .map(|v| match vget(v, "$ref").and_then(Value::as_str) {
             Some(r) => format!("ref:{}", r.rsplit('/').next().unwrap_or(r)),
             None => {
                 inline += 1;
@@ -248,12 +248,23 @@ impl<'a> Engine<'a> {
         depth: usize,
         definition: bool,
     ) {
+        // The same pair again (Swagger 2.0 gives every media type of a body or response the
+        // same schema location): when its outcome was just an edge, only the edge is new.
+        if let Some(to) = self.last_edge.hit(p, c, role, depth, definition) {
+            let crumbs = self.edge_crumbs(owner, crumbs);
+            self.edges.push(Edge {
+                from: owner,
+                to,
+                crumbs,
+            });
+            return;
+        }
         let (Some(praw), Some(craw)) = (self.pn.lookup(p), self.cn.lookup(c)) else {
             return;
         };
         let (pref, cref) = (
-            praw.get("$ref").and_then(Value::as_str),
-            craw.get("$ref").and_then(Value::as_str),
+            vget(praw, "$ref").and_then(Value::as_str),
+            vget(craw, "$ref").and_then(Value::as_str),
         );
         // A use of a named component seen before (the same `$ref` strings in the same role):
         // only the edge is new.
@@ -265,6 +276,7 @@ impl<'a> Engine<'a> {
             _ => None,
         };
         if let Some(to) = memo.as_ref().and_then(|k| self.ref_links.get(k)).copied() {
+            self.last_edge.set(p, c, role, depth, definition, to);
             let crumbs = self.edge_crumbs(owner, crumbs);
             self.edges.push(Edge {
                 from: owner,
@@ -288,11 +300,11 @@ impl<'a> Engine<'a> {
         };
         // OpenAPI 3.1 lets a `$ref` carry sibling keywords (`description`, `deprecated`, …):
         // they belong to this use site, not to the referenced definition.
-        if pref.is_some()
+        let siblings = pref.is_some()
             && cref.is_some()
             && (praw.as_object().is_some_and(|m| m.len() > 1)
-                || craw.as_object().is_some_and(|m| m.len() > 1))
-        {
+                || craw.as_object().is_some_and(|m| m.len() > 1));
+        if siblings {
             self.ref_siblings(owner, crumbs, role, p, praw, c, craw);
         }
         let is_self = definition && &pl == p && &cl == c;
@@ -317,6 +329,9 @@ impl<'a> Engine<'a> {
             let to = self.component(&name, role, &pl, &cl);
             if named && let Some(k) = memo {
                 self.ref_links.insert(k, to);
+            }
+            if !siblings {
+                self.last_edge.set(p, c, role, depth, definition, to);
             }
             let crumbs = self.edge_crumbs(owner, crumbs);
             self.edges.push(Edge {
@@ -376,7 +391,7 @@ impl<'a> Engine<'a> {
         c: &Location,
         craw: &Value,
     ) {
-        let (pa, ca) = (praw.get("description"), craw.get("description"));
+        let (pa, ca) = (vget(praw, "description"), vget(craw, "description"));
         if pa != ca {
             self.check(
                 role,
@@ -391,7 +406,7 @@ impl<'a> Engine<'a> {
                 c,
             );
         }
-        let (pa, ca) = (praw.get("title"), craw.get("title"));
+        let (pa, ca) = (vget(praw, "title"), vget(craw, "title"));
         if pa != ca {
             self.check(
                 role,
@@ -440,7 +455,7 @@ impl<'a> Engine<'a> {
                 c,
             );
         }
-        let (pa, ca) = (praw.get("default"), craw.get("default"));
+        let (pa, ca) = (vget(praw, "default"), vget(craw, "default"));
         if pa != ca {
             self.check(
                 role,
@@ -1392,7 +1407,7 @@ impl<'a> Engine<'a> {
         let mut out = Vec::new();
         for (i, member) in members.iter().enumerate() {
             let nav = if previous { &mut self.pn } else { &mut self.cn };
-            let (loc, v) = match member.get("$ref").and_then(Value::as_str) {
+            let (loc, v) = match vget(member, "$ref").and_then(Value::as_str) {
                 Some(r) => match nav.follow(at.file, r) {
                     Some(x) => x,
                     None => continue,
@@ -1431,7 +1446,7 @@ impl<'a> Engine<'a> {
         there_required: &BTreeSet<&str>,
     ) -> bool {
         let nav = if previous { &mut self.pn } else { &mut self.cn };
-        let v: &Value = match member.get("$ref").and_then(Value::as_str) {
+        let v: &Value = match vget(member, "$ref").and_then(Value::as_str) {
             Some(r) => match nav.follow(at.file, r) {
                 Some((_, v)) => v,
                 None => return false,

@@ -1,12 +1,11 @@
 //! Arranges the flat change list into the Bump.sh `DiffItem` tree.
 
-use std::collections::HashSet;
-
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::change::{Change, Crumb, NodeKind, Status};
-use crate::engine::{Engine, item_slug};
+use crate::engine::{Engine, slug_into};
+use crate::nav::FxSet;
 use crate::rules::{Level, Side};
 
 /// Why a node is breaking (Bump.sh `breaking_details`).
@@ -254,7 +253,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
     for (i, c) in e.changes.iter().enumerate() {
         roots[c.owner].at(&c.crumbs).changes.push(i);
     }
-    let mut linked: HashSet<(usize, usize, Vec<Crumb>)> = HashSet::new();
+    let mut linked: FxSet<(usize, usize, &[Crumb])> = FxSet::default();
     for edge in &e.edges {
         // Operations link to the shared definitions they use directly and that changed
         // themselves; what changed deeper is reported at its own definition, whose
@@ -262,7 +261,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         if edge.from == edge.to || !g.own_changed[edge.to] || e.owners[edge.from].role.is_some() {
             continue;
         }
-        if !linked.insert((edge.from, edge.to, edge.crumbs.clone())) {
+        if !linked.insert((edge.from, edge.to, edge.crumbs.as_slice())) {
             continue;
         }
         let target = &e.owners[edge.to];
@@ -303,8 +302,9 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
             continue;
         }
         let o = &e.owners[i];
-        let mut item = to_item(e, g, &root, &o.id, false);
-        item.id = o.id.clone();
+        let id = o.item_id();
+        let mut item = to_item(e, g, &root, &id, false);
+        item.id = id.into_owned();
         item.name = o.name.clone();
         item.item_type = o.item_type.to_string();
         item.label = match o.item_type {
@@ -320,9 +320,10 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         if o.status != Status::Modified {
             item.status = o.status;
         }
-        if o.previous.is_some() || o.current.is_some() {
-            item.previous = o.previous.clone();
-            item.current = o.current.clone();
+        let (previous, current) = o.values();
+        if previous.is_some() || current.is_some() {
+            item.previous = previous;
+            item.current = current;
         }
         if let Some(role) = o.role {
             item.affected = g.affected[i].clone();
@@ -341,11 +342,20 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
 
 fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bool) -> DiffItem {
     let (kind, name) = match &node.crumb {
-        Some(c) => (Some(c.kind), c.name.clone()),
+        Some(c) => (Some(c.kind), c.name.to_string()),
         None => (None, String::new()),
     };
     let id = match &node.crumb {
-        Some(c) => format!("{parent_id}-{}-{}", c.kind.item_type(), item_slug(&c.name)),
+        Some(c) => {
+            let kind = c.kind.item_type();
+            let mut id = String::with_capacity(parent_id.len() + kind.len() + c.name.len() + 2);
+            id.push_str(parent_id);
+            id.push('-');
+            id.push_str(kind);
+            id.push('-');
+            slug_into(&mut id, &c.name);
+            id
+        }
         None => parent_id.to_string(),
     };
     let child_in_param = in_param
@@ -373,7 +383,7 @@ fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bo
             children: Vec::new(),
             changes: Vec::new(),
             affected: Vec::new(),
-            reference: Some(t.id.clone()),
+            reference: Some(t.item_id().into_owned()),
             label: "Schema".into(),
             own_breaking: breaking,
             transparent: false,

@@ -58,6 +58,29 @@ pub(crate) fn from_tokens<S: AsRef<str>>(tokens: &[S]) -> String {
     p
 }
 
+/// Whether `pointer` is a valid JSON pointer (what [`tokens`] accepts), without allocating.
+pub(crate) fn is_valid(pointer: &str) -> bool {
+    if pointer.is_empty() {
+        return true;
+    }
+    if !pointer.starts_with('/') {
+        return false;
+    }
+    let bytes = pointer.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'~' {
+            if !matches!(bytes.get(i + 1), Some(b'0' | b'1')) {
+                return false;
+            }
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
 /// Splits a pointer into unescaped tokens. `None` if it is not a valid pointer (must be empty
 /// or start with `/`; `~` must be followed by `0` or `1`).
 pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
@@ -100,6 +123,16 @@ mod tests {
         assert_eq!(tokens("").unwrap(), Vec::<String>::new());
         assert!(tokens("no-slash").is_none());
         assert!(tokens("/bad~2").is_none());
+    }
+
+    #[test]
+    fn validity_without_allocating_agrees_with_tokenizing() {
+        for p in [
+            "", "/", "//", "/a", "a", "/a~0b", "/a~1b", "/a~2b", "/a~", "/~~0", "/~01", "/~10/x~",
+            "/é~1ü", "~0", "/a/b/c",
+        ] {
+            assert_eq!(is_valid(p), tokens(p).is_some(), "{p:?}");
+        }
     }
 
     #[test]

@@ -181,16 +181,20 @@ pub(crate) fn split_ref(reference: &str) -> Result<(&str, String), String> {
         Some(i) => (&reference[..i], &reference[i + 1..]),
         None => (reference, ""),
     };
-    let pointer = percent_decode_str(fragment)
-        .decode_utf8()
-        .map_err(|_| "its fragment percent-decodes to invalid UTF-8".to_string())?
-        .into_owned();
+    let pointer = if fragment.contains('%') {
+        percent_decode_str(fragment)
+            .decode_utf8()
+            .map_err(|_| "its fragment percent-decodes to invalid UTF-8".to_string())?
+            .into_owned()
+    } else {
+        fragment.to_string()
+    };
     if !pointer.is_empty() && !pointer.starts_with('/') {
         return Err(format!(
             "the fragment '#{pointer}' is not a JSON pointer (plain-name anchors are not supported); write '#/path/to/target'"
         ));
     }
-    if crate::pointer::tokens(&pointer).is_none() {
+    if !crate::pointer::is_valid(&pointer) {
         return Err(format!(
             "the fragment '#{pointer}' is not a valid JSON pointer ('~' must be followed by 0 or 1)"
         ));
