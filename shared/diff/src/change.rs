@@ -147,7 +147,15 @@ impl Owner<'_> {
     pub(crate) fn values(&self) -> (Option<Value>, Option<Value>) {
         match self.endpoint {
             Some((p, c)) => {
-                let value = |o: &Operation| serde_json::json!({"path": o.path, "verb": o.key.method, "deprecated": o.deprecated});
+                // `{"path", "verb", "deprecated"}`, built directly (the `json!` macro goes
+                // through the serializer for every field).
+                let value = |o: &Operation| {
+                    let mut m = serde_json::Map::with_capacity(3);
+                    m.insert("path".into(), Value::String(o.path.clone()));
+                    m.insert("verb".into(), Value::String(o.key.method.clone()));
+                    m.insert("deprecated".into(), Value::Bool(o.deprecated));
+                    Value::Object(m)
+                };
                 (p.map(value), c.map(value))
             }
             None => (self.previous.clone(), self.current.clone()),

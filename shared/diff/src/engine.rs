@@ -164,9 +164,11 @@ fn slug(s: &str) -> String {
 pub(crate) fn slug_into(out: &mut String, s: &str) {
     let start = out.len();
     let mut dash = false;
-    for ch in s.chars() {
-        if ch.is_ascii_alphanumeric() {
-            out.push(ch.to_ascii_lowercase());
+    // Byte by byte: the bytes of a non-ASCII character are not ASCII alphanumerics, and a run
+    // of separators becomes one dash, so this is the same as going by characters.
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() {
+            out.push(char::from(b.to_ascii_lowercase()));
             dash = false;
         } else if !dash && out.len() > start {
             out.push('-');
@@ -367,6 +369,11 @@ impl<'a> Engine<'a> {
     pub(crate) fn run(&mut self) {
         let pm: &'a ApiModel = self.p.model();
         let cm: &'a ApiModel = self.c.model();
+        // Room for the usual sizes up front (growing these by doubling copies them over and
+        // over on large documents).
+        let ops = pm.operations.len() + cm.operations.len();
+        self.owners.reserve(ops + cm.schemas.len());
+        self.edges.reserve(4 * ops);
         self.operations(pm, cm);
         self.message_operations(pm, cm);
         self.channels(pm, cm);
@@ -2460,6 +2467,50 @@ impl<'a> Engine<'a> {
                     (Some(&p.source), None),
                 );
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The character-by-character definition of a slug.
+    fn slug_by_chars(s: &str) -> String {
+        let mut out = String::new();
+        let mut dash = false;
+        for ch in s.chars() {
+            if ch.is_ascii_alphanumeric() {
+                out.push(ch.to_ascii_lowercase());
+                dash = false;
+            } else if !dash && !out.is_empty() {
+                out.push('-');
+                dash = true;
+            }
+        }
+        while out.ends_with('-') {
+            out.pop();
+        }
+        out
+    }
+
+    #[test]
+    fn slugs_go_byte_by_byte_yet_match_the_character_definition() {
+        for s in [
+            "GET /pets/{id}",
+            "  Leading and trailing  ",
+            "Ünïcödé names — with dashes",
+            "日本語",
+            "a日b",
+            "x--y__z",
+            "",
+            "-",
+            "Schema.Name/v1",
+        ] {
+            assert_eq!(slug(s), slug_by_chars(s), "{s:?}");
+            let mut appended = String::from("prefix-");
+            slug_into(&mut appended, s);
+            assert_eq!(appended, format!("prefix-{}", slug_by_chars(s)), "{s:?}");
         }
     }
 }

@@ -216,10 +216,20 @@ impl<'a> Nav<'a> {
         if let Some(hit) = self.prefixes.get(&file).and_then(|m| m.get(head)) {
             return *hit;
         }
-        let base = self
-            .doc
-            .value(&Location::root(file))
-            .and_then(|root| walk(root, head));
+        // Walk from the cached parent prefix (`/paths/<path>` for `/paths/<path>/<method>`),
+        // so the big maps at the top of a document are searched once per key.
+        let base = match head.rfind('/') {
+            Some(i) if i > 0 => match head.get(..i) {
+                Some(parent) => self
+                    .head(file, parent)
+                    .and_then(|v| walk(v, head.get(i..).unwrap_or(""))),
+                None => None,
+            },
+            _ => self
+                .doc
+                .value(&Location::root(file))
+                .and_then(|root| walk(root, head)),
+        };
         self.prefixes
             .entry(file)
             .or_default()

@@ -253,6 +253,8 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
     for (i, c) in e.changes.iter().enumerate() {
         roots[c.owner].at(&c.crumbs).changes.push(i);
     }
+    // The item ids of the components linked to, each derived once.
+    let mut link_ids: Vec<Option<String>> = vec![None; n];
     let mut linked: FxSet<(usize, usize, &[Crumb])> = FxSet::default();
     for edge in &e.edges {
         // Operations link to the shared definitions they use directly and that changed
@@ -265,6 +267,9 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
             continue;
         }
         let target = &e.owners[edge.to];
+        if link_ids[edge.to].is_none() {
+            link_ids[edge.to] = Some(target.item_id().into_owned());
+        }
         let parent = roots[edge.from].at(&edge.crumbs);
         let mut link = Node::new(Some(Crumb::new(NodeKind::SchemaLink, target.name.clone())));
         link.link = Some(edge.to);
@@ -303,7 +308,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         }
         let o = &e.owners[i];
         let id = o.item_id();
-        let mut item = to_item(e, g, &root, &id, false);
+        let mut item = to_item(e, g, &link_ids, &root, &id, false);
         item.id = id.into_owned();
         item.name = o.name.clone();
         item.item_type = o.item_type.to_string();
@@ -340,9 +345,16 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
     items
 }
 
-fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bool) -> DiffItem {
+fn to_item(
+    e: &Engine<'_>,
+    g: &Graph,
+    link_ids: &[Option<String>],
+    node: &Node,
+    parent_id: &str,
+    in_param: bool,
+) -> DiffItem {
     let (kind, name) = match &node.crumb {
-        Some(c) => (Some(c.kind), c.name.to_string()),
+        Some(c) => (Some(c.kind), String::from(&*c.name)),
         None => (None, String::new()),
     };
     let id = match &node.crumb {
@@ -383,7 +395,10 @@ fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bo
             children: Vec::new(),
             changes: Vec::new(),
             affected: Vec::new(),
-            reference: Some(t.item_id().into_owned()),
+            reference: Some(match link_ids.get(target) {
+                Some(Some(id)) => id.clone(),
+                _ => t.item_id().into_owned(),
+            }),
             label: "Schema".into(),
             own_breaking: breaking,
             transparent: false,
@@ -431,7 +446,7 @@ fn to_item(e: &Engine<'_>, g: &Graph, node: &Node, parent_id: &str, in_param: bo
     let children: Vec<DiffItem> = node
         .children
         .iter()
-        .map(|n| to_item(e, g, n, &id, child_in_param))
+        .map(|n| to_item(e, g, link_ids, n, &id, child_in_param))
         .collect();
     let mut breaking = own_breaking;
     for ch in &children {
