@@ -215,6 +215,9 @@ fn is_success(status: &str) -> bool {
     matches!(status.as_bytes().first(), Some(b'1' | b'2' | b'3'))
 }
 
+/// Where a change was found: (previous, current) location.
+type At<'l> = (Option<&'l Location>, Option<&'l Location>);
+
 /// Normalized security: alternatives keyed by their sorted scheme names.
 type NormSecurity = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 
@@ -365,6 +368,145 @@ impl<'a> Engine<'a> {
         );
     }
 
+    /// A `Modified` change with its two values.
+    fn modified(
+        &mut self,
+        b: B,
+        owner: usize,
+        crumbs: &[Crumb],
+        message: String,
+        (previous, current): (Option<Value>, Option<Value>),
+        at: At<'_>,
+    ) {
+        let status = Status::Modified;
+        self.base(b, owner, crumbs, status, message, previous, current, at);
+    }
+
+    /// A boolean that changed: a `Modified` change with both values.
+    fn flag(
+        &mut self,
+        b: B,
+        owner: usize,
+        crumbs: &[Crumb],
+        message: String,
+        (previous, current): (bool, bool),
+        at: At<'_>,
+    ) {
+        let values = (Some(previous.into()), Some(current.into()));
+        self.modified(b, owner, crumbs, message, values, at);
+    }
+
+    /// A text (description, summary, title) that changed other than by white space at its
+    /// ends: "`what` changed", with both values.
+    fn text(
+        &mut self,
+        (b, what): (B, &str),
+        owner: usize,
+        crumbs: &[Crumb],
+        (previous, current): (&Option<String>, &Option<String>),
+        at: At<'_>,
+    ) {
+        if !opt_eq(previous, current) {
+            let values = (sv(previous), sv(current));
+            self.modified(b, owner, crumbs, format!("{what} changed"), values, at);
+        }
+    }
+
+    /// `required` switched on (`became_required`) or off (`became_optional`); `subject` names
+    /// the thing ("parameter `x`", "the request body").
+    fn required(
+        &mut self,
+        (became_required, became_optional): (B, B),
+        owner: usize,
+        crumbs: &[Crumb],
+        subject: std::fmt::Arguments<'_>,
+        (previous, current): (bool, bool),
+        at: At<'_>,
+    ) {
+        let (b, became) = match (previous, current) {
+            (false, true) => (became_required, "required"),
+            (true, false) => (became_optional, "optional"),
+            _ => return,
+        };
+        let message = format!("{subject} became {became}");
+        self.flag(b, owner, crumbs, message, (previous, current), at);
+    }
+
+    /// `deprecated` switched on; `subject` names the thing.
+    fn deprecated(
+        &mut self,
+        b: B,
+        owner: usize,
+        crumbs: &[Crumb],
+        subject: std::fmt::Arguments<'_>,
+        (previous, current): (bool, bool),
+        at: At<'_>,
+    ) {
+        if !previous && current {
+            let message = format!("{subject} was deprecated");
+            self.flag(b, owner, crumbs, message, (false, true), at);
+        }
+    }
+
+    /// An optional string that changed (the caller decides when): "`what` changed from `a`
+    /// to `b`", `default` standing for an absent value.
+    fn option_changed(
+        &mut self,
+        (b, what, default): (B, &str, &str),
+        owner: usize,
+        crumbs: &[Crumb],
+        (previous, current): (&Option<String>, &Option<String>),
+        at: At<'_>,
+    ) {
+        let message = format!(
+            "{what} changed from `{}` to `{}`",
+            previous.as_deref().unwrap_or(default),
+            current.as_deref().unwrap_or(default)
+        );
+        let values = (sv(previous), sv(current));
+        self.modified(b, owner, crumbs, message, values, at);
+    }
+
+    /// An identifier both sides declare (an operationId) that changed.
+    fn renamed(
+        &mut self,
+        (b, what): (B, &str),
+        owner: usize,
+        crumbs: &[Crumb],
+        (previous, current): (&Option<String>, &Option<String>),
+        at: At<'_>,
+    ) {
+        if previous.is_some() && current.is_some() && previous != current {
+            self.option_changed((b, what, ""), owner, crumbs, (previous, current), at);
+        }
+    }
+
+    /// The operationId, summary and description of two matched operations (HTTP or AsyncAPI).
+    fn operation_texts(
+        &mut self,
+        (id, summary, description): (B, B, B),
+        owner: usize,
+        p: [&Option<String>; 3],
+        c: [&Option<String>; 3],
+        at: At<'_>,
+    ) {
+        self.renamed((id, "operationId"), owner, &[], (p[0], c[0]), at);
+        self.text((summary, "summary"), owner, &[], (p[1], c[1]), at);
+        self.text((description, "description"), owner, &[], (p[2], c[2]), at);
+    }
+
+    /// Something added or removed as a whole (`status`): the change carries no values.
+    fn presence(
+        &mut self,
+        (b, status): (B, Status),
+        owner: usize,
+        crumbs: &[Crumb],
+        message: String,
+        at: At<'_>,
+    ) {
+        self.base(b, owner, crumbs, status, message, None, None, at);
+    }
+
     /// Runs the whole comparison.
     pub(crate) fn run(&mut self) {
         let pm: &'a ApiModel = self.p.model();
@@ -485,14 +627,11 @@ impl<'a> Engine<'a> {
                     } else {
                         B::EndpointAdded
                     };
-                    self.base(
-                        b,
+                    self.presence(
+                        (b, Status::Added),
                         owner,
                         &[],
-                        Status::Added,
                         format!("{} {} was added", c.key.method, c.path),
-                        None,
-                        None,
                         (None, Some(&c.source)),
                     );
                 }
@@ -515,14 +654,11 @@ impl<'a> Engine<'a> {
                     _ => (B::EndpointRemovedAfterDeprecation, " after deprecation"),
                 }
             };
-            self.base(
-                b,
+            self.presence(
+                (b, Status::Removed),
                 owner,
                 &[],
-                Status::Removed,
                 format!("{} {} was removed{why}", p.key.method, p.path),
-                None,
-                None,
                 (Some(&p.source), None),
             );
         }
@@ -573,47 +709,17 @@ impl<'a> Engine<'a> {
                 at,
             );
         }
-        if p.operation_id.is_some() && c.operation_id.is_some() && p.operation_id != c.operation_id
-        {
-            self.base(
+        self.operation_texts(
+            (
                 B::OperationIdChanged,
-                owner,
-                &[],
-                Status::Modified,
-                format!(
-                    "operationId changed from `{}` to `{}`",
-                    p.operation_id.as_deref().unwrap_or(""),
-                    c.operation_id.as_deref().unwrap_or("")
-                ),
-                sv(&p.operation_id),
-                sv(&c.operation_id),
-                at,
-            );
-        }
-        if !opt_eq(&p.summary, &c.summary) {
-            self.base(
                 B::OperationSummaryChanged,
-                owner,
-                &[],
-                Status::Modified,
-                "summary changed".into(),
-                sv(&p.summary),
-                sv(&c.summary),
-                at,
-            );
-        }
-        if !opt_eq(&p.description, &c.description) {
-            self.base(
                 B::OperationDescriptionChanged,
-                owner,
-                &[],
-                Status::Modified,
-                "description changed".into(),
-                sv(&p.description),
-                sv(&c.description),
-                at,
-            );
-        }
+            ),
+            owner,
+            [&p.operation_id, &p.summary, &p.description],
+            [&c.operation_id, &c.summary, &c.description],
+            at,
+        );
         if p.tags != c.tags {
             self.base(
                 B::OperationTagsChanged,
@@ -724,7 +830,7 @@ impl<'a> Engine<'a> {
                     && find(prev, c).is_none()
             }) {
                 moved.push(&p.name);
-                let crumbs = [Crumb::new(NodeKind::Parameter(c.location), c.name.clone())];
+                let crumbs = [Crumb::new(NodeKind::Parameter(c.location), c.name.as_str())];
                 self.base(
                     B::RequestParameterLocationChanged,
                     owner,
@@ -775,18 +881,15 @@ impl<'a> Engine<'a> {
                     } else {
                         (B::RequestParameterAdded, "optional")
                     };
-                    self.base(
-                        b,
+                    self.presence(
+                        (b, Status::Added),
                         owner,
                         &crumbs,
-                        Status::Added,
                         format!(
                             "{msg} {} parameter `{}` was added",
                             in_name(c.location),
                             c.name
                         ),
-                        None,
-                        None,
                         (None, Some(&c.source)),
                     );
                 }
@@ -796,15 +899,12 @@ impl<'a> Engine<'a> {
             if find(cur, p).is_some() || was_moved(&p.name, &moved) {
                 continue;
             }
-            let crumbs = [Crumb::new(NodeKind::Parameter(p.location), p.name.clone())];
-            self.base(
-                B::RequestParameterRemoved,
+            let crumbs = [Crumb::new(NodeKind::Parameter(p.location), p.name.as_str())];
+            self.presence(
+                (B::RequestParameterRemoved, Status::Removed),
                 owner,
                 &crumbs,
-                Status::Removed,
                 format!("{} parameter `{}` was removed", in_name(p.location), p.name),
-                None,
-                None,
                 (Some(&p.source), None),
             );
         }
@@ -819,29 +919,17 @@ impl<'a> Engine<'a> {
     ) {
         let at = (Some(&p.source), Some(&c.source));
         let name = &c.name;
-        if !p.required && c.required {
-            self.base(
+        self.required(
+            (
                 B::RequestParameterBecameRequired,
-                owner,
-                &crumbs,
-                Status::Modified,
-                format!("parameter `{name}` became required"),
-                Some(false.into()),
-                Some(true.into()),
-                at,
-            );
-        } else if p.required && !c.required {
-            self.base(
                 B::RequestParameterBecameOptional,
-                owner,
-                &crumbs,
-                Status::Modified,
-                format!("parameter `{name}` became optional"),
-                Some(true.into()),
-                Some(false.into()),
-                at,
-            );
-        }
+            ),
+            owner,
+            &crumbs,
+            format_args!("parameter `{name}`"),
+            (p.required, c.required),
+            at,
+        );
         let default_style = |x: &Parameter| match x.location {
             ParameterIn::Query | ParameterIn::Cookie => "form",
             ParameterIn::Path | ParameterIn::Header => "simple",
@@ -906,30 +994,21 @@ impl<'a> Engine<'a> {
                 at,
             );
         }
-        if !p.deprecated && c.deprecated {
-            self.base(
-                B::RequestParameterDeprecated,
-                owner,
-                &crumbs,
-                Status::Modified,
-                format!("parameter `{name}` was deprecated"),
-                Some(false.into()),
-                Some(true.into()),
-                at,
-            );
-        }
-        if !opt_eq(&p.description, &c.description) {
-            self.base(
-                B::RequestParameterDescriptionChanged,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "description changed".into(),
-                sv(&p.description),
-                sv(&c.description),
-                at,
-            );
-        }
+        self.deprecated(
+            B::RequestParameterDeprecated,
+            owner,
+            &crumbs,
+            format_args!("parameter `{name}`"),
+            (p.deprecated, c.deprecated),
+            at,
+        );
+        self.text(
+            (B::RequestParameterDescriptionChanged, "description"),
+            owner,
+            &crumbs,
+            (&p.description, &c.description),
+            at,
+        );
         if let (Some(ps), Some(cs)) = (Self::param_schema(p), Self::param_schema(c)) {
             // Most parameters are small inline schemas that did not change: skip the walk.
             let key = (ps.file, ps.pointer.as_str(), cs.file, cs.pointer.as_str());
@@ -973,65 +1052,39 @@ impl<'a> Engine<'a> {
                 } else {
                     (B::RequestBodyAdded, "an optional")
                 };
-                self.base(
-                    b,
+                self.presence(
+                    (b, Status::Added),
                     owner,
                     &[body],
-                    Status::Added,
                     format!("{what} request body was added"),
-                    None,
-                    None,
                     (None, Some(&c.source)),
                 );
             }
-            (Some(p), None) => self.base(
-                B::RequestBodyRemoved,
+            (Some(p), None) => self.presence(
+                (B::RequestBodyRemoved, Status::Removed),
                 owner,
                 &[body],
-                Status::Removed,
                 "the request body was removed".into(),
-                None,
-                None,
                 (Some(&p.source), None),
             ),
             (Some(p), Some(c)) => {
                 let at = (Some(&p.source), Some(&c.source));
                 let crumbs = vec![body];
-                if !p.required && c.required {
-                    self.base(
-                        B::RequestBodyBecameRequired,
-                        owner,
-                        &crumbs,
-                        Status::Modified,
-                        "the request body became required".into(),
-                        Some(false.into()),
-                        Some(true.into()),
-                        at,
-                    );
-                } else if p.required && !c.required {
-                    self.base(
-                        B::RequestBodyBecameOptional,
-                        owner,
-                        &crumbs,
-                        Status::Modified,
-                        "the request body became optional".into(),
-                        Some(true.into()),
-                        Some(false.into()),
-                        at,
-                    );
-                }
-                if !opt_eq(&p.description, &c.description) {
-                    self.base(
-                        B::RequestBodyDescriptionChanged,
-                        owner,
-                        &crumbs,
-                        Status::Modified,
-                        "description changed".into(),
-                        sv(&p.description),
-                        sv(&c.description),
-                        at,
-                    );
-                }
+                self.required(
+                    (B::RequestBodyBecameRequired, B::RequestBodyBecameOptional),
+                    owner,
+                    &crumbs,
+                    format_args!("the request body"),
+                    (p.required, c.required),
+                    at,
+                );
+                self.text(
+                    (B::RequestBodyDescriptionChanged, "description"),
+                    owner,
+                    &crumbs,
+                    (&p.description, &c.description),
+                    at,
+                );
                 self.content(owner, crumbs, &p.content, &c.content, true);
             }
         }
@@ -1051,20 +1104,17 @@ impl<'a> Engine<'a> {
             let mut crumbs = base.clone();
             match small_get(prev, mt) {
                 None => {
-                    crumbs.push(Crumb::new(NodeKind::MediaType, mt.clone()));
+                    crumbs.push(Crumb::new(NodeKind::MediaType, mt.as_str()));
                     let b = if request {
                         B::RequestBodyMediaTypeAdded
                     } else {
                         B::ResponseMediaTypeAdded
                     };
-                    self.base(
-                        b,
+                    self.presence(
+                        (b, Status::Added),
                         owner,
                         &crumbs,
-                        Status::Added,
                         format!("media type `{mt}` was added"),
-                        None,
-                        None,
                         (None, Some(&c.source)),
                     );
                 }
@@ -1126,20 +1176,17 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let mut crumbs = base.clone();
-            crumbs.push(Crumb::new(NodeKind::MediaType, mt.clone()));
+            crumbs.push(Crumb::new(NodeKind::MediaType, mt.as_str()));
             let b = if request {
                 B::RequestBodyMediaTypeRemoved
             } else {
                 B::ResponseMediaTypeRemoved
             };
-            self.base(
-                b,
+            self.presence(
+                (b, Status::Removed),
                 owner,
                 &crumbs,
-                Status::Removed,
                 format!("media type `{mt}` was removed"),
-                None,
-                None,
                 (Some(&p.source), None),
             );
         }
@@ -1152,7 +1199,7 @@ impl<'a> Engine<'a> {
         cur: &'a IndexMap<String, Response>,
     ) {
         for (status, c) in cur {
-            let crumbs = vec![Crumb::new(NodeKind::Response, status.clone())];
+            let crumbs = vec![Crumb::new(NodeKind::Response, status.as_str())];
             match small_get(prev, status) {
                 Some(p) => self.response(owner, crumbs, p, c),
                 None => {
@@ -1161,14 +1208,11 @@ impl<'a> Engine<'a> {
                     } else {
                         B::ResponseNonSuccessStatusAdded
                     };
-                    self.base(
-                        b,
+                    self.presence(
+                        (b, Status::Added),
                         owner,
                         &crumbs,
-                        Status::Added,
                         format!("response `{status}` was added"),
-                        None,
-                        None,
                         (None, Some(&c.source)),
                     );
                 }
@@ -1178,20 +1222,17 @@ impl<'a> Engine<'a> {
             if small_get(cur, status).is_some() {
                 continue;
             }
-            let crumbs = [Crumb::new(NodeKind::Response, status.clone())];
+            let crumbs = [Crumb::new(NodeKind::Response, status.as_str())];
             let b = if is_success(status) {
                 B::ResponseSuccessStatusRemoved
             } else {
                 B::ResponseNonSuccessStatusRemoved
             };
-            self.base(
-                b,
+            self.presence(
+                (b, Status::Removed),
                 owner,
                 &crumbs,
-                Status::Removed,
                 format!("response `{status}` was removed"),
-                None,
-                None,
                 (Some(&p.source), None),
             );
         }
@@ -1199,18 +1240,13 @@ impl<'a> Engine<'a> {
 
     fn response(&mut self, owner: usize, crumbs: Vec<Crumb>, p: &'a Response, c: &'a Response) {
         let at = (Some(&p.source), Some(&c.source));
-        if !opt_eq(&p.description, &c.description) {
-            self.base(
-                B::ResponseDescriptionChanged,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "description changed".into(),
-                sv(&p.description),
-                sv(&c.description),
-                at,
-            );
-        }
+        self.text(
+            (B::ResponseDescriptionChanged, "description"),
+            owner,
+            &crumbs,
+            (&p.description, &c.description),
+            at,
+        );
         self.content(owner, crumbs.clone(), &p.content, &c.content, false);
         let lower = |m: &'a IndexMap<String, specpress_spec::Header>| {
             m.iter()
@@ -1221,67 +1257,43 @@ impl<'a> Engine<'a> {
         let ch = lower(&c.headers);
         for (k, (name, c)) in &ch {
             let mut hc = crumbs.clone();
-            hc.push(Crumb::new(NodeKind::Header, (*name).clone()));
+            hc.push(Crumb::new(NodeKind::Header, name.as_str()));
             match ph.get(k) {
-                None => self.base(
-                    B::ResponseHeaderAdded,
+                None => self.presence(
+                    (B::ResponseHeaderAdded, Status::Added),
                     owner,
                     &hc,
-                    Status::Added,
                     format!("header `{name}` was added"),
-                    None,
-                    None,
                     (None, Some(&c.source)),
                 ),
                 Some((_, p)) => {
                     let at = (Some(&p.source), Some(&c.source));
-                    if p.required && !c.required {
-                        self.base(
-                            B::ResponseHeaderBecameOptional,
-                            owner,
-                            &hc,
-                            Status::Modified,
-                            format!("header `{name}` became optional"),
-                            Some(true.into()),
-                            Some(false.into()),
-                            at,
-                        );
-                    } else if !p.required && c.required {
-                        self.base(
+                    self.required(
+                        (
                             B::ResponseHeaderBecameRequired,
-                            owner,
-                            &hc,
-                            Status::Modified,
-                            format!("header `{name}` became required"),
-                            Some(false.into()),
-                            Some(true.into()),
-                            at,
-                        );
-                    }
-                    if !p.deprecated && c.deprecated {
-                        self.base(
-                            B::ResponseHeaderDeprecated,
-                            owner,
-                            &hc,
-                            Status::Modified,
-                            format!("header `{name}` was deprecated"),
-                            Some(false.into()),
-                            Some(true.into()),
-                            at,
-                        );
-                    }
-                    if !opt_eq(&p.description, &c.description) {
-                        self.base(
-                            B::ResponseHeaderDescriptionChanged,
-                            owner,
-                            &hc,
-                            Status::Modified,
-                            "description changed".into(),
-                            sv(&p.description),
-                            sv(&c.description),
-                            at,
-                        );
-                    }
+                            B::ResponseHeaderBecameOptional,
+                        ),
+                        owner,
+                        &hc,
+                        format_args!("header `{name}`"),
+                        (p.required, c.required),
+                        at,
+                    );
+                    self.deprecated(
+                        B::ResponseHeaderDeprecated,
+                        owner,
+                        &hc,
+                        format_args!("header `{name}`"),
+                        (p.deprecated, c.deprecated),
+                        at,
+                    );
+                    self.text(
+                        (B::ResponseHeaderDescriptionChanged, "description"),
+                        owner,
+                        &hc,
+                        (&p.description, &c.description),
+                        at,
+                    );
                     if let (Some(ps), Some(cs)) = (&p.schema, &c.schema) {
                         self.schema(owner, &mut hc, Role::ResponseHeader, ps, cs, 0);
                     }
@@ -1293,20 +1305,17 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let mut hc = crumbs.clone();
-            hc.push(Crumb::new(NodeKind::Header, (*name).clone()));
+            hc.push(Crumb::new(NodeKind::Header, name.as_str()));
             let b = if p.required {
                 B::ResponseRequiredHeaderRemoved
             } else {
                 B::ResponseHeaderRemoved
             };
-            self.base(
-                b,
+            self.presence(
+                (b, Status::Removed),
                 owner,
                 &hc,
-                Status::Removed,
                 format!("header `{name}` was removed"),
-                None,
-                None,
                 (Some(&p.source), None),
             );
         }
@@ -1478,14 +1487,11 @@ impl<'a> Engine<'a> {
             };
             let Some(p) = prev.get(name) else {
                 let owner = self.scheme_owner(name, status);
-                self.base(
-                    B::SecuritySchemeAdded,
+                self.presence(
+                    (B::SecuritySchemeAdded, Status::Added),
                     owner,
                     &[],
-                    Status::Added,
                     format!("security scheme `{name}` was added"),
-                    None,
-                    None,
                     (None, Some(&c.source)),
                 );
                 continue;
@@ -1513,18 +1519,11 @@ impl<'a> Engine<'a> {
             }
             let lower = |s: &Option<String>| s.as_deref().map(str::to_ascii_lowercase);
             if lower(&p.scheme) != lower(&c.scheme) {
-                self.base(
-                    B::SecuritySchemeHttpSchemeChanged,
+                self.option_changed(
+                    (B::SecuritySchemeHttpSchemeChanged, "HTTP scheme", ""),
                     owner,
                     &[],
-                    Status::Modified,
-                    format!(
-                        "HTTP scheme changed from `{}` to `{}`",
-                        p.scheme.as_deref().unwrap_or(""),
-                        c.scheme.as_deref().unwrap_or("")
-                    ),
-                    sv(&p.scheme),
-                    sv(&c.scheme),
+                    (&p.scheme, &c.scheme),
                     at,
                 );
             }
@@ -1571,16 +1570,13 @@ impl<'a> Engine<'a> {
                 );
             }
             for (flow, cscopes) in &c.flows {
-                let crumbs = [Crumb::new(NodeKind::Flow, flow.clone())];
+                let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
                 match p.flows.get(flow) {
-                    None => self.base(
-                        B::SecuritySchemeOauthFlowAdded,
+                    None => self.presence(
+                        (B::SecuritySchemeOauthFlowAdded, Status::Added),
                         owner,
                         &crumbs,
-                        Status::Added,
                         format!("OAuth2 flow `{flow}` was added"),
-                        None,
-                        None,
                         at,
                     ),
                     Some(pscopes) => {
@@ -1621,15 +1617,12 @@ impl<'a> Engine<'a> {
             }
             for flow in p.flows.keys() {
                 if !c.flows.contains_key(flow) {
-                    let crumbs = [Crumb::new(NodeKind::Flow, flow.clone())];
-                    self.base(
-                        B::SecuritySchemeOauthFlowRemoved,
+                    let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
+                    self.presence(
+                        (B::SecuritySchemeOauthFlowRemoved, Status::Removed),
                         owner,
                         &crumbs,
-                        Status::Removed,
                         format!("OAuth2 flow `{flow}` was removed"),
-                        None,
-                        None,
                         at,
                     );
                 }
@@ -1638,14 +1631,11 @@ impl<'a> Engine<'a> {
         for (name, p) in prev {
             if !cur.contains_key(name) {
                 let owner = self.scheme_owner(name, Status::Removed);
-                self.base(
-                    B::SecuritySchemeRemoved,
+                self.presence(
+                    (B::SecuritySchemeRemoved, Status::Removed),
                     owner,
                     &[],
-                    Status::Removed,
                     format!("security scheme `{name}` was removed"),
-                    None,
-                    None,
                     (Some(&p.source), None),
                 );
             }
@@ -1772,61 +1762,39 @@ impl<'a> Engine<'a> {
         let root = Location::root(specpress_spec::FileId::ROOT);
         let at = (Some(&root), Some(&root));
         if p.protocol.is_some() && c.protocol.is_some() && p.protocol != c.protocol {
-            self.base(
-                B::ServerProtocolChanged,
+            self.option_changed(
+                (B::ServerProtocolChanged, "protocol", ""),
                 owner,
                 crumbs,
-                Status::Modified,
-                format!(
-                    "protocol changed from `{}` to `{}`",
-                    p.protocol.as_deref().unwrap_or(""),
-                    c.protocol.as_deref().unwrap_or("")
-                ),
-                sv(&p.protocol),
-                sv(&c.protocol),
+                (&p.protocol, &c.protocol),
                 at,
             );
         }
-        if !opt_eq(&p.description, &c.description) {
-            self.base(
-                B::ServerDescriptionChanged,
-                owner,
-                crumbs,
-                Status::Modified,
-                "description changed".into(),
-                sv(&p.description),
-                sv(&c.description),
-                at,
-            );
-        }
+        self.text(
+            (B::ServerDescriptionChanged, "description"),
+            owner,
+            crumbs,
+            (&p.description, &c.description),
+            at,
+        );
         for (name, cv) in &c.variables {
             let mut vc = crumbs.to_vec();
-            vc.push(Crumb::new(NodeKind::Variable, name.clone()));
+            vc.push(Crumb::new(NodeKind::Variable, name.as_str()));
             match p.variables.get(name) {
-                None => self.base(
-                    B::ServerVariableAdded,
+                None => self.presence(
+                    (B::ServerVariableAdded, Status::Added),
                     owner,
                     &vc,
-                    Status::Added,
                     format!("server variable `{name}` was added"),
-                    None,
-                    None,
                     at,
                 ),
                 Some(pv) => {
                     if pv.default != cv.default {
-                        self.base(
-                            B::ServerVariableDefaultChanged,
+                        self.option_changed(
+                            (B::ServerVariableDefaultChanged, "default", ""),
                             owner,
                             &vc,
-                            Status::Modified,
-                            format!(
-                                "default changed from `{}` to `{}`",
-                                pv.default.as_deref().unwrap_or(""),
-                                cv.default.as_deref().unwrap_or("")
-                            ),
-                            sv(&pv.default),
-                            sv(&cv.default),
+                            (&pv.default, &cv.default),
                             at,
                         );
                     }
@@ -1877,15 +1845,12 @@ impl<'a> Engine<'a> {
         for name in p.variables.keys() {
             if !c.variables.contains_key(name) {
                 let mut vc = crumbs.to_vec();
-                vc.push(Crumb::new(NodeKind::Variable, name.clone()));
-                self.base(
-                    B::ServerVariableRemoved,
+                vc.push(Crumb::new(NodeKind::Variable, name.as_str()));
+                self.presence(
+                    (B::ServerVariableRemoved, Status::Removed),
                     owner,
                     &vc,
-                    Status::Removed,
                     format!("server variable `{name}` was removed"),
-                    None,
-                    None,
                     at,
                 );
             }
@@ -1900,16 +1865,13 @@ impl<'a> Engine<'a> {
         at: (Option<&Location>, Option<&Location>),
     ) {
         for c in cur {
-            let crumbs = [Crumb::new(NodeKind::Server, c.url.clone())];
+            let crumbs = [Crumb::new(NodeKind::Server, c.url.as_str())];
             match prev.iter().find(|p| p.url == c.url) {
-                None => self.base(
-                    B::EndpointServerAdded,
+                None => self.presence(
+                    (B::EndpointServerAdded, Status::Added),
                     owner,
                     &crumbs,
-                    Status::Added,
                     format!("server `{}` was added", c.url),
-                    None,
-                    None,
                     at,
                 ),
                 Some(p) if p != c => self.server(owner, &crumbs, p, c),
@@ -1918,15 +1880,12 @@ impl<'a> Engine<'a> {
         }
         for p in prev {
             if !cur.iter().any(|c| c.url == p.url) {
-                let crumbs = [Crumb::new(NodeKind::Server, p.url.clone())];
-                self.base(
-                    B::EndpointServerRemoved,
+                let crumbs = [Crumb::new(NodeKind::Server, p.url.as_str())];
+                self.presence(
+                    (B::EndpointServerRemoved, Status::Removed),
                     owner,
                     &crumbs,
-                    Status::Removed,
                     format!("server `{}` was removed", p.url),
-                    None,
-                    None,
                     at,
                 );
             }
@@ -1944,16 +1903,13 @@ impl<'a> Engine<'a> {
         at: (Option<&Location>, Option<&Location>),
     ) {
         for (name, cops) in cur {
-            let crumbs = [Crumb::new(NodeKind::Callback, name.clone())];
+            let crumbs = [Crumb::new(NodeKind::Callback, name.as_str())];
             match prev.get(name) {
-                None => self.base(
-                    B::CallbackAdded,
+                None => self.presence(
+                    (B::CallbackAdded, Status::Added),
                     owner,
                     &crumbs,
-                    Status::Added,
                     format!("callback `{name}` was added"),
-                    None,
-                    None,
                     at,
                 ),
                 Some(pops) => {
@@ -1995,15 +1951,12 @@ impl<'a> Engine<'a> {
         }
         for name in prev.keys() {
             if !cur.contains_key(name) {
-                let crumbs = [Crumb::new(NodeKind::Callback, name.clone())];
-                self.base(
-                    B::CallbackRemoved,
+                let crumbs = [Crumb::new(NodeKind::Callback, name.as_str())];
+                self.presence(
+                    (B::CallbackRemoved, Status::Removed),
                     owner,
                     &crumbs,
-                    Status::Removed,
                     format!("callback `{name}` was removed"),
-                    None,
-                    None,
                     at,
                 );
             }
@@ -2026,14 +1979,11 @@ impl<'a> Engine<'a> {
                     matcher: None,
                     role: None,
                 });
-                self.base(
-                    B::ComponentSchemaAdded,
+                self.presence(
+                    (B::ComponentSchemaAdded, Status::Added),
                     owner,
                     &[],
-                    Status::Added,
                     format!("schema `{name}` was added"),
-                    None,
-                    None,
                     (None, Some(loc)),
                 );
             }
@@ -2051,14 +2001,11 @@ impl<'a> Engine<'a> {
                     matcher: None,
                     role: None,
                 });
-                self.base(
-                    B::ComponentSchemaRemoved,
+                self.presence(
+                    (B::ComponentSchemaRemoved, Status::Removed),
                     owner,
                     &[],
-                    Status::Removed,
                     format!("schema `{name}` was removed"),
-                    None,
-                    None,
                     (Some(loc), None),
                 );
             }
@@ -2095,14 +2042,11 @@ impl<'a> Engine<'a> {
             match pm.message_operations.get(key) {
                 None => {
                     let owner = self.message_operation_owner(c, Status::Added);
-                    self.base(
-                        B::MessageOperationAdded,
+                    self.presence(
+                        (B::MessageOperationAdded, Status::Added),
                         owner,
                         &[],
-                        Status::Added,
                         "the operation was added".into(),
-                        None,
-                        None,
                         (None, Some(&c.source)),
                     );
                 }
@@ -2122,14 +2066,11 @@ impl<'a> Engine<'a> {
             } else {
                 B::MessageOperationRemoved
             };
-            self.base(
-                b,
+            self.presence(
+                (b, Status::Removed),
                 owner,
                 &[],
-                Status::Removed,
                 "the operation was removed".into(),
-                None,
-                None,
                 (Some(&p.source), None),
             );
         }
@@ -2142,59 +2083,25 @@ impl<'a> Engine<'a> {
         c: &'a MessageOperation,
     ) {
         let at = (Some(&p.source), Some(&c.source));
-        if !p.deprecated && c.deprecated {
-            self.base(
-                B::MessageOperationDeprecated,
-                owner,
-                &[],
-                Status::Modified,
-                "the operation was deprecated".into(),
-                Some(false.into()),
-                Some(true.into()),
-                at,
-            );
-        }
-        if p.operation_id.is_some() && c.operation_id.is_some() && p.operation_id != c.operation_id
-        {
-            self.base(
+        self.deprecated(
+            B::MessageOperationDeprecated,
+            owner,
+            &[],
+            format_args!("the operation"),
+            (p.deprecated, c.deprecated),
+            at,
+        );
+        self.operation_texts(
+            (
                 B::MessageOperationIdChanged,
-                owner,
-                &[],
-                Status::Modified,
-                format!(
-                    "operationId changed from `{}` to `{}`",
-                    p.operation_id.as_deref().unwrap_or(""),
-                    c.operation_id.as_deref().unwrap_or("")
-                ),
-                sv(&p.operation_id),
-                sv(&c.operation_id),
-                at,
-            );
-        }
-        if !opt_eq(&p.summary, &c.summary) {
-            self.base(
                 B::MessageOperationSummaryChanged,
-                owner,
-                &[],
-                Status::Modified,
-                "summary changed".into(),
-                sv(&p.summary),
-                sv(&c.summary),
-                at,
-            );
-        }
-        if !opt_eq(&p.description, &c.description) {
-            self.base(
                 B::MessageOperationDescriptionChanged,
-                owner,
-                &[],
-                Status::Modified,
-                "description changed".into(),
-                sv(&p.description),
-                sv(&c.description),
-                at,
-            );
-        }
+            ),
+            owner,
+            [&p.operation_id, &p.summary, &p.description],
+            [&c.operation_id, &c.summary, &c.description],
+            at,
+        );
         if p.security.is_some() || c.security.is_some() {
             self.security_requirements(owner, p.security.as_ref(), c.security.as_ref(), false, at);
         }
@@ -2205,7 +2112,7 @@ impl<'a> Engine<'a> {
             Role::MessageReceived
         };
         for (name, cmsg) in &c.messages {
-            let crumbs = vec![Crumb::new(NodeKind::Message, name.clone())];
+            let crumbs = vec![Crumb::new(NodeKind::Message, name.as_str())];
             match p.messages.get(name) {
                 Some(pmsg) => self.message(owner, crumbs, role, pmsg, cmsg),
                 None => {
@@ -2214,14 +2121,11 @@ impl<'a> Engine<'a> {
                     } else {
                         B::ReceivedMessageAdded
                     };
-                    self.base(
-                        b,
+                    self.presence(
+                        (b, Status::Added),
                         owner,
                         &crumbs,
-                        Status::Added,
                         format!("message `{name}` was added"),
-                        None,
-                        None,
                         (None, Some(&cmsg.source)),
                     );
                 }
@@ -2231,20 +2135,17 @@ impl<'a> Engine<'a> {
             if c.messages.contains_key(name) {
                 continue;
             }
-            let crumbs = [Crumb::new(NodeKind::Message, name.clone())];
+            let crumbs = [Crumb::new(NodeKind::Message, name.as_str())];
             let b = if send {
                 B::SentMessageRemoved
             } else {
                 B::ReceivedMessageRemoved
             };
-            self.base(
-                b,
+            self.presence(
+                (b, Status::Removed),
                 owner,
                 &crumbs,
-                Status::Removed,
                 format!("message `{name}` was removed"),
-                None,
-                None,
                 (Some(&pmsg.source), None),
             );
         }
@@ -2260,34 +2161,20 @@ impl<'a> Engine<'a> {
     ) {
         let at = (Some(&p.source), Some(&c.source));
         if p.content_type != c.content_type {
-            self.base(
-                B::MessageContentTypeChanged,
+            self.option_changed(
+                (B::MessageContentTypeChanged, "content type", "default"),
                 owner,
                 &crumbs,
-                Status::Modified,
-                format!(
-                    "content type changed from `{}` to `{}`",
-                    p.content_type.as_deref().unwrap_or("default"),
-                    c.content_type.as_deref().unwrap_or("default")
-                ),
-                sv(&p.content_type),
-                sv(&c.content_type),
+                (&p.content_type, &c.content_type),
                 at,
             );
         }
         if p.schema_format != c.schema_format {
-            self.base(
-                B::MessageSchemaFormatChanged,
+            self.option_changed(
+                (B::MessageSchemaFormatChanged, "schema format", "default"),
                 owner,
                 &crumbs,
-                Status::Modified,
-                format!(
-                    "schema format changed from `{}` to `{}`",
-                    p.schema_format.as_deref().unwrap_or("default"),
-                    c.schema_format.as_deref().unwrap_or("default")
-                ),
-                sv(&p.schema_format),
-                sv(&c.schema_format),
+                (&p.schema_format, &c.schema_format),
                 at,
             );
         }
@@ -2303,18 +2190,14 @@ impl<'a> Engine<'a> {
                 at,
             );
         }
-        if !p.deprecated && c.deprecated {
-            self.base(
-                B::MessageDeprecated,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "the message was deprecated".into(),
-                Some(false.into()),
-                Some(true.into()),
-                at,
-            );
-        }
+        self.deprecated(
+            B::MessageDeprecated,
+            owner,
+            &crumbs,
+            format_args!("the message"),
+            (p.deprecated, c.deprecated),
+            at,
+        );
         if !opt_eq(&p.description, &c.description)
             || !opt_eq(&p.summary, &c.summary)
             || !opt_eq(&p.title, &c.title)
@@ -2382,43 +2265,33 @@ impl<'a> Engine<'a> {
             match pm.channels.get(key) {
                 None => {
                     let owner = channel_owner(self, c, Status::Added);
-                    self.base(
-                        B::ChannelAdded,
+                    self.presence(
+                        (B::ChannelAdded, Status::Added),
                         owner,
                         &[],
-                        Status::Added,
                         format!("channel `{}` was added", c.address),
-                        None,
-                        None,
                         (None, Some(&c.source)),
                     );
                 }
                 Some(p) => {
                     let owner = channel_owner(self, c, Status::Modified);
                     let at = (Some(&p.source), Some(&c.source));
-                    if !opt_eq(&p.description, &c.description) {
-                        self.base(
-                            B::ChannelDescriptionChanged,
-                            owner,
-                            &[],
-                            Status::Modified,
-                            "description changed".into(),
-                            sv(&p.description),
-                            sv(&c.description),
-                            at,
-                        );
-                    }
+                    self.text(
+                        (B::ChannelDescriptionChanged, "description"),
+                        owner,
+                        &[],
+                        (&p.description, &c.description),
+                        at,
+                    );
                     for (name, cs) in &c.parameters {
-                        let mut crumbs = vec![Crumb::new(NodeKind::ChannelParameter, name.clone())];
+                        let mut crumbs =
+                            vec![Crumb::new(NodeKind::ChannelParameter, name.as_str())];
                         match p.parameters.get(name) {
-                            None => self.base(
-                                B::ChannelParameterAdded,
+                            None => self.presence(
+                                (B::ChannelParameterAdded, Status::Added),
                                 owner,
                                 &crumbs,
-                                Status::Added,
                                 format!("channel parameter `{name}` was added"),
-                                None,
-                                None,
                                 at,
                             ),
                             Some(ps) => {
@@ -2437,15 +2310,12 @@ impl<'a> Engine<'a> {
                     }
                     for name in p.parameters.keys() {
                         if !c.parameters.contains_key(name) {
-                            let crumbs = [Crumb::new(NodeKind::ChannelParameter, name.clone())];
-                            self.base(
-                                B::ChannelParameterRemoved,
+                            let crumbs = [Crumb::new(NodeKind::ChannelParameter, name.as_str())];
+                            self.presence(
+                                (B::ChannelParameterRemoved, Status::Removed),
                                 owner,
                                 &crumbs,
-                                Status::Removed,
                                 format!("channel parameter `{name}` was removed"),
-                                None,
-                                None,
                                 at,
                             );
                         }
@@ -2456,14 +2326,11 @@ impl<'a> Engine<'a> {
         for (key, p) in &pm.channels {
             if !cm.channels.contains_key(key) {
                 let owner = channel_owner(self, p, Status::Removed);
-                self.base(
-                    B::ChannelRemoved,
+                self.presence(
+                    (B::ChannelRemoved, Status::Removed),
                     owner,
                     &[],
-                    Status::Removed,
                     format!("channel `{}` was removed", p.address),
-                    None,
-                    None,
                     (Some(&p.source), None),
                 );
             }

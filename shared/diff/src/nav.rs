@@ -78,6 +78,22 @@ pub(crate) fn vget<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     }
 }
 
+/// The end of the pointer token starting at `start` (the next `/` or the end), and whether
+/// it holds `~` escapes: one scan per token.
+#[inline]
+fn token_end(bytes: &[u8], start: usize) -> (usize, bool) {
+    let mut end = start;
+    let mut escaped = false;
+    while let Some(&b) = bytes.get(end) {
+        if b == b'/' {
+            break;
+        }
+        escaped |= b == b'~';
+        end += 1;
+    }
+    (end, escaped)
+}
+
 fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
         return Some(v);
@@ -86,16 +102,7 @@ fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
     let bytes = rest.as_bytes();
     let mut start = 0;
     loop {
-        // One scan per token finds its end and whether it holds `~` escapes.
-        let mut end = start;
-        let mut escaped = false;
-        while let Some(&b) = bytes.get(end) {
-            if b == b'/' {
-                break;
-            }
-            escaped |= b == b'~';
-            end += 1;
-        }
+        let (end, escaped) = token_end(bytes, start);
         v = step(v, rest.get(start..end)?, escaped)?;
         if end >= bytes.len() {
             return Some(v);
@@ -195,15 +202,7 @@ impl<'a> Nav<'a> {
         while pos < bytes.len() {
             // `bytes[pos]` is the `/` before the next token.
             let start = pos + 1;
-            let mut end = start;
-            let mut escaped = false;
-            while let Some(&b) = bytes.get(end) {
-                if b == b'/' {
-                    break;
-                }
-                escaped |= b == b'~';
-                end += 1;
-            }
+            let (end, escaped) = token_end(bytes, start);
             v = step(v, ptr.get(start..end)?, escaped)?;
             self.stack.push((end, v));
             pos = end;

@@ -717,31 +717,45 @@ impl<'a> Engine<'a> {
                 Some(ct.nullable.into())
             );
         }
-        // Format.
-        match (
-            get(pm, "format").and_then(Value::as_str),
-            get(cm, "format").and_then(Value::as_str),
-        ) {
-            (Some(a), Some(b)) if a != b => emit!(
-                S::FormatChanged,
-                format!("format changed from `{a}` to `{b}`"),
-                Some(a.into()),
-                Some(b.into())
-            ),
-            (None, Some(b)) => emit!(
-                S::FormatSet,
-                format!("format `{b}` was set"),
-                None,
-                Some(b.into())
-            ),
-            (Some(a), None) => emit!(
-                S::FormatUnset,
-                format!("format `{a}` was removed"),
-                Some(a.into()),
-                None
-            ),
-            _ => {}
+        // A keyword set, removed or changed, its values shown by `$show` in the messages.
+        macro_rules! set_unset {
+            ($key:literal, $a:expr, $b:expr, $show:expr, $changed:expr, $set:expr, $unset:expr) => {
+                match ($a, $b) {
+                    (Some(a), Some(b)) if a != b => emit!(
+                        $changed,
+                        format!("{} changed from {} to {}", $key, $show(a), $show(b)),
+                        Some(json!(a)),
+                        Some(json!(b))
+                    ),
+                    (None, Some(b)) => emit!(
+                        $set,
+                        format!("{} {} was set", $key, $show(b)),
+                        None,
+                        Some(json!(b))
+                    ),
+                    (Some(a), None) => emit!(
+                        $unset,
+                        format!("{} {} was removed", $key, $show(a)),
+                        Some(json!(a)),
+                        None
+                    ),
+                    _ => {}
+                }
+            };
         }
+        let quoted = |v: &str| format!("`{v}`");
+        let str_of = |m: &'a Map<String, Value>, key: &str| get(m, key).and_then(Value::as_str);
+        let num_of = |m: &'a Map<String, Value>, key: &str| get(m, key).and_then(Value::as_f64);
+        // Format.
+        set_unset!(
+            "format",
+            str_of(pm, "format"),
+            str_of(cm, "format"),
+            quoted,
+            S::FormatChanged,
+            S::FormatSet,
+            S::FormatUnset
+        );
         // Enum / const.
         match (allowed(pm), allowed(cm)) {
             (Some(a), Some(b)) => {
@@ -778,57 +792,44 @@ impl<'a> Engine<'a> {
             ),
             (None, None) => {}
         }
-        // Numeric bounds.
-        let pmax = bound(pm, "maximum", "exclusiveMaximum");
-        let cmax = bound(cm, "maximum", "exclusiveMaximum");
-        if pmax != cmax {
-            let s = match (pmax, cmax) {
-                (None, Some(_)) => S::MaxSet,
-                (Some(_), None) => S::MaxUnset,
+        // Numeric bounds: an upper bound tightens when it decreases, a lower one when it
+        // increases (or, at the same value, when it becomes exclusive).
+        for (key, exclusive, upper, (tighter, looser, set, unset)) in [
+            (
+                "maximum",
+                "exclusiveMaximum",
+                true,
+                (S::MaxDecreased, S::MaxIncreased, S::MaxSet, S::MaxUnset),
+            ),
+            (
+                "minimum",
+                "exclusiveMinimum",
+                false,
+                (S::MinIncreased, S::MinDecreased, S::MinSet, S::MinUnset),
+            ),
+        ] {
+            let (pb, cb) = (bound(pm, key, exclusive), bound(cm, key, exclusive));
+            if pb == cb {
+                continue;
+            }
+            let s = match (pb, cb) {
+                (None, Some(_)) => set,
+                (Some(_), None) => unset,
                 (Some((a, ae)), Some((b, be))) => {
-                    if b < a || (b == a && be && !ae) {
-                        S::MaxDecreased
+                    let moved_in = if upper { b < a } else { b > a };
+                    if moved_in || (b == a && be && !ae) {
+                        tighter
                     } else {
-                        S::MaxIncreased
+                        looser
                     }
                 }
-                (None, None) => S::MaxIncreased,
+                (None, None) => looser,
             };
             emit!(
                 s,
-                format!(
-                    "maximum changed from {} to {}",
-                    fmt_bound(pmax),
-                    fmt_bound(cmax)
-                ),
-                pmax.map(|b| json!(b.0)),
-                cmax.map(|b| json!(b.0))
-            );
-        }
-        let pmin = bound(pm, "minimum", "exclusiveMinimum");
-        let cmin = bound(cm, "minimum", "exclusiveMinimum");
-        if pmin != cmin {
-            let s = match (pmin, cmin) {
-                (None, Some(_)) => S::MinSet,
-                (Some(_), None) => S::MinUnset,
-                (Some((a, ae)), Some((b, be))) => {
-                    if b > a || (b == a && be && !ae) {
-                        S::MinIncreased
-                    } else {
-                        S::MinDecreased
-                    }
-                }
-                (None, None) => S::MinDecreased,
-            };
-            emit!(
-                s,
-                format!(
-                    "minimum changed from {} to {}",
-                    fmt_bound(pmin),
-                    fmt_bound(cmin)
-                ),
-                pmin.map(|b| json!(b.0)),
-                cmin.map(|b| json!(b.0))
+                format!("{key} changed from {} to {}", fmt_bound(pb), fmt_bound(cb)),
+                pb.map(|b| json!(b.0)),
+                cb.map(|b| json!(b.0))
             );
         }
         // Length / count bounds.
@@ -900,54 +901,24 @@ impl<'a> Engine<'a> {
             }
         }
         // Pattern, multipleOf, uniqueItems, default, discriminator, content encoding.
-        match (
-            get(pm, "pattern").and_then(Value::as_str),
-            get(cm, "pattern").and_then(Value::as_str),
-        ) {
-            (Some(a), Some(b)) if a != b => emit!(
-                S::PatternChanged,
-                format!("pattern changed from `{a}` to `{b}`"),
-                Some(a.into()),
-                Some(b.into())
-            ),
-            (None, Some(b)) => emit!(
-                S::PatternSet,
-                format!("pattern `{b}` was set"),
-                None,
-                Some(b.into())
-            ),
-            (Some(a), None) => emit!(
-                S::PatternUnset,
-                format!("pattern `{a}` was removed"),
-                Some(a.into()),
-                None
-            ),
-            _ => {}
-        }
-        match (
-            get(pm, "multipleOf").and_then(Value::as_f64),
-            get(cm, "multipleOf").and_then(Value::as_f64),
-        ) {
-            (Some(a), Some(b)) if a != b => emit!(
-                S::MultipleOfChanged,
-                format!("multipleOf changed from {a} to {b}"),
-                Some(json!(a)),
-                Some(json!(b))
-            ),
-            (None, Some(b)) => emit!(
-                S::MultipleOfSet,
-                format!("multipleOf {b} was set"),
-                None,
-                Some(json!(b))
-            ),
-            (Some(a), None) => emit!(
-                S::MultipleOfUnset,
-                format!("multipleOf {a} was removed"),
-                Some(json!(a)),
-                None
-            ),
-            _ => {}
-        }
+        set_unset!(
+            "pattern",
+            str_of(pm, "pattern"),
+            str_of(cm, "pattern"),
+            quoted,
+            S::PatternChanged,
+            S::PatternSet,
+            S::PatternUnset
+        );
+        set_unset!(
+            "multipleOf",
+            num_of(pm, "multipleOf"),
+            num_of(cm, "multipleOf"),
+            |v: f64| v.to_string(),
+            S::MultipleOfChanged,
+            S::MultipleOfSet,
+            S::MultipleOfUnset
+        );
         let unique =
             |m: &Map<String, Value>| get(m, "uniqueItems").and_then(Value::as_bool) == Some(true);
         if unique(pm) != unique(cm) {
@@ -1240,7 +1211,7 @@ impl<'a> Engine<'a> {
                             self.member_only_moves(false, cl, member, cp, pp, &required_set(pm))
                         }) => {}
                     None => {
-                        crumbs.push(Crumb::new(NodeKind::Variant, label.clone()));
+                        crumbs.push(Crumb::new(NodeKind::Variant, label.as_str()));
                         self.check(
                             role,
                             added,
@@ -1275,7 +1246,7 @@ impl<'a> Engine<'a> {
                 } else {
                     label.to_string()
                 };
-                crumbs.push(Crumb::new(NodeKind::Variant, label.clone()));
+                crumbs.push(Crumb::new(NodeKind::Variant, label.as_str()));
                 self.check(
                     role,
                     removed,
@@ -1497,57 +1468,27 @@ impl<'a> Engine<'a> {
         let creq_eff = effective(&mut self.cn, cf, cval, creq);
         let preq_eff = effective(&mut self.pn, pf, pval, preq);
         crumbs.push(Crumb::new(NodeKind::Property, name));
-        if !preq_eff && creq_eff {
+        let required = match (preq_eff, creq_eff) {
+            (false, true) => Some((S::PropertyBecameRequired, "required", false)),
+            (true, false) => Some((S::PropertyBecameOptional, "optional", true)),
+            _ => None,
+        };
+        let mut turned_on = |s: S, became: &'static str, key: &str| {
+            (!self.pn.flag(pf, pval, key) && self.cn.flag(cf, cval, key))
+                .then_some((s, became, false))
+        };
+        let read_only = turned_on(S::PropertyBecameReadOnly, "read-only", "readOnly");
+        let write_only = turned_on(S::PropertyBecameWriteOnly, "write-only", "writeOnly");
+        for (s, became, was) in [required, read_only, write_only].into_iter().flatten() {
             self.check(
                 role,
-                S::PropertyBecameRequired,
+                s,
                 owner,
                 crumbs,
                 Status::Modified,
-                format!("property `{name}` became required"),
-                Some(false.into()),
-                Some(true.into()),
-                pat,
-                cat,
-            );
-        } else if preq_eff && !creq_eff {
-            self.check(
-                role,
-                S::PropertyBecameOptional,
-                owner,
-                crumbs,
-                Status::Modified,
-                format!("property `{name}` became optional"),
-                Some(true.into()),
-                Some(false.into()),
-                pat,
-                cat,
-            );
-        }
-        if !self.pn.flag(pf, pval, "readOnly") && self.cn.flag(cf, cval, "readOnly") {
-            self.check(
-                role,
-                S::PropertyBecameReadOnly,
-                owner,
-                crumbs,
-                Status::Modified,
-                format!("property `{name}` became read-only"),
-                Some(false.into()),
-                Some(true.into()),
-                pat,
-                cat,
-            );
-        }
-        if !self.pn.flag(pf, pval, "writeOnly") && self.cn.flag(cf, cval, "writeOnly") {
-            self.check(
-                role,
-                S::PropertyBecameWriteOnly,
-                owner,
-                crumbs,
-                Status::Modified,
-                format!("property `{name}` became write-only"),
-                Some(false.into()),
-                Some(true.into()),
+                format!("property `{name}` became {became}"),
+                Some(was.into()),
+                Some((!was).into()),
                 pat,
                 cat,
             );
@@ -1612,7 +1553,7 @@ impl<'a> Engine<'a> {
                     continue;
                 }
                 let creq_eff = effective(&mut self.cn, cf, cval, creq_here);
-                crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
+                crumbs.push(Crumb::new(NodeKind::Property, name.as_str()));
                 let s = if creq_eff {
                     S::RequiredPropertyAdded
                 } else {
@@ -1677,7 +1618,7 @@ impl<'a> Engine<'a> {
             } else {
                 S::PropertyRemoved
             };
-            crumbs.push(Crumb::new(NodeKind::Property, name.clone()));
+            crumbs.push(Crumb::new(NodeKind::Property, name.as_str()));
             self.check(
                 role,
                 s,
@@ -1693,43 +1634,39 @@ impl<'a> Engine<'a> {
             crumbs.pop();
         }
         // `required` entries naming properties declared elsewhere (allOf members, …).
-        for name in creq.difference(&preq) {
-            if get(cp, name).is_some() || get(pp, name).is_some() {
-                continue;
-            }
-            crumbs.push(Crumb::new(NodeKind::Property, *name));
-            self.check(
-                role,
+        for (names, s, became, was) in [
+            (
+                creq.difference(&preq),
                 S::PropertyBecameRequired,
-                owner,
-                crumbs,
-                Status::Modified,
-                format!("property `{name}` became required"),
-                Some(false.into()),
-                Some(true.into()),
-                &ppl.child(name),
-                &cpl.child(name),
-            );
-            crumbs.pop();
-        }
-        for name in preq.difference(&creq) {
-            if get(cp, name).is_some() || get(pp, name).is_some() {
-                continue;
-            }
-            crumbs.push(Crumb::new(NodeKind::Property, *name));
-            self.check(
-                role,
+                "required",
+                false,
+            ),
+            (
+                preq.difference(&creq),
                 S::PropertyBecameOptional,
-                owner,
-                crumbs,
-                Status::Modified,
-                format!("property `{name}` became optional"),
-                Some(true.into()),
-                Some(false.into()),
-                &ppl.child(name),
-                &cpl.child(name),
-            );
-            crumbs.pop();
+                "optional",
+                true,
+            ),
+        ] {
+            for name in names {
+                if get(cp, name).is_some() || get(pp, name).is_some() {
+                    continue;
+                }
+                crumbs.push(Crumb::new(NodeKind::Property, *name));
+                self.check(
+                    role,
+                    s,
+                    owner,
+                    crumbs,
+                    Status::Modified,
+                    format!("property `{name}` became {became}"),
+                    Some(was.into()),
+                    Some((!was).into()),
+                    &ppl.child(name),
+                    &cpl.child(name),
+                );
+                crumbs.pop();
+            }
         }
     }
 }

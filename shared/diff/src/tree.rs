@@ -271,7 +271,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
             link_ids[edge.to] = Some(target.item_id().into_owned());
         }
         let parent = roots[edge.from].at(&edge.crumbs);
-        let mut link = Node::new(Some(Crumb::new(NodeKind::SchemaLink, target.name.clone())));
+        let mut link = Node::new(Some(Crumb::new(NodeKind::SchemaLink, target.name.as_str())));
         link.link = Some(edge.to);
         parent.children.push(link);
     }
