@@ -69,6 +69,28 @@ pub(crate) fn same_without_refs(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Deepest `allOf` nesting flattened inside one `allOf` member (`$ref` cycles end here too).
+const MAX_ALLOF_NESTING: usize = 16;
+
+/// What an `allOf` member contributes, nested `allOf`s flattened: its properties (name,
+/// location, schema), the union of its `required` entries, and whether it holds nothing but
+/// properties (`type: object`, `properties`, `required`, `allOf`, `description`, `title`).
+struct MemberParts<'a> {
+    properties: Vec<(&'a str, Location, &'a Value)>,
+    required: BTreeSet<&'a str>,
+    only_properties: bool,
+}
+
+impl Default for MemberParts<'_> {
+    fn default() -> Self {
+        MemberParts {
+            properties: Vec::new(),
+            required: BTreeSet::new(),
+            only_properties: true,
+        }
+    }
+}
+
 /// Type facts of one schema.
 struct Types<'v> {
     set: BTreeSet<&'v str>,
@@ -1364,8 +1386,9 @@ impl<'a> Engine<'a> {
     }
 
     /// Properties declared by the `allOf` members of a schema (a member that is a `$ref` is
-    /// followed): name, location and value of the property schema, and whether the member
-    /// requires it. Used to see a property moved between the schema and a member.
+    /// followed, and a member's own `allOf` flattened): name, location and value of the
+    /// property schema, and whether the member requires it. Used to see a property moved
+    /// between the schema and a member.
     fn allof_properties(
         &mut self,
         previous: bool,
@@ -1377,36 +1400,70 @@ impl<'a> Engine<'a> {
         };
         let mut out = Vec::new();
         for (i, member) in members.iter().enumerate() {
-            let nav = if previous { &mut self.pn } else { &mut self.cn };
-            let (loc, v) = match vget(member, "$ref").and_then(Value::as_str) {
-                Some(r) => match nav.follow(at.file, r) {
-                    Some(x) => x,
-                    None => continue,
-                },
-                None => (at.child("allOf").index(i), member),
-            };
-            let Some(obj) = v.as_object() else { continue };
-            let req = required_set(obj);
-            if let Some(Value::Object(props)) = get(obj, "properties") {
-                let ploc = loc.child("properties");
-                for (name, pv) in props {
-                    out.push((
-                        name.as_str(),
-                        ploc.child(name),
-                        pv,
-                        req.contains(name.as_str()),
-                    ));
-                }
-            }
+            let mut parts = MemberParts::default();
+            let loc = at.child("allOf").index(i);
+            self.member_parts(previous, loc, member, 0, &mut parts);
+            let required = &parts.required;
+            out.extend(
+                parts
+                    .properties
+                    .into_iter()
+                    .map(|(name, loc, v)| (name, loc, v, required.contains(name))),
+            );
         }
         out
     }
 
+    /// Gathers what an `allOf` member contributes into `parts`: its properties and `required`
+    /// entries, through `$ref`s and nested `allOf`s (to [`MAX_ALLOF_NESTING`] levels), and
+    /// whether it holds nothing else.
+    fn member_parts(
+        &mut self,
+        previous: bool,
+        at: Location,
+        member: &'a Value,
+        depth: usize,
+        parts: &mut MemberParts<'a>,
+    ) {
+        let nav = if previous { &mut self.pn } else { &mut self.cn };
+        let resolved = match vget(member, "$ref").and_then(Value::as_str) {
+            Some(r) => nav.follow(at.file, r),
+            None => Some((at, member)),
+        };
+        let Some((loc, Value::Object(obj))) = resolved else {
+            parts.only_properties = false;
+            return;
+        };
+        parts.required.extend(required_set(obj));
+        if let Some(Value::Object(props)) = get(obj, "properties") {
+            let ploc = loc.child("properties");
+            for (name, v) in props {
+                parts.properties.push((name.as_str(), ploc.child(name), v));
+            }
+        }
+        parts.only_properties &= obj.iter().all(|(k, v)| match k.as_str() {
+            "properties" | "required" | "description" | "title" => true,
+            "allOf" => v.is_array(),
+            "type" => v.as_str() == Some("object"),
+            _ => false,
+        });
+        if let Some(Value::Array(nested)) = get(obj, "allOf") {
+            if depth >= MAX_ALLOF_NESTING {
+                parts.only_properties = false;
+                return;
+            }
+            for (i, n) in nested.iter().enumerate() {
+                let nloc = loc.child("allOf").index(i);
+                self.member_parts(previous, nloc, n, depth + 1, parts);
+            }
+        }
+    }
+
     /// Whether an `allOf` member only holds properties the other side declares inline (a
-    /// refactoring that moves them, not a new constraint): its properties are all declared
-    /// inline on the other side and not on this one, it requires nothing the other side did
-    /// not, and it has no other keyword than `type: object`, `properties`, `required`,
-    /// `description` and `title`.
+    /// refactoring that moves them, not a new constraint): its properties (nested `allOf`s
+    /// included) are all declared inline on the other side and not on this one, it requires
+    /// nothing the other side did not, and it has no other keyword than `type: object`,
+    /// `properties`, `required`, `allOf`, `description` and `title`.
     fn member_only_moves(
         &mut self,
         previous: bool,
@@ -1416,31 +1473,15 @@ impl<'a> Engine<'a> {
         there: &Map<String, Value>,
         there_required: &BTreeSet<&str>,
     ) -> bool {
-        let nav = if previous { &mut self.pn } else { &mut self.cn };
-        let v: &Value = match vget(member, "$ref").and_then(Value::as_str) {
-            Some(r) => match nav.follow(at.file, r) {
-                Some((_, v)) => v,
-                None => return false,
-            },
-            None => member,
-        };
-        let Some(obj) = v.as_object() else {
-            return false;
-        };
-        let keys_ok = obj.iter().all(|(k, v)| match k.as_str() {
-            "properties" | "required" | "description" | "title" => true,
-            "type" => v.as_str() == Some("object"),
-            _ => false,
-        });
-        let Some(Value::Object(props)) = get(obj, "properties") else {
-            return false;
-        };
-        keys_ok
-            && !props.is_empty()
-            && props
-                .keys()
-                .all(|k| there.contains_key(k) && !here.contains_key(k))
-            && required_set(obj).iter().all(|r| there_required.contains(r))
+        let mut parts = MemberParts::default();
+        self.member_parts(previous, at.clone(), member, 0, &mut parts);
+        parts.only_properties
+            && !parts.properties.is_empty()
+            && parts
+                .properties
+                .iter()
+                .all(|(k, _, _)| there.contains_key(*k) && !here.contains_key(*k))
+            && parts.required.iter().all(|r| there_required.contains(r))
     }
 
     /// A property present on both sides (possibly moved between the schema and an `allOf`

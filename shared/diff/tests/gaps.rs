@@ -290,3 +290,68 @@ fn an_allof_member_that_adds_a_constraint_is_still_reported() {
         rules(&r)
     );
 }
+
+/// `with_base`, plus a `Root` component that `Base` may build on.
+fn with_base_and_root(schema: &str, base: &str, root: &str) -> String {
+    format!("{}    Root: {root}\n", with_base(schema, base))
+}
+
+/// `Base` declares nothing itself: its `allOf` pulls `Root` in (a second level of `allOf`).
+const BASE_VIA_ROOT: &str = "{allOf: [{$ref: '#/components/schemas/Root'}]}";
+
+#[test]
+fn a_property_moved_into_a_nested_allof_member_is_neither_removed_nor_added() {
+    let previous = with_base_and_root(INLINE, BASE, BASE);
+    let current = with_base_and_root(VIA_BASE, BASE_VIA_ROOT, BASE);
+    let r = report(&previous, &current);
+    assert!(!r.breaking(), "{:?}", rules(&r));
+    assert!(!r.structural(), "{:?}", rules(&r));
+    let back = report(&current, &previous);
+    assert!(!back.structural(), "{:?}", rules(&back));
+    // An inline member holding an `allOf` of its own is flattened the same way.
+    let inline_nested = "{allOf: [{allOf: [{$ref: '#/components/schemas/Root'}]}], type: object, properties: {name: {type: string}}}";
+    let r = report(&previous, &with_base_and_root(inline_nested, BASE, BASE));
+    assert!(!r.structural(), "{:?}", rules(&r));
+}
+
+#[test]
+fn a_property_moved_into_a_nested_allof_member_is_compared_where_it_now_lives() {
+    // `id` moves two levels down, into Root, and becomes an integer on the way.
+    let root = "{type: object, required: [id], properties: {id: {type: integer}}}";
+    let r = report(
+        &with_base_and_root(INLINE, BASE, BASE),
+        &with_base_and_root(VIA_BASE, BASE_VIA_ROOT, root),
+    );
+    assert_eq!(
+        level_of(&r, "response-body-type-changed"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    assert!(!rules(&r).iter().any(|r| r.ends_with("property-removed")));
+    // The `required` entry may sit one level up from the property it names.
+    let base = "{required: [id], allOf: [{$ref: '#/components/schemas/Root'}]}";
+    let root = "{type: object, properties: {id: {type: string}}}";
+    let r = report(
+        &with_base_and_root(INLINE, BASE, BASE),
+        &with_base_and_root(VIA_BASE, base, root),
+    );
+    assert!(!r.structural(), "{:?}", rules(&r));
+}
+
+#[test]
+fn a_nested_allof_member_that_adds_a_constraint_is_still_reported() {
+    // Root requires `name`, which was optional inline: a real narrowing, two levels down.
+    let root = "{type: object, required: [id, name], properties: {id: {type: string}, name: {type: string}}}";
+    let via = "{allOf: [{$ref: '#/components/schemas/Base'}], type: object}";
+    let r = report(
+        &with_base_and_root(INLINE, BASE, BASE),
+        &with_base_and_root(via, BASE_VIA_ROOT, root),
+    );
+    assert_eq!(
+        level_of(&r, "request-body-all-of-added"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+}
