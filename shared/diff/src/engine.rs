@@ -876,10 +876,13 @@ impl<'a> Engine<'a> {
                 None if was_moved(&c.name, &moved) => {}
                 None => {
                     let crumbs = crumbs();
-                    let (b, msg) = if c.required {
-                        (B::RequestRequiredParameterAdded, "required")
-                    } else {
-                        (B::RequestParameterAdded, "optional")
+                    let (b, msg) = match (self.inverted, c.required) {
+                        // A callback request is sent by the API: subscribers that do not read
+                        // a new parameter are unaffected, required or not.
+                        (true, true) => (B::CallbackParameterAdded, "required"),
+                        (true, false) => (B::CallbackParameterAdded, "optional"),
+                        (false, true) => (B::RequestRequiredParameterAdded, "required"),
+                        (false, false) => (B::RequestParameterAdded, "optional"),
                     };
                     self.presence(
                         (b, Status::Added),
@@ -900,8 +903,15 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let crumbs = [Crumb::new(NodeKind::Parameter(p.location), p.name.as_str())];
+            // Subscribers may read what a callback request carried: its removal is judged
+            // like a response header's.
+            let b = match (self.inverted, p.required) {
+                (true, true) => B::CallbackRequiredParameterRemoved,
+                (true, false) => B::CallbackParameterRemoved,
+                (false, _) => B::RequestParameterRemoved,
+            };
             self.presence(
-                (B::RequestParameterRemoved, Status::Removed),
+                (b, Status::Removed),
                 owner,
                 &crumbs,
                 format!("{} parameter `{}` was removed", in_name(p.location), p.name),
@@ -919,11 +929,21 @@ impl<'a> Engine<'a> {
     ) {
         let at = (Some(&p.source), Some(&c.source));
         let name = &c.name;
+        // In a callback the API sends the request and subscribers read it, so the direction
+        // of `required`, `allowEmptyValue`, `allowReserved` and the schema is reversed.
+        let inverted = self.inverted;
         self.required(
-            (
-                B::RequestParameterBecameRequired,
-                B::RequestParameterBecameOptional,
-            ),
+            if inverted {
+                (
+                    B::CallbackParameterBecameRequired,
+                    B::CallbackParameterBecameOptional,
+                )
+            } else {
+                (
+                    B::RequestParameterBecameRequired,
+                    B::RequestParameterBecameOptional,
+                )
+            },
             owner,
             &crumbs,
             format_args!("parameter `{name}`"),
@@ -963,10 +983,11 @@ impl<'a> Engine<'a> {
             );
         }
         if p.allow_empty_value != c.allow_empty_value {
-            let b = if c.allow_empty_value {
-                B::RequestParameterAllowEmptyValueAdded
-            } else {
-                B::RequestParameterAllowEmptyValueRemoved
+            let b = match (inverted, c.allow_empty_value) {
+                (false, true) => B::RequestParameterAllowEmptyValueAdded,
+                (false, false) => B::RequestParameterAllowEmptyValueRemoved,
+                (true, true) => B::CallbackParameterAllowEmptyValueAdded,
+                (true, false) => B::CallbackParameterAllowEmptyValueRemoved,
             };
             self.base(
                 b,
@@ -982,17 +1003,27 @@ impl<'a> Engine<'a> {
                 at,
             );
         }
-        if p.allow_reserved && !c.allow_reserved {
-            self.base(
+        // Unencoded reserved characters hurt whoever reads the parameter: the API when
+        // they are no longer allowed in a request, subscribers when a callback may now send
+        // them.
+        match (inverted, p.allow_reserved, c.allow_reserved) {
+            (false, true, false) => self.flag(
                 B::RequestParameterAllowReservedRemoved,
                 owner,
                 &crumbs,
-                Status::Modified,
                 "reserved characters are no longer allowed unencoded".into(),
-                Some(true.into()),
-                Some(false.into()),
+                (true, false),
                 at,
-            );
+            ),
+            (true, false, true) => self.flag(
+                B::CallbackParameterAllowReservedAdded,
+                owner,
+                &crumbs,
+                "reserved characters may now be sent unencoded".into(),
+                (false, true),
+                at,
+            ),
+            _ => {}
         }
         self.deprecated(
             B::RequestParameterDeprecated,
@@ -1024,7 +1055,12 @@ impl<'a> Engine<'a> {
                 }
             };
             if !unchanged {
-                self.schema(owner, &mut crumbs, Role::RequestParameter, ps, cs, 0);
+                let role = if inverted {
+                    Role::CallbackParameter
+                } else {
+                    Role::RequestParameter
+                };
+                self.schema(owner, &mut crumbs, role, ps, cs, 0);
             }
         }
     }

@@ -406,6 +406,30 @@ base_rules! {
     CallbackOperationRemoved => "callback-operation-removed", Warning, Both, "callbacks", true, "callbacks", "A callback lost an operation.", OpenApi31,
         "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}, put: {@R}}}}, @R}}}",
         "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}}}}, @R}}}";
+    CallbackParameterAdded => "callback-parameter-added", Info, Response, "callbacks", true, "name", "A parameter was added to a callback request (sent by the API: subscribers that do not read it are unaffected, required or not).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}";
+    CallbackParameterRemoved => "callback-parameter-removed", Warning, Response, "callbacks", true, "name", "An optional parameter was removed from a callback request (subscribers that read it when present no longer get it).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}}}}, @R}}}";
+    CallbackRequiredParameterRemoved => "callback-required-parameter-removed", Breaking, Response, "callbacks", true, "required", "A required parameter was removed from a callback request (subscribers relying on it break).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, required: true, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}}}}, @R}}}";
+    CallbackParameterBecameOptional => "callback-parameter-became-optional", Breaking, Response, "callbacks", true, "required", "A required callback request parameter became optional (the API may now leave out what subscribers rely on).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, required: true, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}";
+    CallbackParameterBecameRequired => "callback-parameter-became-required", Info, Response, "callbacks", true, "required", "An optional callback request parameter became required (the API now always sends it).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, required: true, schema: {type: string}}], @R}}}}, @R}}}";
+    CallbackParameterAllowEmptyValueAdded => "callback-parameter-allow-empty-value-added", Breaking, Response, "callbacks", true, "allowEmptyValue", "A callback request parameter may now be sent empty (subscribers expecting a value break).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, allowEmptyValue: true, schema: {type: string}}], @R}}}}, @R}}}";
+    CallbackParameterAllowEmptyValueRemoved => "callback-parameter-allow-empty-value-removed", Info, Response, "callbacks", true, "allowEmptyValue", "A callback request parameter is no longer sent empty.", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, allowEmptyValue: true, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}";
+    CallbackParameterAllowReservedAdded => "callback-parameter-allow-reserved-added", Breaking, Response, "callbacks", true, "allowReserved", "A callback request query parameter may now carry reserved characters unencoded (subscribers decoding strictly break).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, allowReserved: true, schema: {type: string}}], @R}}}}, @R}}}";
     ComponentSchemaAdded => "component-schema-added", Info, Both, "components", false, "schemas", "A reusable schema was added to the components.", OpenApi31,
         "components: {schemas: {}}", "components: {schemas: {Pet: {type: object}}}";
     ComponentSchemaRemoved => "component-schema-removed", Info, Both, "components", false, "schemas", "A reusable schema was removed from the components (uses of it are reported where they changed).", OpenApi31,
@@ -476,10 +500,12 @@ pub(crate) enum Role {
     MessageReceived,
     MessageSent,
     ChannelParameter,
+    /// A parameter of a callback request: sent by the API, read by the subscriber.
+    CallbackParameter,
 }
 
 /// All roles, in catalogue order.
-pub(crate) const ROLES: [Role; 7] = [
+pub(crate) const ROLES: [Role; 8] = [
     Role::RequestParameter,
     Role::RequestBody,
     Role::ResponseBody,
@@ -487,6 +513,7 @@ pub(crate) const ROLES: [Role; 7] = [
     Role::MessageReceived,
     Role::MessageSent,
     Role::ChannelParameter,
+    Role::CallbackParameter,
 ];
 
 impl Role {
@@ -500,6 +527,7 @@ impl Role {
             Role::MessageReceived => "message-received",
             Role::MessageSent => "message-sent",
             Role::ChannelParameter => "channel-parameter",
+            Role::CallbackParameter => "callback-parameter",
         }
     }
 
@@ -517,7 +545,7 @@ impl Role {
     pub(crate) fn side(self) -> Side {
         match self {
             Role::RequestParameter | Role::RequestBody | Role::ChannelParameter => Side::Request,
-            Role::ResponseBody | Role::ResponseHeader => Side::Response,
+            Role::ResponseBody | Role::ResponseHeader | Role::CallbackParameter => Side::Response,
             Role::MessageReceived => Side::Receive,
             Role::MessageSent => Side::Send,
         }
@@ -537,6 +565,9 @@ impl Role {
             Role::MessageReceived => "the payload or headers of a message the application receives",
             Role::MessageSent => "the payload or headers of a message the application sends",
             Role::ChannelParameter => "a channel parameter's schema",
+            Role::CallbackParameter => {
+                "a callback request parameter's schema (sent by the API to subscribers)"
+            }
         }
     }
 }
@@ -712,6 +743,14 @@ fn schema_example(role: Role, schema: &str) -> (Template, String) {
                 "channels:\n  a:\n    subscribe:\n      message:\n        name: m\n        payload: {schema}\n"
             ),
         ),
+        Role::CallbackParameter => (
+            Template::OpenApi31,
+            format!(
+                "paths:\n  /a:\n    post:\n      callbacks:\n        done:\n          '{{$request.body#/url}}':\n            post:\n              parameters:\n                - name: p\n                  in: query\n                  schema: {schema}\n              {}\n      {}\n",
+                expand("@R"),
+                expand("@R")
+            ),
+        ),
         Role::ChannelParameter => (
             Template::AsyncApi26,
             format!(
@@ -795,7 +834,7 @@ pub fn catalogue_markdown() -> String {
         "Schema rules are named `<role>-<check>`. The role says where the schema sits and how it is judged: data \
          clients send (`request-parameter`, `request-body`, `channel-parameter`, and `message-received` for a message \
          the application receives) is judged contravariantly, so narrowing breaks; data the API produces \
-         (`response-body`, `response-header`, and `message-sent` for a message the application sends) is judged \
+         (`response-body`, `response-header`, `callback-parameter` for a parameter of a callback request the API sends, and `message-sent` for a message the application sends) is judged \
          covariantly, so widening or removing breaks. A change inside a shared component is reported once, at the \
          component, with the list of affected operations. Content-only rules (descriptions, summaries, titles, \
          examples) are marked `content`: they never make a diff structural.\n\n",

@@ -1,5 +1,6 @@
-//! Changes the engine once missed: inside callback operations (judged the other way round),
-//! properties moving between an inline schema and an `allOf` member, and keys added to or
+//! Changes the engine once missed: inside callback operations (judged the other way round,
+//! their request parameters included), properties moving between an inline schema and an
+//! `allOf` member (nested `allOf`s flattened), and keys added to or
 //! removed from `patternProperties` / `dependentSchemas`. Each case: previous, current, the
 //! expected rule id and level.
 
@@ -353,5 +354,154 @@ fn a_nested_allof_member_that_adds_a_constraint_is_still_reported() {
         Some(Level::Breaking),
         "{:?}",
         rules(&r)
+    );
+}
+
+/// An operation with a callback whose request has the given `parameters` (a YAML flow list).
+fn callback_with_parameters(parameters: &str) -> String {
+    format!(
+        "{OA31}paths:
+  /subscriptions:
+    post:
+      parameters: {parameters}
+      responses:
+        '201': {{description: created}}
+      callbacks:
+        onEvent:
+          '{{$request.body#/url}}':
+            post:
+              parameters: {parameters}
+              responses:
+                '200': {{description: ok}}
+"
+    )
+}
+
+const TOKEN: &str = "{name: X-Token, in: header, schema: {type: integer}}";
+const TOKEN_REQUIRED: &str = "{name: X-Token, in: header, required: true, schema: {type: integer}}";
+
+/// The changes reported inside the callback item (the declaring operation's own are not).
+fn callback_rules(r: &DiffReport) -> Vec<&'static str> {
+    r.changes()
+        .iter()
+        .filter(|c| c.subject().contains("callback"))
+        .map(|c| c.rule_id())
+        .collect()
+}
+
+#[test]
+fn a_required_parameter_added_to_a_callback_request_does_not_break_subscribers() {
+    let r = report(
+        &callback_with_parameters("[]"),
+        &callback_with_parameters(&format!("[{TOKEN_REQUIRED}]")),
+    );
+    // The API sends the callback request: a parameter subscribers do not read is harmless.
+    assert_eq!(callback_rules(&r), vec!["callback-parameter-added"]);
+    assert_eq!(level_of(&r, "callback-parameter-added"), Some(Level::Info));
+    // The same change on the operation itself is breaking: clients must now send it.
+    assert_eq!(
+        level_of(&r, "request-required-parameter-added"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+}
+
+#[test]
+fn a_parameter_removed_from_a_callback_request_breaks_subscribers_that_relied_on_it() {
+    let r = report(
+        &callback_with_parameters(&format!("[{TOKEN_REQUIRED}]")),
+        &callback_with_parameters("[]"),
+    );
+    assert_eq!(
+        callback_rules(&r),
+        vec!["callback-required-parameter-removed"]
+    );
+    assert_eq!(
+        level_of(&r, "callback-required-parameter-removed"),
+        Some(Level::Breaking)
+    );
+    let r = report(
+        &callback_with_parameters(&format!("[{TOKEN}]")),
+        &callback_with_parameters("[]"),
+    );
+    assert_eq!(callback_rules(&r), vec!["callback-parameter-removed"]);
+    assert_eq!(
+        level_of(&r, "callback-parameter-removed"),
+        Some(Level::Warning)
+    );
+}
+
+#[test]
+fn required_ness_of_a_callback_parameter_is_judged_from_the_subscriber() {
+    let optional = callback_with_parameters(&format!("[{TOKEN}]"));
+    let required = callback_with_parameters(&format!("[{TOKEN_REQUIRED}]"));
+    // Optional now: the API may leave out what subscribers rely on.
+    let r = report(&required, &optional);
+    assert_eq!(
+        callback_rules(&r),
+        vec!["callback-parameter-became-optional"]
+    );
+    assert_eq!(
+        level_of(&r, "callback-parameter-became-optional"),
+        Some(Level::Breaking)
+    );
+    // Required now: the API always sends it.
+    let r = report(&optional, &required);
+    assert_eq!(
+        callback_rules(&r),
+        vec!["callback-parameter-became-required"]
+    );
+    assert_eq!(
+        level_of(&r, "callback-parameter-became-required"),
+        Some(Level::Info)
+    );
+    assert_eq!(
+        level_of(&r, "request-parameter-became-required"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+}
+
+#[test]
+fn a_callback_parameter_schema_is_judged_as_data_the_api_sends() {
+    let integer = callback_with_parameters(&format!("[{TOKEN}]"));
+    let number = callback_with_parameters("[{name: X-Token, in: header, schema: {type: number}}]");
+    // Widening what the API sends breaks subscribers; widening what it accepts does not.
+    let r = report(&integer, &number);
+    assert_eq!(
+        callback_rules(&r),
+        vec!["callback-parameter-type-generalized"]
+    );
+    assert_eq!(
+        level_of(&r, "callback-parameter-type-generalized"),
+        Some(Level::Breaking)
+    );
+    assert_eq!(
+        level_of(&r, "request-parameter-type-generalized"),
+        Some(Level::Info),
+        "{:?}",
+        rules(&r)
+    );
+}
+
+#[test]
+fn unencoded_reserved_characters_are_judged_from_whoever_reads_the_parameter() {
+    let plain = callback_with_parameters("[{name: q, in: query, schema: {type: string}}]");
+    let reserved = callback_with_parameters(
+        "[{name: q, in: query, allowReserved: true, schema: {type: string}}]",
+    );
+    let r = report(&plain, &reserved);
+    assert_eq!(
+        callback_rules(&r),
+        vec!["callback-parameter-allow-reserved-added"]
+    );
+    // No longer allowed: only the API, reading the operation's request, is hurt.
+    let r = report(&reserved, &plain);
+    assert!(callback_rules(&r).is_empty(), "{:?}", rules(&r));
+    assert_eq!(
+        level_of(&r, "request-parameter-allow-reserved-removed"),
+        Some(Level::Breaking)
     );
 }
