@@ -145,6 +145,9 @@ pub(crate) struct Engine<'a> {
     pub clean_params: FxSet<(FileId, &'a str, FileId, &'a str, bool)>,
     /// Changes emitted so far, ignored ones included.
     pub emitted: usize,
+    /// Crumb names taken from the models (media types, statuses, parameter and header
+    /// names), shared: they recur in every operation.
+    pub names: FxMap<&'a str, std::sync::Arc<str>>,
 
     /// True while comparing a callback operation: the request is sent by the API and the
     /// response by the subscriber, so bodies are judged the other way round.
@@ -280,6 +283,7 @@ impl<'a> Engine<'a> {
             last_edge: LastEdge::default(),
             clean_params: FxSet::default(),
             emitted: 0,
+            names: FxMap::default(),
             inverted: false,
             visits: 0,
             truncated: false,
@@ -539,6 +543,16 @@ impl<'a> Engine<'a> {
                 0,
             );
         }
+    }
+
+    /// A crumb whose name comes from a model, sharing the name with earlier crumbs.
+    fn crumb(&mut self, kind: NodeKind, name: &'a str) -> Crumb {
+        let name = self
+            .names
+            .entry(name)
+            .or_insert_with(|| std::sync::Arc::from(name))
+            .clone();
+        Crumb { kind, name }
     }
 
     /// The owner of a shared component compared in `role`, created (and queued) on first use.
@@ -851,7 +865,7 @@ impl<'a> Engine<'a> {
         let was_moved =
             |name: &str, moved: &[&str]| moved.iter().any(|m| m.eq_ignore_ascii_case(name));
         for c in cur {
-            let crumbs = || vec![Crumb::new(NodeKind::Parameter(c.location), c.name.as_str())];
+            let kind = NodeKind::Parameter(c.location);
             match find(prev, c) {
                 Some(p) => {
                     // A parameter is a function of its (resolved) source: a pair of shared
@@ -868,14 +882,15 @@ impl<'a> Engine<'a> {
                         continue;
                     }
                     let before = (self.emitted, self.edges.len());
-                    self.parameter(owner, crumbs(), p, c);
+                    let crumbs = vec![self.crumb(kind, &c.name)];
+                    self.parameter(owner, crumbs, p, c);
                     if (self.emitted, self.edges.len()) == before {
                         self.clean_params.insert(key);
                     }
                 }
                 None if was_moved(&c.name, &moved) => {}
                 None => {
-                    let crumbs = crumbs();
+                    let crumbs = [self.crumb(kind, &c.name)];
                     let (b, msg) = match (self.inverted, c.required) {
                         // A callback request is sent by the API: subscribers that do not read
                         // a new parameter are unaffected, required or not.
@@ -1066,11 +1081,12 @@ impl<'a> Engine<'a> {
     }
 
     fn media_crumb(
+        &mut self,
         prev: &IndexMap<String, MediaType>,
         cur: &IndexMap<String, MediaType>,
-        key: &str,
+        key: &'a str,
     ) -> Option<Crumb> {
-        (prev.len() > 1 || cur.len() > 1).then(|| Crumb::new(NodeKind::MediaType, key))
+        (prev.len() > 1 || cur.len() > 1).then(|| self.crumb(NodeKind::MediaType, key))
     }
 
     fn request_body(
@@ -1137,10 +1153,12 @@ impl<'a> Engine<'a> {
     ) {
         let request = request != self.inverted;
         for (mt, c) in cur {
-            let mut crumbs = base.clone();
+            // Room for the media type crumb: no regrowth.
+            let mut crumbs = Vec::with_capacity(base.len() + 1);
+            crumbs.extend_from_slice(&base);
             match small_get(prev, mt) {
                 None => {
-                    crumbs.push(Crumb::new(NodeKind::MediaType, mt.as_str()));
+                    crumbs.push(self.crumb(NodeKind::MediaType, mt));
                     let b = if request {
                         B::RequestBodyMediaTypeAdded
                     } else {
@@ -1155,7 +1173,7 @@ impl<'a> Engine<'a> {
                     );
                 }
                 Some(p) => {
-                    if let Some(mc) = Self::media_crumb(prev, cur, mt) {
+                    if let Some(mc) = self.media_crumb(prev, cur, mt) {
                         crumbs.push(mc);
                     }
                     let at = (Some(&p.source), Some(&c.source));
@@ -1212,7 +1230,7 @@ impl<'a> Engine<'a> {
                 continue;
             }
             let mut crumbs = base.clone();
-            crumbs.push(Crumb::new(NodeKind::MediaType, mt.as_str()));
+            crumbs.push(self.crumb(NodeKind::MediaType, mt));
             let b = if request {
                 B::RequestBodyMediaTypeRemoved
             } else {
@@ -1235,7 +1253,7 @@ impl<'a> Engine<'a> {
         cur: &'a IndexMap<String, Response>,
     ) {
         for (status, c) in cur {
-            let crumbs = vec![Crumb::new(NodeKind::Response, status.as_str())];
+            let crumbs = vec![self.crumb(NodeKind::Response, status)];
             match small_get(prev, status) {
                 Some(p) => self.response(owner, crumbs, p, c),
                 None => {
