@@ -26,7 +26,9 @@ pub(crate) const MAX_INLINE_DEPTH: usize = 96;
 pub(crate) struct Edge {
     pub from: usize,
     pub to: usize,
-    pub crumbs: Vec<Crumb>,
+    /// Where the use sits under `from`: a range of [`Engine::edge_crumbs`] (empty for edges
+    /// from shared components, which never become link items).
+    pub crumbs: std::ops::Range<usize>,
 }
 
 /// A shared component compared in one role.
@@ -122,6 +124,8 @@ pub(crate) struct Engine<'a> {
     pub owners: Vec<Owner<'a>>,
     pub changes: Vec<Change>,
     pub edges: Vec<Edge>,
+    /// The crumbs of every edge, one after the other (see [`Edge::crumbs`]).
+    pub edge_crumbs: Vec<Crumb>,
     pub components: Vec<ComponentPair>,
     pub component_index: FxMap<Role, FxMap<String, usize>>,
     pub queue: VecDeque<usize>,
@@ -273,6 +277,7 @@ impl<'a> Engine<'a> {
             owners: Vec::new(),
             changes: Vec::new(),
             edges: Vec::new(),
+            edge_crumbs: Vec::new(),
             components: Vec::new(),
             component_index: FxMap::default(),
             queue: VecDeque::new(),
@@ -291,14 +296,25 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The crumbs an edge from `owner` keeps: only operations' edges become link items, so
-    /// an edge from a shared component needs none.
-    pub(crate) fn edge_crumbs(&self, owner: usize, crumbs: &[Crumb]) -> Vec<Crumb> {
-        if self.owners.get(owner).is_some_and(|o| o.role.is_some()) {
-            Vec::new()
-        } else {
-            crumbs.to_vec()
+    /// Records a use of the shared component `to` from `owner` at `crumbs`. Only operations'
+    /// edges become link items, so an edge from a shared component keeps no crumbs; the others
+    /// are appended to one buffer (no allocation per edge).
+    pub(crate) fn link(&mut self, owner: usize, to: usize, crumbs: &[Crumb]) {
+        let start = self.edge_crumbs.len();
+        if !self.owners.get(owner).is_some_and(|o| o.role.is_some()) {
+            self.edge_crumbs.extend_from_slice(crumbs);
         }
+        let crumbs = start..self.edge_crumbs.len();
+        self.edges.push(Edge {
+            from: owner,
+            to,
+            crumbs,
+        });
+    }
+
+    /// The crumbs of an edge.
+    pub(crate) fn edge_path(&self, edge: &Edge) -> &[Crumb] {
+        self.edge_crumbs.get(edge.crumbs.clone()).unwrap_or(&[])
     }
 
     pub(crate) fn add_owner(&mut self, owner: Owner<'a>) -> usize {

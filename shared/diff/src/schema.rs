@@ -19,7 +19,7 @@ static EMPTY_LIST: Vec<Value> = Vec::new();
 static EMPTY_MAP: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
 use crate::change::{Crumb, NodeKind, Status};
-use crate::engine::{Edge, Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
+use crate::engine::{Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
 use crate::nav::{get, vget};
 use crate::rules::{CHECKS, Role, RuleId, S};
 
@@ -273,12 +273,7 @@ impl<'a> Engine<'a> {
         // The same pair again (Swagger 2.0 gives every media type of a body or response the
         // same schema location): when its outcome was just an edge, only the edge is new.
         if let Some(to) = self.last_edge.hit(p, c, role, depth, definition) {
-            let crumbs = self.edge_crumbs(owner, crumbs);
-            self.edges.push(Edge {
-                from: owner,
-                to,
-                crumbs,
-            });
+            self.link(owner, to, crumbs);
             return;
         }
         let (Some(praw), Some(craw)) = (self.pn.lookup(p), self.cn.lookup(c)) else {
@@ -299,12 +294,7 @@ impl<'a> Engine<'a> {
         };
         if let Some(to) = memo.as_ref().and_then(|k| self.ref_links.get(k)).copied() {
             self.last_edge.set(p, c, role, depth, definition, to);
-            let crumbs = self.edge_crumbs(owner, crumbs);
-            self.edges.push(Edge {
-                from: owner,
-                to,
-                crumbs,
-            });
+            self.link(owner, to, crumbs);
             return;
         }
         let resolved = (
@@ -355,12 +345,7 @@ impl<'a> Engine<'a> {
             if !siblings {
                 self.last_edge.set(p, c, role, depth, definition, to);
             }
-            let crumbs = self.edge_crumbs(owner, crumbs);
-            self.edges.push(Edge {
-                from: owner,
-                to,
-                crumbs,
-            });
+            self.link(owner, to, crumbs);
             return;
         }
         if depth > MAX_INLINE_DEPTH {
@@ -530,12 +515,7 @@ impl<'a> Engine<'a> {
         for (name, pt, ct) in targets.iter() {
             let to = self.component(name, role, pt, ct);
             if to != owner {
-                let crumbs = self.edge_crumbs(owner, crumbs);
-                self.edges.push(Edge {
-                    from: owner,
-                    to,
-                    crumbs,
-                });
+                self.link(owner, to, crumbs);
             }
         }
         true

@@ -263,14 +263,14 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
         if edge.from == edge.to || !g.own_changed[edge.to] || e.owners[edge.from].role.is_some() {
             continue;
         }
-        if !linked.insert((edge.from, edge.to, edge.crumbs.as_slice())) {
+        if !linked.insert((edge.from, edge.to, e.edge_path(edge))) {
             continue;
         }
         let target = &e.owners[edge.to];
         if link_ids[edge.to].is_none() {
             link_ids[edge.to] = Some(target.item_id().into_owned());
         }
-        let parent = roots[edge.from].at(&edge.crumbs);
+        let parent = roots[edge.from].at(e.edge_path(edge));
         let mut link = Node::new(Some(Crumb::new(NodeKind::SchemaLink, target.name.as_str())));
         link.link = Some(edge.to);
         parent.children.push(link);
