@@ -301,7 +301,7 @@ impl<'a> Engine<'a> {
     /// are appended to one buffer (no allocation per edge).
     pub(crate) fn link(&mut self, owner: usize, to: usize, crumbs: &[Crumb]) {
         let start = self.edge_crumbs.len();
-        if !self.owners.get(owner).is_some_and(|o| o.role.is_some()) {
+        if self.owners.get(owner).is_none_or(|o| o.role.is_none()) {
             self.edge_crumbs.extend_from_slice(crumbs);
         }
         let crumbs = start..self.edge_crumbs.len();
