@@ -1119,13 +1119,17 @@ impl<'a> Engine<'a> {
         c: Option<&'a RequestBody>,
     ) {
         let body = Crumb::new(NodeKind::Body, "body");
+        // In a callback the API sends the request body and subscribers read it: adding one
+        // is harmless to them, taking it away (or making it optional) is not.
+        let inverted = self.inverted;
         match (p, c) {
             (None, None) => {}
             (None, Some(c)) => {
-                let (b, what) = if c.required {
-                    (B::RequestRequiredBodyAdded, "a required")
-                } else {
-                    (B::RequestBodyAdded, "an optional")
+                let (b, what) = match (inverted, c.required) {
+                    (true, true) => (B::CallbackBodyAdded, "a required"),
+                    (true, false) => (B::CallbackBodyAdded, "an optional"),
+                    (false, true) => (B::RequestRequiredBodyAdded, "a required"),
+                    (false, false) => (B::RequestBodyAdded, "an optional"),
                 };
                 self.presence(
                     (b, Status::Added),
@@ -1136,7 +1140,14 @@ impl<'a> Engine<'a> {
                 );
             }
             (Some(p), None) => self.presence(
-                (B::RequestBodyRemoved, Status::Removed),
+                (
+                    if inverted {
+                        B::CallbackBodyRemoved
+                    } else {
+                        B::RequestBodyRemoved
+                    },
+                    Status::Removed,
+                ),
                 owner,
                 &[body],
                 "the request body was removed".into(),
@@ -1146,7 +1157,11 @@ impl<'a> Engine<'a> {
                 let at = (Some(&p.source), Some(&c.source));
                 let crumbs = vec![body];
                 self.required(
-                    (B::RequestBodyBecameRequired, B::RequestBodyBecameOptional),
+                    if inverted {
+                        (B::CallbackBodyBecameRequired, B::CallbackBodyBecameOptional)
+                    } else {
+                        (B::RequestBodyBecameRequired, B::RequestBodyBecameOptional)
+                    },
                     owner,
                     &crumbs,
                     format_args!("the request body"),

@@ -430,6 +430,18 @@ base_rules! {
     CallbackParameterAllowReservedAdded => "callback-parameter-allow-reserved-added", Breaking, Response, "callbacks", true, "allowReserved", "A callback request query parameter may now carry reserved characters unencoded (subscribers decoding strictly break).", OpenApi31,
         "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, schema: {type: string}}], @R}}}}, @R}}}",
         "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {parameters: [{name: q, in: query, allowReserved: true, schema: {type: string}}], @R}}}}, @R}}}";
+    CallbackBodyAdded => "callback-body-added", Info, Response, "callbacks", true, "requestBody", "A callback request (sent by the API) now carries a body, required or not (subscribers that do not read it are unaffected).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {requestBody: {required: true, content: {application/json: {schema: {type: object}}}}, @R}}}}, @R}}}";
+    CallbackBodyRemoved => "callback-body-removed", Breaking, Response, "callbacks", true, "requestBody", "A callback request no longer carries its body (subscribers reading it break).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {requestBody: {content: {application/json: {schema: {type: object}}}}, @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {@R}}}}, @R}}}";
+    CallbackBodyBecameOptional => "callback-body-became-optional", Breaking, Response, "callbacks", true, "required", "A callback request body became optional (the API may now leave out what subscribers read).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {requestBody: {required: true, content: {application/json: {schema: {type: object}}}}, @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {requestBody: {content: {application/json: {schema: {type: object}}}}, @R}}}}, @R}}}";
+    CallbackBodyBecameRequired => "callback-body-became-required", Info, Response, "callbacks", true, "required", "A callback request body became required (the API now always sends it).", OpenApi31,
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {requestBody: {content: {application/json: {schema: {type: object}}}}, @R}}}}, @R}}}",
+        "paths: {/a: {post: {callbacks: {done: {'{$request.body#/url}': {post: {requestBody: {required: true, content: {application/json: {schema: {type: object}}}}, @R}}}}, @R}}}";
     ComponentSchemaAdded => "component-schema-added", Info, Both, "components", false, "schemas", "A reusable schema was added to the components.", OpenApi31,
         "components: {schemas: {}}", "components: {schemas: {Pet: {type: object}}}";
     ComponentSchemaRemoved => "component-schema-removed", Info, Both, "components", false, "schemas", "A reusable schema was removed from the components (uses of it are reported where they changed).", OpenApi31,

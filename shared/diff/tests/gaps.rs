@@ -505,3 +505,53 @@ fn unencoded_reserved_characters_are_judged_from_whoever_reads_the_parameter() {
         Some(Level::Breaking)
     );
 }
+
+#[test]
+fn a_callback_request_body_is_judged_from_the_subscriber_that_reads_it() {
+    let body = |required: bool| {
+        with_callback(EVENT, ACK).replace(
+            "requestBody:\n                required: true",
+            &format!("requestBody:\n                required: {required}"),
+        )
+    };
+    let without = with_callback(EVENT, ACK).replace(
+        &format!(
+            "              requestBody:\n                required: true\n                content:\n                  application/json:\n                    schema: {EVENT}\n"
+        ),
+        "",
+    );
+    assert!(!without.contains("requestBody"), "{without}");
+    // The API stops sending the body subscribers read.
+    let r = report(&body(true), &without);
+    assert_eq!(
+        level_of(&r, "callback-body-removed"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    assert!(level_of(&r, "request-body-removed").is_none());
+    // The API starts sending one: harmless to subscribers, required or not.
+    let r = report(&without, &body(true));
+    assert_eq!(
+        level_of(&r, "callback-body-added"),
+        Some(Level::Info),
+        "{:?}",
+        rules(&r)
+    );
+    assert!(level_of(&r, "request-required-body-added").is_none());
+    // It may now be left out.
+    let r = report(&body(true), &body(false));
+    assert_eq!(
+        level_of(&r, "callback-body-became-optional"),
+        Some(Level::Breaking),
+        "{:?}",
+        rules(&r)
+    );
+    let r = report(&body(false), &body(true));
+    assert_eq!(
+        level_of(&r, "callback-body-became-required"),
+        Some(Level::Info),
+        "{:?}",
+        rules(&r)
+    );
+}
