@@ -8,6 +8,7 @@
 //! schema pair is memoized by (previous location, current location, role), so circular inline
 //! references terminate as well, and inline nesting is capped at [`MAX_INLINE_DEPTH`].
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
@@ -297,14 +298,16 @@ impl<'a> Engine<'a> {
             self.link(owner, to, crumbs);
             return;
         }
+        // Borrowed unless a `$ref` was followed: most inline schemas need no copy of their
+        // location until they enter the pair memo.
         let resolved = (
             match pref {
-                Some(r) => self.pn.follow(p.file, r),
-                None => Some((p.clone(), praw)),
+                Some(r) => self.pn.follow(p.file, r).map(|(l, v)| (Cow::Owned(l), v)),
+                None => Some((Cow::Borrowed(p), praw)),
             },
             match cref {
-                Some(r) => self.cn.follow(c.file, r),
-                None => Some((c.clone(), craw)),
+                Some(r) => self.cn.follow(c.file, r).map(|(l, v)| (Cow::Owned(l), v)),
+                None => Some((Cow::Borrowed(c), craw)),
             },
         );
         let (Some((pl, pv)), Some((cl, cv))) = resolved else {
@@ -319,13 +322,15 @@ impl<'a> Engine<'a> {
         if siblings {
             self.ref_siblings(owner, crumbs, role, p, praw, c, craw);
         }
-        let is_self = definition && &pl == p && &cl == c;
+        let is_self = definition && *pl == *p && *cl == *c;
         let mut named = false;
         let shared = if is_self {
             None
-        } else if let (Some(pn), Some(cn)) = (self.p_names.get(&pl), self.c_names.get(&cl)) {
+        } else if let (Some(&pn), Some(&cn)) =
+            (self.p_names.get(pl.as_ref()), self.c_names.get(cl.as_ref()))
+        {
             named = true;
-            (pn == cn).then(|| cn.to_string())
+            (pn == cn).then_some(Cow::Borrowed(cn))
         } else if depth == 0
             && pl.pointer == cl.pointer
             && pl.file == cl.file
@@ -333,7 +338,7 @@ impl<'a> Engine<'a> {
         {
             // The schema of a shared parameter, response, header or message: compared once,
             // reported at its definition.
-            Some(pl.pointer.trim_start_matches('/').to_string())
+            Some(Cow::Owned(pl.pointer.trim_start_matches('/').to_string()))
         } else {
             None
         };
@@ -355,7 +360,7 @@ impl<'a> Engine<'a> {
             self.truncated = true;
             return;
         }
-        let key = (pl, cl);
+        let key = (pl.into_owned(), cl.into_owned());
         let bit = 1u8 << (role as u8);
         let cached = match self.pairs.get_mut(&key) {
             Some(state) => {
