@@ -156,10 +156,16 @@ fn read_text(path: &Path) -> Result<String, CliError> {
 
 /// The `$ref` values written in a YAML or JSON text (a lexical scan: it finds refs in block
 /// and flow YAML as well as JSON, quoted or not).
-pub(crate) fn scan_refs(text: &str) -> Vec<String> {
+pub(crate) fn scan_refs(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(pos) = text[from..].find("$ref") {
+    // Each `$` (found with `memchr`, much faster than a substring search over multi-megabyte
+    // texts) that starts `$ref`.
+    while let Some(pos) = text.get(from..).and_then(|t| t.find('$')) {
+        if !text[from + pos..].starts_with("$ref") {
+            from += pos + 1;
+            continue;
+        }
         let mut rest = &text[from + pos + 4..];
         from += pos + 4;
         rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
@@ -184,7 +190,7 @@ pub(crate) fn scan_refs(text: &str) -> Vec<String> {
             let v = &rest[..end];
             v.split(" #").next().unwrap_or(v).trim()
         };
-        out.push(value.to_string());
+        out.push(value);
     }
     out
 }
@@ -220,25 +226,28 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         .unwrap_or_default();
     let mut references: Vec<Reference> = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
-    // (relative location of the file that holds the refs, its text)
-    let mut queue: VecDeque<(PathBuf, String)> = VecDeque::new();
-    queue.push_back((PathBuf::new(), root_text.clone()));
-    let mut first = true;
-    while let Some((rel_file, text)) = queue.pop_front() {
-        let dir = if first {
-            PathBuf::new()
-        } else {
-            rel_file.parent().map(Path::to_path_buf).unwrap_or_default()
+    // (relative location of the file that holds the refs, index of its text in `references`,
+    // `None` for the root document).
+    let mut queue: VecDeque<(PathBuf, Option<usize>)> = VecDeque::new();
+    queue.push_back((PathBuf::new(), None));
+    while let Some((rel_file, index)) = queue.pop_front() {
+        let dir = match index {
+            None => PathBuf::new(),
+            Some(_) => rel_file.parent().map(Path::to_path_buf).unwrap_or_default(),
         };
-        first = false;
-        for r in scan_refs(&text) {
+        let text = match index {
+            None => root_text.as_str(),
+            Some(i) => references.get(i).map_or("", |r| r.content.as_str()),
+        };
+        let mut found: Vec<Reference> = Vec::new();
+        for r in scan_refs(text) {
             let file_part = r.split('#').next().unwrap_or("");
             if file_part.is_empty() || file_part.contains("://") || file_part.starts_with("urn:") {
                 continue;
             }
             let outside = || CliError::Outside {
                 path: shown.clone(),
-                reference: r.clone(),
+                reference: r.to_string(),
                 root: base.display().to_string(),
             };
             // A `$ref` that names no existing file (prose that looks like one, a typo) is
@@ -262,7 +271,7 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
             if !seen.insert(rel.clone()) {
                 continue;
             }
-            if references.len() >= MAX_FILES {
+            if references.len() + found.len() >= MAX_FILES {
                 return Err(CliError::TooManyFiles {
                     path: shown,
                     limit: MAX_FILES,
@@ -282,13 +291,14 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect::<Vec<_>>()
                 .join("/");
-            references.push(Reference {
+            queue.push_back((rel, Some(references.len() + found.len())));
+            found.push(Reference {
                 location,
-                content: content.clone(),
+                content,
                 name: None,
             });
-            queue.push_back((rel, content));
         }
+        references.extend(found);
     }
     let limits = Limits {
         max_bytes: MAX_FILE_BYTES,
@@ -333,6 +343,15 @@ folded:
                 "#/components/schemas/Long"
             ]
         );
+    }
+
+    #[test]
+    fn dollar_signs_that_do_not_start_a_ref_are_skipped() {
+        let text = "{\"$schema\": \"x\", \"price\": \"$5\", \"a\": {\"$$ref\": \"one.json\"}, \"b\": {\"$ref\": \"two.json\"}}\nc: {$ref: 'three.yaml'}\nend: $";
+        assert_eq!(scan_refs(text), vec!["one.json", "two.json", "three.yaml"]);
+        assert!(scan_refs("$").is_empty());
+        assert!(scan_refs("€$ref").is_empty());
+        assert_eq!(scan_refs("€$ref: 'x.yaml'"), vec!["x.yaml"]);
     }
 
     #[test]
