@@ -834,6 +834,9 @@ impl Document {
     fn check_refs(&self, errors: &mut Collector) {
         let mut count = 0usize;
         let mut good: HashSet<Location> = HashSet::new();
+        // Targets of the `$ref` strings already resolved, by file: the same string recurs
+        // in every place that uses a component.
+        let mut targets: HashMap<(FileId, &str), Location> = HashMap::new();
         for (fi, file) in self.files.iter().enumerate() {
             let fid = FileId(fi as u32);
             // (value, depth, token) with an explicit path of tokens.
@@ -862,7 +865,17 @@ impl Document {
                                 file: fid,
                                 pointer: tokens_pointer(&path),
                             };
-                            if let Err(e) = self.check_chain(here.clone(), r, &mut good) {
+                            let known = targets.get(&(fid, r.as_str())).cloned();
+                            let checked = self.check_chain(here.clone(), r, known, &mut good);
+                            let checked = match checked {
+                                Ok(Some(target)) => {
+                                    targets.insert((fid, r.as_str()), target);
+                                    Ok(())
+                                }
+                                Ok(None) => Ok(()),
+                                Err(e) => Err(e),
+                            };
+                            if let Err(e) = checked {
                                 let code = match e {
                                     RefError::Forbidden { .. } => "forbidden-ref",
                                     RefError::Cycle { .. } => "ref-cycle",
@@ -904,16 +917,27 @@ impl Document {
         }
     }
 
+    /// Checks the chain a `$ref` written at `here` starts (`known`: its first target, when
+    /// the same string was resolved before). Returns the first target when it was resolved
+    /// here (to remember it).
     fn check_chain(
         &self,
         here: Location,
         first: &str,
+        known: Option<Location>,
         good: &mut HashSet<Location>,
-    ) -> Result<(), RefError> {
-        let used_at = self.describe(&here);
-        let mut target = self
-            .ref_target(here.file, first)
-            .map_err(|e| e.used_at(used_at.clone()))?;
+    ) -> Result<Option<Location>, RefError> {
+        let used_at = || self.describe(&here);
+        let (mut target, resolved) = match known {
+            Some(t) => (t, None),
+            None => {
+                let t = self
+                    .ref_target(here.file, first)
+                    .map_err(|e| e.used_at(used_at()))?;
+                (t.clone(), Some(t))
+            }
+        };
+        // Described only for an error: the success path allocates nothing for it.
         let mut chain = vec![here];
         loop {
             if good.contains(&target) {
@@ -921,7 +945,7 @@ impl Document {
             }
             let v = self.value(&target).ok_or_else(|| RefError::Unresolved {
                 reference: first.to_string(),
-                used_at: used_at.clone(),
+                used_at: self.describe(&chain[0]),
                 reason: "there is no value at the target".into(),
             })?;
             let Some(r) = ref_of(v) else { break };
@@ -929,13 +953,13 @@ impl Document {
                 let mut names: Vec<String> = chain.iter().map(|l| self.describe(l)).collect();
                 names.push(self.describe(&target));
                 return Err(RefError::Cycle {
-                    used_at,
+                    used_at: self.describe(&chain[0]),
                     chain: names.join(" -> "),
                 });
             }
             if chain.len() >= self.limits.max_ref_chain {
                 return Err(RefError::TooLong {
-                    used_at,
+                    used_at: self.describe(&chain[0]),
                     limit: self.limits.max_ref_chain,
                 });
             }
@@ -950,7 +974,7 @@ impl Document {
         for l in chain.into_iter().skip(1) {
             good.insert(l);
         }
-        Ok(())
+        Ok(resolved)
     }
 
     /// Fills `line`/`column` of diagnostics that have a pointer but no position, parsing each

@@ -120,7 +120,14 @@ struct Builder<'a> {
     swagger: bool,
     synthetic: Map<String, Value>,
     synthetic_id: FileId,
+    /// Where a `$ref` string written in a file resolves to, once it has resolved: the chain a
+    /// string starts does not depend on where it is written (a chain that came back to the
+    /// place it started from would be a cycle, which is not remembered).
+    resolved: std::cell::RefCell<Resolved<'a>>,
 }
+
+/// [`Builder::resolved`]: (file, `$ref` string) → final location and value.
+type Resolved<'a> = std::collections::HashMap<(FileId, &'a str), (Location, &'a Value)>;
 
 /// Builds the model; returns the synthetic file's value when one was needed.
 pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
@@ -129,6 +136,7 @@ pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
         swagger: doc.version() == SpecVersion::OpenApi20,
         synthetic: Map::new(),
         synthetic_id: FileId(doc.files.len() as u32),
+        resolved: Default::default(),
     };
     let mut model = ApiModel::default();
     match doc.version().family() {
@@ -145,7 +153,19 @@ pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
 
 impl<'a> Builder<'a> {
     fn resolve(&self, loc: &Location) -> Option<(Location, &'a Value)> {
-        self.doc.resolve(loc).ok()
+        let doc: &'a Document = self.doc;
+        let v = doc.value(loc)?;
+        let Some(r) = ref_of(v) else {
+            return Some((loc.clone(), v));
+        };
+        if let Some(hit) = self.resolved.borrow().get(&(loc.file, r)) {
+            return Some(hit.clone());
+        }
+        let out = doc.resolve(loc).ok()?;
+        self.resolved
+            .borrow_mut()
+            .insert((loc.file, r), out.clone());
+        Some(out)
     }
 
     fn root_loc(&self) -> Location {
