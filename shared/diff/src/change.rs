@@ -117,7 +117,8 @@ pub(crate) struct Owner<'a> {
     /// For an operation: the previous and current operation, whose `{path, verb, deprecated}`
     /// values become the item's `previous`/`current` (built only for owners that become items).
     pub endpoint: Option<(Option<&'a Operation>, Option<&'a Operation>)>,
-    /// `GET /pets/{}` style key used by ignore rules (operations only).
+    /// `GET /pets/{}` style key used by ignore rules, when not derived from `endpoint` (see
+    /// [`Owner::matcher`]).
     pub matcher: Option<String>,
     /// For shared components: the role they were compared in.
     pub role: Option<Role>,
@@ -141,6 +142,24 @@ impl Owner<'_> {
             }
             (None, None) => self.id.as_str().into(),
         }
+    }
+
+    /// The `GET /pets/{}` style key ignore rules match (operations and their callbacks only);
+    /// derived from the operation for endpoints.
+    pub(crate) fn matcher(&self) -> Option<std::borrow::Cow<'_, str>> {
+        if let Some(m) = &self.matcher {
+            return Some(m.as_str().into());
+        }
+        let (p, c) = self.endpoint?;
+        let op = c.or(p)?;
+        Some(
+            format!(
+                "{} {}",
+                op.key.method,
+                crate::options::normalize_template(&op.key.path)
+            )
+            .into(),
+        )
     }
 
     /// The item's `previous` and `current` values.

@@ -344,9 +344,11 @@ impl<'a> Engine<'a> {
         current_at: Option<&Location>,
     ) {
         self.emitted += 1;
-        let matcher = self.owners.get(owner).and_then(|o| o.matcher.as_deref());
-        if self.options.ignored(rule, matcher) {
-            return;
+        if self.options.has_ignores() {
+            let matcher = self.owners.get(owner).and_then(|o| o.matcher());
+            if self.options.ignored(rule, matcher.as_deref()) {
+                return;
+            }
         }
         let level = self.options.level(rule);
         let subject = self
@@ -641,11 +643,8 @@ impl<'a> Engine<'a> {
             previous: None,
             current: None,
             endpoint: Some(endpoint),
-            matcher: Some(format!(
-                "{} {}",
-                op.key.method,
-                normalize_template(&op.key.path)
-            )),
+            // Derived from `endpoint` when an ignore rule needs it (`Owner::matcher`).
+            matcher: None,
             role: None,
         })
     }
@@ -811,7 +810,7 @@ impl<'a> Engine<'a> {
         c: &'a Operation,
     ) {
         let (parent_name, matcher) = match self.owners.get(parent) {
-            Some(o) => (o.name.clone(), o.matcher.clone()),
+            Some(o) => (o.name.clone(), o.matcher().map(|m| m.into_owned())),
             None => (String::new(), None),
         };
         let title = format!(

@@ -134,6 +134,11 @@ impl DiffOptions {
             .unwrap_or_else(|| rule.rule().level)
     }
 
+    /// Whether any rule is ignored (else [`DiffOptions::ignored`] is always false).
+    pub(crate) fn has_ignores(&self) -> bool {
+        !self.ignores.is_empty()
+    }
+
     pub(crate) fn ignored(&self, rule: RuleId, operation: Option<&str>) -> bool {
         self.ignores.iter().any(|i| {
             i.rule == rule

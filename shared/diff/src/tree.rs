@@ -291,10 +291,10 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
     // Operations sorted by path then method, so removed and added ones sit among the rest.
     let sort_key = |i: usize| {
         let o = &e.owners[i];
-        match (&o.matcher, o.role) {
+        match (o.matcher(), o.role) {
             (Some(m), None) => match m.split_once(' ') {
                 Some((method, path)) => format!("{path} {method}"),
-                None => m.clone(),
+                None => m.to_string(),
             },
             _ => format!("{i:010}"),
         }
