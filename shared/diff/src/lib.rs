@@ -91,8 +91,8 @@ pub struct DiffReport {
 pub fn diff(previous: &Document, current: &Document, options: &DiffOptions) -> DiffReport {
     let mut engine = engine::Engine::new(previous, current, options);
     engine.run();
-    let graph = tree::graph(&engine);
-    let items = tree::build(&engine, &graph);
+    let mut graph = tree::graph(&engine);
+    let items = tree::build(&engine, &mut graph);
     DiffReport {
         changes: std::mem::take(&mut engine.changes),
         items,

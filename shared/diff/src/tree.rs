@@ -247,7 +247,7 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
 
 /// Builds the item list: operations first, then AsyncAPI operations, channels, servers,
 /// security, then shared components.
-pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
+pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
     let n = e.owners.len();
     let mut roots: Vec<Node> = (0..n).map(|_| Node::new(None)).collect();
     for (i, c) in e.changes.iter().enumerate() {
@@ -331,8 +331,8 @@ pub(crate) fn build(e: &Engine<'_>, g: &Graph) -> Vec<DiffItem> {
             item.current = current;
         }
         if let Some(role) = o.role {
-            item.affected = g.affected[i].clone();
-            item.name = o.name.clone();
+            // Each owner becomes one item at most: its list can move.
+            item.affected = std::mem::take(&mut g.affected[i]);
             item.label = format!("schema ({}) ", role.prefix().replace('-', " "));
         }
         item.breaking = item.breaking || g.breaking[i];
