@@ -78,26 +78,34 @@ impl LocalWebhooks {
             _ => Some(key_from_data_dir(data_dir)?),
         };
         let settings = WebhookSettings::from_env(fallback.as_deref())?;
-        let queue: Arc<dyn MessageQueue> =
+        let (queue, store): (Arc<dyn MessageQueue>, DynamoStore) =
             match std::env::var(specpress_queue_sqs::config::QUEUE_URL_ENV) {
                 Ok(url) if !url.trim().is_empty() => {
                     let conf =
                         aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
                     let dlq =
                         std::env::var(specpress_queue_sqs::config::DEAD_LETTER_QUEUE_URL_ENV).ok();
-                    Arc::new(SqsQueue::new(SqsClient::new(&conf), url.trim(), dlq))
+                    let queue: Arc<dyn MessageQueue> =
+                        Arc::new(SqsQueue::new(SqsClient::new(&conf), url.trim(), dlq));
+                    // As in AWS: sent after the commit, with the outbox sweeper behind it.
+                    (queue.clone(), store.clone().with_event_queue(queue))
                 }
-                _ => Arc::new(LocalQueue::new(
-                    store.client().clone(),
-                    store.table(),
-                    LOCAL_QUEUE_NAME,
-                    Duration::from_secs(60),
-                    // Retries are visibility changes, which do not count as failed receives; this bounds only
-                    // messages that keep failing to process (poison), as the SQS redrive policy does.
-                    12,
-                )),
+                _ => {
+                    let local = LocalQueue::new(
+                        store.client().clone(),
+                        store.table(),
+                        LOCAL_QUEUE_NAME,
+                        Duration::from_secs(60),
+                        // Retries are visibility changes, which do not count as failed receives; this bounds
+                        // only messages that keep failing to process (poison), as the SQS redrive policy does.
+                        12,
+                    );
+                    // The queue lives in the store's table, so the deploy transaction enqueues the event itself.
+                    let store = store.clone().with_in_table_queue(local.clone())?;
+                    (Arc::new(local), store)
+                }
             };
-        let store = Arc::new(store.clone().with_event_queue(queue.clone()));
+        let store = Arc::new(store);
         let service = delivery_service(
             store.clone(),
             Arc::new(Engines::default()),

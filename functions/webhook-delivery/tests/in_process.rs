@@ -433,7 +433,9 @@ async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_
             .await
             .expect("visible");
     }
-    // Drain: the delivery goes out; the poison messages are received until maxReceiveCount (3), then dead-lettered.
+    // Drain with a consumer whose redrive policy allows 3 receives (one queue value: its clones share the
+    // in-memory leases and receive counts): the delivery goes out; the poison messages are received until
+    // maxReceiveCount, then dead-lettered.
     let local = specpress_store_dynamodb::LocalQueue::new(
         w.store.client().clone(),
         w.store.table(),
@@ -441,14 +443,15 @@ async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_
         Duration::from_secs(30),
         3,
     );
+    let consumer: Arc<dyn MessageQueue> = Arc::new(local.clone());
     for _ in 0..6 {
-        let batch = local
+        let batch = consumer
             .receive(10, Duration::from_millis(100))
             .await
             .expect("receive");
         let r = process_batch(
             &w.service,
-            &w.queue,
+            &consumer,
             batch.clone(),
             Instant::now() + Duration::from_secs(60),
             &options,
@@ -456,7 +459,7 @@ async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_
         .await;
         // Failed messages become visible again at once (the visibility timeout, compressed).
         for m in batch.iter().filter(|m| r.failed.contains(&m.message_id)) {
-            w.queue
+            consumer
                 .change_visibility(&m.receipt, Duration::ZERO)
                 .await
                 .expect("visible");

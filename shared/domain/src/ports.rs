@@ -103,6 +103,19 @@ pub struct Commit {
     pub branch: Option<(BranchName, BranchExpectation)>,
     /// For a published version: the durable event.
     pub event: Option<Event>,
+    /// For a published version: its definition, stored permanently with the commit (inside the transaction when
+    /// it fits in one item, else just before it; content-addressed and idempotent either way).
+    pub blob: Option<EncodedBundle>,
+}
+
+/// A bundle encoded for storage: its content address and the compressed bytes the store writes. A [`Commit`]
+/// carries it so the store can write the definition in the deploy transaction itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedBundle {
+    /// Where it lives once written.
+    pub blob: BlobRef,
+    /// The compressed serialization (produced and read by the store; opaque here).
+    pub compressed: std::sync::Arc<[u8]>,
 }
 
 /// Versions.
@@ -123,6 +136,8 @@ pub trait BlobStore: Send + Sync {
     /// Stores a bundle losslessly (any size up to the API limit) and returns its reference. Idempotent.
     /// A permanent write makes an existing temporary blob permanent; a temporary write never shortens a life.
     async fn put_bundle(&self, bundle: &Bundle, retention: Retention) -> Result<BlobRef>;
+    /// Encodes a bundle (serialization, content address, compression) without writing it, for a [`Commit`].
+    async fn encode_bundle(&self, bundle: &Bundle) -> Result<EncodedBundle>;
     /// Reads a bundle back byte for byte, verifying its hash; `None` if absent.
     async fn get_bundle(&self, blob: &BlobRef) -> Result<Option<Bundle>>;
 }

@@ -7,7 +7,8 @@
 //! all chunks, decompresses with the size as a hard cap, and verifies the hash before returning anything.
 
 use sha2::{Digest, Sha256};
-use specpress_domain::model::Bundle;
+use specpress_domain::model::{BlobRef, Bundle};
+use specpress_domain::ports::EncodedBundle;
 use specpress_domain::{DomainError, Result};
 
 /// Largest compressed payload per item (leaves ample room under 400 KB for keys and attribute names).
@@ -15,26 +16,27 @@ pub const CHUNK_BYTES: usize = 300 * 1024;
 /// zstd level: fast, with good ratios on YAML/JSON.
 const LEVEL: i32 = 3;
 
-/// A bundle ready to store.
-pub struct Encoded {
-    pub sha256: String,
-    pub size: u64,
-    pub chunks: Vec<Vec<u8>>,
-}
-
-pub fn encode(bundle: &Bundle) -> Result<Encoded> {
+/// Serializes, hashes and compresses a bundle.
+pub fn encode(bundle: &Bundle) -> Result<EncodedBundle> {
     let raw = serde_json::to_vec(bundle).map_err(DomainError::unexpected)?;
     let sha256 = hex::encode(Sha256::digest(&raw));
     let compressed = zstd::bulk::compress(&raw, LEVEL).map_err(DomainError::unexpected)?;
-    let mut chunks: Vec<Vec<u8>> = compressed.chunks(CHUNK_BYTES).map(<[u8]>::to_vec).collect();
-    if chunks.is_empty() {
-        chunks.push(Vec::new());
-    }
-    Ok(Encoded {
-        sha256,
-        size: raw.len() as u64,
-        chunks,
+    Ok(EncodedBundle {
+        blob: BlobRef {
+            sha256,
+            size: raw.len() as u64,
+        },
+        compressed: compressed.into(),
     })
+}
+
+/// The chunks of an encoded bundle, one item each (at least one, even for an empty payload).
+pub fn chunks(encoded: &EncodedBundle) -> Vec<&[u8]> {
+    let mut chunks: Vec<&[u8]> = encoded.compressed.chunks(CHUNK_BYTES).collect();
+    if chunks.is_empty() {
+        chunks.push(&[]);
+    }
+    chunks
 }
 
 /// Reassembles, decompresses and verifies a bundle.

@@ -4,10 +4,17 @@
 //!
 //! Items: `LQ#<queue>` / `<visible-at millis, 15 digits>#<message id>` with `body`, `receive_count`, `sent_at`.
 //! The sort key orders messages by the time they become visible, so a receive is one range query
-//! (`sk <= now`). Receiving moves a message to a new sort key (now + visibility timeout) in one transaction
-//! conditioned on the old item existing: two consumers can never both receive one copy. The receipt handle
-//! is the new sort key. The dead-letter queue is the partition `LQ#<queue>#DLQ`.
+//! (`sk <= now`). The dead-letter queue is the partition `LQ#<queue>#DLQ`.
+//!
+//! Receiving writes nothing: the consumers of one server share one `LocalQueue` (clones share its state), which
+//! leases each received message in memory for the visibility timeout, so two consumers never both hold one copy,
+//! and counts its receives. A delete removes the item; a visibility change (a retry) moves it to its new
+//! visible-at key with the receive count written; a message received more than `max_receive` times moves to the
+//! dead-letter partition. If the server stops, its leases go with it and every message not deleted is received
+//! again on the next start: at least once, never lost. The receipt handle is the message's sort key.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -16,12 +23,17 @@ use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
 use specpress_domain::webhooks::{MessageQueue, ReceivedMessage};
 use specpress_domain::{DomainError, Result};
 use time::OffsetDateTime;
+use tokio::sync::Notify;
 
 use crate::attr::*;
 use crate::items::keyed;
 
-/// How often an empty queue is polled while a receive waits.
-const POLL_INTERVAL: Duration = Duration::from_millis(20);
+/// Longest a waiting receive sleeps between looks at the queue. Sends from this process wake a receive at once and
+/// a look tells when the next delayed message is due (see [`LocalQueue::receive`]); this bound matters only for
+/// messages another process wrote into the same table, or a look that could not see past many visible messages.
+const IDLE_POLL: Duration = Duration::from_millis(250);
+/// Shortest sleep before a delayed message becomes visible (avoids spinning on clock granularity).
+const MIN_NAP: Duration = Duration::from_millis(2);
 
 /// A queue persisted in a DynamoDB table (the embedded engine in `specpress serve`).
 #[derive(Clone, Debug)]
@@ -31,7 +43,22 @@ pub struct LocalQueue {
     name: String,
     visibility: Duration,
     max_receive: u32,
+    /// Wakes receivers waiting on this queue when a message is written or made visible (shared by clones).
+    wake: Arc<Notify>,
+    /// Messages received by this process and not yet deleted or moved (shared by clones).
+    leases: Arc<Mutex<HashMap<String, Lease>>>,
 }
+
+/// A message received in this process: hidden from other receives until `until`.
+#[derive(Debug, Clone, Copy)]
+struct Lease {
+    until: Instant,
+    /// Receives since the stored `receive_count` was last written.
+    receives: u32,
+}
+
+/// Leases kept before expired ones are pruned (a message deleted by another process leaves its lease behind).
+const MAX_LEASES: usize = 4096;
 
 fn now_ms() -> u64 {
     u64::try_from(OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(0)
@@ -68,7 +95,62 @@ impl LocalQueue {
             name: name.to_owned(),
             visibility,
             max_receive: max_receive.max(1),
+            wake: Arc::new(Notify::new()),
+            leases: Arc::default(),
         }
+    }
+
+    fn leases(&self) -> std::sync::MutexGuard<'_, HashMap<String, Lease>> {
+        // A poisoned lock only means a panic elsewhere while holding it; the map itself stays consistent.
+        self.leases
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Forgets a message's lease, returning the receives not yet written to its item.
+    fn release(&self, id: &str) -> u32 {
+        self.leases().remove(id).map_or(0, |l| l.receives)
+    }
+
+    /// Leases currently held, and when the first of them ends.
+    fn active_leases(&self) -> (usize, Option<Instant>) {
+        let now = Instant::now();
+        let leases = self.leases();
+        let active = leases.values().filter(|l| l.until > now);
+        active.fold((0, None), |(n, first), l| {
+            (
+                n + 1,
+                Some(first.map_or(l.until, |f: Instant| f.min(l.until))),
+            )
+        })
+    }
+
+    /// The table the queue lives in.
+    pub fn table(&self) -> &str {
+        &self.table
+    }
+
+    /// A new message item (visible after `delay`).
+    fn message_item(&self, body: &str, delay: Duration) -> Item {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let mut item = keyed(self.pk(), &sort_key(now_ms() + ms(delay), &id));
+        item.insert("id".into(), s(&id));
+        item.insert("body".into(), s(body));
+        item.insert("receive_count".into(), n(0));
+        item.insert("sent_at".into(), ts(OffsetDateTime::now_utc()));
+        item
+    }
+
+    /// The transaction action that sends `body` (visible at once): lets another write commit atomically with the
+    /// send. Call [`LocalQueue::wake_receivers`] once the transaction has committed.
+    pub(crate) fn send_action(&self, body: &str) -> Result<TransactWriteItem> {
+        self.put(self.message_item(body, Duration::ZERO), None)
+    }
+
+    /// Wakes one receive waiting on this queue (after a message was written or made visible); if none is
+    /// waiting, the next receive that waits returns to look at once. One is enough: a receive takes up to ten.
+    pub(crate) fn wake_receivers(&self) {
+        self.wake.notify_one();
     }
 
     fn pk(&self) -> String {
@@ -155,98 +237,134 @@ impl LocalQueue {
         Ok(usize::try_from(out.count).unwrap_or(0))
     }
 
-    async fn receive_once(&self, max: u32) -> Result<Vec<ReceivedMessage>> {
+    /// One look at the queue: up to `max` visible messages not leased here, and, when the look reached past the
+    /// visible ones, the time (ms) the next delayed message becomes visible.
+    async fn receive_once(&self, max: u32) -> Result<(Vec<ReceivedMessage>, Option<u64>)> {
+        let max = max.clamp(1, 10) as usize;
         let now = now_ms();
+        // Visible messages leased here come first in key order too: read past them, and one item further, which
+        // (if it is not visible yet) tells when the next delayed message is due.
+        let (leased, _) = self.active_leases();
         let out = self
             .client
             .query()
             .table_name(&self.table)
-            .key_condition_expression("pk = :pk AND sk <= :upto")
+            .key_condition_expression("pk = :pk")
             .expression_attribute_values(":pk", s(self.pk()))
-            .expression_attribute_values(":upto", s(format!("{now:015}#~")))
-            .limit(i32::try_from(max.clamp(1, 10)).unwrap_or(10))
+            .limit(i32::try_from((max + leased + 1).min(1000)).unwrap_or(1000))
             .consistent_read(true)
             .send()
             .await
             .map_err(sdk("Query"))?;
         let mut got = Vec::new();
+        let mut next_due = None;
         for item in out.items.unwrap_or_default() {
-            let old_sk = get_s(&item, "sk")?.to_owned();
+            if got.len() >= max {
+                break;
+            }
+            let sk = get_s(&item, "sk")?.to_owned();
+            let visible_at: u64 = sk
+                .split_once('#')
+                .and_then(|(at, _)| at.parse().ok())
+                .ok_or_else(|| bad("queue sort key"))?;
+            if visible_at > now {
+                next_due = Some(visible_at);
+                break;
+            }
             let id = get_s(&item, "id")?.to_owned();
+            let stored: u32 = get_n::<u32>(&item, "receive_count")?;
+            let count = {
+                let at = Instant::now();
+                let mut leases = self.leases();
+                if leases.len() > MAX_LEASES {
+                    let horizon = self.visibility * 10;
+                    leases.retain(|_, l| l.until + horizon > at);
+                }
+                let lease = leases.entry(id.clone()).or_insert(Lease {
+                    until: at,
+                    receives: 0,
+                });
+                if lease.until > at {
+                    // In flight with another consumer of this process.
+                    continue;
+                }
+                lease.receives += 1;
+                lease.until = at + self.visibility;
+                stored.saturating_add(lease.receives)
+            };
             let body = get_s(&item, "body")?.to_owned();
-            let count: u32 = get_n::<u32>(&item, "receive_count")?.saturating_add(1);
             if count > self.max_receive {
                 // Redrive: the message has been received too often without being deleted.
+                self.release(&id);
                 let mut dead = keyed(self.dlq_pk(), &sort_key(now, &id));
                 dead.insert("id".into(), s(&id));
                 dead.insert("body".into(), s(&body));
                 dead.insert("receive_count".into(), n(count - 1));
-                self.transact(vec![
-                    self.delete(self.pk(), &old_sk)?,
-                    self.put(dead, None)?,
-                ])
-                .await?;
+                self.transact(vec![self.delete(self.pk(), &sk)?, self.put(dead, None)?])
+                    .await?;
                 tracing::warn!(queue = %self.name, message_id = %id, "message moved to the dead-letter queue");
                 continue;
             }
-            let new_sk = sort_key(now + ms(self.visibility), &id);
-            let mut moved = keyed(self.pk(), &new_sk);
-            moved.insert("id".into(), s(&id));
-            moved.insert("body".into(), s(&body));
-            moved.insert("receive_count".into(), n(count));
-            if let Some(v) = item.get("sent_at") {
-                moved.insert("sent_at".into(), v.clone());
-            }
-            if self
-                .transact(vec![
-                    self.delete(self.pk(), &old_sk)?,
-                    self.put(moved, None)?,
-                ])
-                .await?
-            {
-                got.push(ReceivedMessage {
-                    message_id: id,
-                    receipt: new_sk,
-                    body,
-                    receive_count: count,
-                });
-            }
+            got.push(ReceivedMessage {
+                message_id: id,
+                receipt: sk,
+                body,
+                receive_count: count,
+            });
         }
-        Ok(got)
+        Ok((got, next_due))
     }
 }
 
 #[async_trait]
 impl MessageQueue for LocalQueue {
     async fn send(&self, body: &str, delay: Duration) -> Result<()> {
-        let id = uuid::Uuid::new_v4().simple().to_string();
-        let mut item = keyed(self.pk(), &sort_key(now_ms() + ms(delay), &id));
-        item.insert("id".into(), s(&id));
-        item.insert("body".into(), s(body));
-        item.insert("receive_count".into(), n(0));
-        item.insert("sent_at".into(), ts(OffsetDateTime::now_utc()));
         self.client
             .put_item()
             .table_name(&self.table)
-            .set_item(Some(item))
+            .set_item(Some(self.message_item(body, delay)))
             .send()
             .await
             .map_err(sdk("PutItem"))?;
+        // Also for delayed messages: a waiting receive recomputes when the next message is due.
+        self.wake_receivers();
         Ok(())
     }
 
+    /// Waits up to `wait` for messages. Instead of polling, an idle receive sleeps until the next delayed message
+    /// is due or a send from this process wakes it (whichever comes first).
     async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>> {
         let until = Instant::now() + wait;
         loop {
-            let got = self.receive_once(max).await?;
-            if !got.is_empty() || Instant::now() >= until {
+            // Registered before looking, so a send between the look and the sleep still wakes this receive.
+            let woken = self.wake.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
+            let (got, next_due) = self.receive_once(max).await?;
+            let now = Instant::now();
+            if !got.is_empty() || now >= until {
                 return Ok(got);
             }
-            tokio::time::sleep(POLL_INTERVAL).await;
+            let mut nap = (until - now).min(IDLE_POLL);
+            if let Some(at) = next_due {
+                nap = nap.min(Duration::from_millis(at.saturating_sub(now_ms())));
+            }
+            if let (_, Some(first)) = self.active_leases() {
+                // A lease that runs out makes its message visible again.
+                nap = nap.min(first.saturating_duration_since(Instant::now()));
+            }
+            let nap = nap.max(MIN_NAP);
+            tokio::select! {
+                () = &mut woken => {}
+                () = tokio::time::sleep(nap) => {}
+            }
         }
     }
 
     async fn delete(&self, receipt: &str) -> Result<()> {
+        if let Some(id) = message_id(receipt) {
+            self.release(id);
+        }
         self.client
             .delete_item()
             .table_name(&self.table)
@@ -276,6 +394,12 @@ impl MessageQueue for LocalQueue {
         };
         let mut moved = item.clone();
         moved.insert("sk".into(), s(sort_key(now_ms() + ms(delay), id)));
+        // The receives counted in memory are written with the move (they would be lost with the lease).
+        let stored: u32 = get_n::<u32>(&item, "receive_count")?;
+        moved.insert(
+            "receive_count".into(),
+            n(stored.saturating_add(self.release(id))),
+        );
         if !self
             .transact(vec![
                 self.delete(self.pk(), receipt)?,
@@ -285,6 +409,8 @@ impl MessageQueue for LocalQueue {
         {
             return Err(DomainError::unexpected("receipt handle is no longer valid"));
         }
+        // Also for delayed messages: a waiting receive recomputes when the next message is due.
+        self.wake_receivers();
         Ok(())
     }
 

@@ -19,6 +19,9 @@ use crate::blob;
 use crate::items::*;
 use crate::schema::{GSI1, GSI2};
 
+/// Bundles up to this size are encoded on the calling task; larger ones on the blocking pool.
+const INLINE_ENCODE_BYTES: usize = 256 * 1024;
+
 /// The DynamoDB implementation of [`Store`]. Cheap to clone (the SDK client is an `Arc`).
 #[derive(Clone, Debug)]
 pub struct DynamoStore {
@@ -112,6 +115,87 @@ impl DynamoStore {
             }
         }
         Ok(out)
+    }
+
+    /// The item of chunk `i` of `total` of an encoded bundle.
+    fn chunk_item(encoded: &EncodedBundle, i: usize, total: usize, data: &[u8]) -> Item {
+        let mut item = keyed(blob_pk(&encoded.blob.sha256), &chunk_sk(i));
+        item.insert("data".into(), b(data.to_vec()));
+        item.insert("total".into(), n(total));
+        item.insert("size".into(), n(encoded.blob.size));
+        item
+    }
+
+    /// Writes an encoded bundle's chunks. Permanent: unconditional (overwriting drops any TTL, making a temporary
+    /// blob permanent). Temporary: never shortens a life (skips a chunk that is permanent or lives longer).
+    async fn write_blob(&self, encoded: &EncodedBundle, retention: Retention) -> Result<()> {
+        let chunks = blob::chunks(encoded);
+        let total = chunks.len();
+        match retention {
+            Retention::Permanent => {
+                let mut requests: Vec<WriteRequest> = Vec::with_capacity(total);
+                for (i, data) in chunks.into_iter().enumerate() {
+                    let put = PutRequest::builder()
+                        .set_item(Some(Self::chunk_item(encoded, i, total, data)))
+                        .build()
+                        .map_err(DomainError::unexpected)?;
+                    requests.push(WriteRequest::builder().put_request(put).build());
+                }
+                // BatchWriteItem takes at most 25 requests and 16 MB; chunks of 300 KiB keep a batch of 25 under it.
+                for batch in requests.chunks(25) {
+                    let mut pending = batch.to_vec();
+                    for attempt in 0..8u32 {
+                        let out = self
+                            .client
+                            .batch_write_item()
+                            .request_items(&self.table, pending)
+                            .send()
+                            .await
+                            .map_err(sdk("BatchWriteItem"))?;
+                        pending = out
+                            .unprocessed_items
+                            .and_then(|mut m| m.remove(&self.table))
+                            .unwrap_or_default();
+                        if pending.is_empty() {
+                            break;
+                        }
+                        if attempt == 7 {
+                            return Err(DomainError::unexpected(
+                                "BatchWriteItem left unprocessed items",
+                            ));
+                        }
+                        tokio::time::sleep(std::time::Duration::from_millis(20 << attempt)).await;
+                    }
+                }
+            }
+            Retention::Until(expiry) => {
+                let ttl = epoch(expiry);
+                for (i, data) in chunks.into_iter().enumerate() {
+                    let mut item = Self::chunk_item(encoded, i, total, data);
+                    item.insert("ttl".into(), n(ttl));
+                    let r = self
+                        .client
+                        .put_item()
+                        .table_name(&self.table)
+                        .set_item(Some(item))
+                        .condition_expression(
+                            "attribute_not_exists(pk) OR (attribute_exists(#ttl) AND #ttl < :ttl)",
+                        )
+                        .expression_attribute_names("#ttl", "ttl")
+                        .expression_attribute_values(":ttl", n(ttl))
+                        .send()
+                        .await;
+                    match r {
+                        Ok(_) => {}
+                        Err(e)
+                            if e.as_service_error()
+                                .is_some_and(|e| e.is_conditional_check_failed_exception()) => {}
+                        Err(e) => return Err(sdk("PutItem")(e)),
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Runs a transaction, mapping a cancellation to the conflict kind of the first failed action.
@@ -458,6 +542,17 @@ impl VersionStore for DynamoStore {
             items.extend(i);
             kinds.extend(k);
         }
+        if let Some(encoded) = &c.blob {
+            if encoded.compressed.len() <= blob::CHUNK_BYTES {
+                // One item: written by the transaction itself (unconditional, so it never cancels it).
+                let item = Self::chunk_item(encoded, 0, 1, &encoded.compressed);
+                items.push(self.put(item, None)?);
+                kinds.push(ConflictKind::AlreadyExists);
+            } else {
+                // Too large for one transaction item: chunks first (content-addressed, harmless if the commit fails).
+                self.write_blob(encoded, Retention::Permanent).await?;
+            }
+        }
         let v = &c.version;
         if let Some((name, expect)) = &c.branch {
             let seq = v
@@ -510,11 +605,31 @@ impl VersionStore for DynamoStore {
         }
         items.push(self.put(version_item(v), Some(NOT_EXISTS))?);
         kinds.push(ConflictKind::AlreadyExists);
+        let mut in_table_queue = None;
         if let Some(e) = &c.event {
-            items.push(self.put(event_item(e), Some(NOT_EXISTS))?);
-            kinds.push(ConflictKind::AlreadyExists);
+            let mut item = event_item(e);
+            if let crate::webhooks::EventQueueSlot::InTable(queue) = &self.events {
+                // Enqueued in this very transaction: never pending in the outbox.
+                item.remove("gsi2pk");
+                item.remove("gsi2sk");
+                item.insert("enqueued_at".into(), ts(e.created_at));
+                items.push(self.put(item, Some(NOT_EXISTS))?);
+                kinds.push(ConflictKind::AlreadyExists);
+                let body =
+                    specpress_domain::webhooks::QueueBody::Event { event_id: e.id }.to_json();
+                items.push(queue.send_action(&body)?);
+                kinds.push(ConflictKind::AlreadyExists);
+                in_table_queue = Some(queue);
+            } else {
+                items.push(self.put(item, Some(NOT_EXISTS))?);
+                kinds.push(ConflictKind::AlreadyExists);
+            }
         }
-        self.transact(items, &kinds).await
+        self.transact(items, &kinds).await?;
+        if let Some(queue) = in_table_queue {
+            queue.wake_receivers();
+        }
+        Ok(())
     }
 
     async fn get_version(&self, id: VersionId, now: OffsetDateTime) -> Result<Option<Version>> {
@@ -546,86 +661,26 @@ impl VersionStore for DynamoStore {
 #[async_trait]
 impl BlobStore for DynamoStore {
     async fn put_bundle(&self, bundle: &Bundle, retention: Retention) -> Result<BlobRef> {
-        let enc = blob::encode(bundle)?;
-        let total = enc.chunks.len();
-        let blob_ref = BlobRef {
-            sha256: enc.sha256.clone(),
-            size: enc.size,
-        };
-        let make = |i: usize, data: Vec<u8>| {
-            let mut item = keyed(blob_pk(&enc.sha256), &chunk_sk(i));
-            item.insert("data".into(), b(data));
-            item.insert("total".into(), n(total));
-            item.insert("size".into(), n(enc.size));
-            item
-        };
-        match retention {
-            Retention::Permanent => {
-                // Unconditional: overwriting drops any TTL, making a temporary blob permanent.
-                let mut requests: Vec<WriteRequest> = Vec::with_capacity(total);
-                for (i, data) in enc.chunks.into_iter().enumerate() {
-                    let put = PutRequest::builder()
-                        .set_item(Some(make(i, data)))
-                        .build()
-                        .map_err(DomainError::unexpected)?;
-                    requests.push(WriteRequest::builder().put_request(put).build());
-                }
-                // BatchWriteItem takes at most 25 requests and 16 MB; chunks of 300 KiB keep a batch of 25 under it.
-                for batch in requests.chunks(25) {
-                    let mut pending = batch.to_vec();
-                    for attempt in 0..8u32 {
-                        let out = self
-                            .client
-                            .batch_write_item()
-                            .request_items(&self.table, pending)
-                            .send()
-                            .await
-                            .map_err(sdk("BatchWriteItem"))?;
-                        pending = out
-                            .unprocessed_items
-                            .and_then(|mut m| m.remove(&self.table))
-                            .unwrap_or_default();
-                        if pending.is_empty() {
-                            break;
-                        }
-                        if attempt == 7 {
-                            return Err(DomainError::unexpected(
-                                "BatchWriteItem left unprocessed items",
-                            ));
-                        }
-                        tokio::time::sleep(std::time::Duration::from_millis(20 << attempt)).await;
-                    }
-                }
-            }
-            Retention::Until(expiry) => {
-                let ttl = epoch(expiry);
-                for (i, data) in enc.chunks.into_iter().enumerate() {
-                    let mut item = make(i, data);
-                    item.insert("ttl".into(), n(ttl));
-                    // Never shorten a life: skip when the chunk is permanent (no ttl) or lives longer already.
-                    let r = self
-                        .client
-                        .put_item()
-                        .table_name(&self.table)
-                        .set_item(Some(item))
-                        .condition_expression(
-                            "attribute_not_exists(pk) OR (attribute_exists(#ttl) AND #ttl < :ttl)",
-                        )
-                        .expression_attribute_names("#ttl", "ttl")
-                        .expression_attribute_values(":ttl", n(ttl))
-                        .send()
-                        .await;
-                    match r {
-                        Ok(_) => {}
-                        Err(e)
-                            if e.as_service_error()
-                                .is_some_and(|e| e.is_conditional_check_failed_exception()) => {}
-                        Err(e) => return Err(sdk("PutItem")(e)),
-                    }
-                }
-            }
+        let encoded = self.encode_bundle(bundle).await?;
+        self.write_blob(&encoded, retention).await?;
+        Ok(encoded.blob)
+    }
+
+    async fn encode_bundle(&self, bundle: &Bundle) -> Result<EncodedBundle> {
+        // Compressing a few MiB takes milliseconds: keep it off the async workers for large bundles.
+        let size = bundle.definition.len()
+            + bundle
+                .references
+                .iter()
+                .map(|r| r.content.len())
+                .sum::<usize>();
+        if size <= INLINE_ENCODE_BYTES {
+            return blob::encode(bundle);
         }
-        Ok(blob_ref)
+        let bundle = bundle.clone();
+        tokio::task::spawn_blocking(move || blob::encode(&bundle))
+            .await
+            .map_err(DomainError::unexpected)?
     }
 
     async fn get_bundle(&self, r: &BlobRef) -> Result<Option<Bundle>> {

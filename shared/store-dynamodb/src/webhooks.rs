@@ -15,10 +15,10 @@ use specpress_domain::webhooks::*;
 use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
 
-use crate::DynamoStore;
 use crate::attr::*;
 use crate::items::keyed;
 use crate::schema::GSI1;
+use crate::{DynamoStore, LocalQueue};
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
 
@@ -49,16 +49,25 @@ fn is_ccf<E: aws_sdk_dynamodb::error::ProvideErrorMetadata>(e: &E) -> bool {
     e.code() == Some("ConditionalCheckFailedException")
 }
 
-/// Where the deploy sends committed events: the webhook queue, when one is configured.
+/// Where the deploy sends committed events.
 #[derive(Clone, Default)]
-pub struct EventQueueSlot(pub(crate) Option<Arc<dyn MessageQueue>>);
+pub enum EventQueueSlot {
+    /// No queue: events wait in the outbox for the sweeper.
+    #[default]
+    None,
+    /// A separate queue (SQS): sent right after the commit, then marked enqueued; the sweeper covers failures.
+    After(Arc<dyn MessageQueue>),
+    /// The persistent local queue in this same table: the message is written inside the deploy transaction
+    /// itself, so the event is enqueued atomically with the commit and never waits for the sweeper.
+    InTable(LocalQueue),
+}
 
 impl std::fmt::Debug for EventQueueSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.is_some() {
-            "EventQueue(configured)"
-        } else {
-            "EventQueue(none)"
+        f.write_str(match self {
+            EventQueueSlot::None => "EventQueue(none)",
+            EventQueueSlot::After(_) => "EventQueue(after commit)",
+            EventQueueSlot::InTable(_) => "EventQueue(in the commit transaction)",
         })
     }
 }
@@ -67,8 +76,20 @@ impl DynamoStore {
     /// Sends committed events to `queue` right after each deploy transaction (see [`EventPublisher`]).
     /// Without it, events wait in the outbox for the sweeper.
     pub fn with_event_queue(mut self, queue: Arc<dyn MessageQueue>) -> Self {
-        self.events = EventQueueSlot(Some(queue));
+        self.events = EventQueueSlot::After(queue);
         self
+    }
+
+    /// Enqueues committed events on `queue` inside the deploy transaction. The queue must live in this store's
+    /// table (it does when both come from the same embedded engine); otherwise this is an error.
+    pub fn with_in_table_queue(mut self, queue: LocalQueue) -> Result<Self> {
+        if queue.table() != self.table() {
+            return Err(DomainError::unexpected(
+                "the in-table queue must live in the store's own table",
+            ));
+        }
+        self.events = EventQueueSlot::InTable(queue);
+        Ok(self)
     }
 
     async fn query_pages(
@@ -108,7 +129,10 @@ impl DynamoStore {
 #[async_trait]
 impl EventPublisher for DynamoStore {
     async fn publish_event(&self, event: &Event) {
-        let Some(queue) = &self.events.0 else { return };
+        let EventQueueSlot::After(queue) = &self.events else {
+            // InTable: enqueued by the commit itself. None: the sweeper's job.
+            return;
+        };
         let body = QueueBody::Event { event_id: event.id }.to_json();
         if let Err(e) = queue.send(&body, Duration::ZERO).await {
             tracing::warn!(event_id = %event.id, error = %e, "event not enqueued after commit; the outbox sweeper will send it");

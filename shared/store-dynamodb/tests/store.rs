@@ -77,6 +77,9 @@ backends!(
     an_auto_create_that_loses_the_slug_race_writes_nothing,
     documentations_are_listed_per_organization_and_per_hub,
     the_default_organization_is_recorded_once,
+    a_published_definition_is_written_by_the_commit_small_or_chunked,
+    a_cancelled_commit_leaves_no_inline_definition,
+    the_in_table_queue_is_sent_the_event_by_the_commit_itself,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only. moto server applies concurrent
@@ -458,6 +461,7 @@ async fn an_expired_temporary_version_is_gone_even_before_ttl_deletion(store: Dy
             version: v.clone(),
             branch: None,
             event: None,
+            blob: None,
         })
         .await
         .unwrap();
@@ -587,6 +591,7 @@ async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
             version: v1,
             branch: Some((main.clone(), BranchExpectation::Absent)),
             event: Some(e1),
+            blob: None,
         })
         .await
         .unwrap();
@@ -598,6 +603,7 @@ async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
             version: v2.clone(),
             branch: Some((main.clone(), BranchExpectation::Absent)),
             event: Some(e2.clone()),
+            blob: None,
         })
         .await;
     assert!(
@@ -612,6 +618,7 @@ async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
             version: v3.clone(),
             branch: Some((main, BranchExpectation::AtSeq(4))),
             event: Some(e3.clone()),
+            blob: None,
         })
         .await;
     assert!(
@@ -662,6 +669,7 @@ async fn an_auto_create_that_loses_the_slug_race_writes_nothing(store: DynamoSto
                 BranchExpectation::Absent,
             )),
             event: Some(e.clone()),
+            blob: None,
         })
         .await;
     assert!(
@@ -778,4 +786,143 @@ async fn the_default_organization_is_recorded_once(store: DynamoStore) {
         .unwrap()
         .unwrap();
     assert_eq!((p.org_id, p.scope), (org, Scope::Org));
+}
+
+async fn deploy_text(
+    store: &DynamoStore,
+    principal: &specpress_domain::token::Principal,
+    text: String,
+) -> Version {
+    let input = DeployInput {
+        documentation: "stored".into(),
+        bundle: Bundle {
+            definition: text,
+            references: vec![],
+        },
+        ..Default::default()
+    };
+    match deploy(store, &HashEngine, principal, input, now())
+        .await
+        .unwrap()
+    {
+        DeployOutcome::Created { version, .. } => version,
+        DeployOutcome::Unchanged { .. } => panic!("a new definition is not unchanged"),
+    }
+}
+
+async fn a_published_definition_is_written_by_the_commit_small_or_chunked(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let d = doc(o.id, "stored", None);
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    let principal = TokenOwner::Org(o.id).principal();
+    // Small: one item inside the transaction. Large and incompressible: several chunks, written before it.
+    for text in [
+        "openapi: 3.1.0\ninfo: {title: small}".to_owned(),
+        incompressible(1024 * 1024),
+    ] {
+        let v = deploy_text(&store, &principal, text.clone()).await;
+        let stored = store.get_version(v.id, now()).await.unwrap().unwrap();
+        let back = store.get_bundle(&stored.blob).await.unwrap().unwrap();
+        assert!(
+            back.definition.as_bytes() == text.as_bytes(),
+            "the published definition comes back byte for byte"
+        );
+    }
+}
+
+async fn a_cancelled_commit_leaves_no_inline_definition(store: DynamoStore) {
+    let (o, _) = org(&store).await;
+    let d = doc(o.id, "cancelled", None);
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    let bundle = Bundle {
+        definition: "openapi: 3.1.0 # never committed".into(),
+        references: vec![],
+    };
+    let encoded = store.encode_bundle(&bundle).await.unwrap();
+    let (v, e) = published(&d, 1, "x", encoded.blob.clone());
+    // The branch does not exist, so expecting it at seq 3 cancels the whole transaction.
+    let r = store
+        .commit(&Commit {
+            create_doc: None,
+            version: v.clone(),
+            branch: Some((
+                BranchName::parse("main").unwrap(),
+                BranchExpectation::AtSeq(3),
+            )),
+            event: Some(e),
+            blob: Some(encoded.clone()),
+        })
+        .await;
+    assert!(
+        matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))),
+        "{r:?}"
+    );
+    assert!(store.get_version(v.id, now()).await.unwrap().is_none());
+    assert!(
+        store.get_bundle(&encoded.blob).await.unwrap().is_none(),
+        "the definition is part of the cancelled transaction"
+    );
+}
+
+async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: DynamoStore) {
+    use specpress_domain::webhooks::{MessageQueue, QueueBody};
+    use specpress_store_dynamodb::LocalQueue;
+    let queue = LocalQueue::new(
+        store.client().clone(),
+        store.table(),
+        &format!("q{}", uuid::Uuid::new_v4().simple()),
+        std::time::Duration::from_secs(60),
+        5,
+    );
+    let store = store.with_in_table_queue(queue.clone()).unwrap();
+    let (o, _) = org(&store).await;
+    let d = doc(o.id, "stored", None);
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    let principal = TokenOwner::Org(o.id).principal();
+    // A receive already waiting gets the message (well before its 5 s wait ends).
+    let waiting = {
+        let queue = queue.clone();
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            let got = queue
+                .receive(10, std::time::Duration::from_secs(5))
+                .await
+                .unwrap();
+            (got, started.elapsed())
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let v = deploy_text(&store, &principal, "openapi: 3.1.0 # queued".into()).await;
+    let (got, waited) = waiting.await.unwrap();
+    assert_eq!(got.len(), 1, "one message per published version");
+    let Some(QueueBody::Event { event_id }) = QueueBody::parse(&got[0].body) else {
+        panic!("an event message: {}", got[0].body);
+    };
+    let event = store.get_event(event_id).await.unwrap().unwrap();
+    assert_eq!(event.version_id, v.id);
+    assert!(
+        waited < std::time::Duration::from_secs(4),
+        "the waiting receive returned the message, not its timeout"
+    );
+    assert!(
+        !store
+            .pending_events(100)
+            .await
+            .unwrap()
+            .iter()
+            .any(|e| e.doc_id == d.id),
+        "an event enqueued by the commit is never pending in the outbox"
+    );
+    // A second store over another table refuses the queue: it could not join that table's transactions.
+    let other = DynamoStore::new(store.client().clone(), "another-table");
+    assert!(other.with_in_table_queue(queue).is_err());
 }

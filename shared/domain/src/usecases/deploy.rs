@@ -50,8 +50,9 @@ pub enum DeployOutcome {
     },
 }
 
-/// Deploys a version. Nothing is written unless the whole deploy succeeds (the blob, content-addressed and
-/// idempotent, is the only thing written before the transaction).
+/// Deploys a version. Nothing is written unless the whole deploy succeeds (a temporary version's blob, or a
+/// published definition too large for one item, content-addressed and idempotent, is the only thing written before
+/// the transaction).
 pub async fn deploy(
     store: &dyn Store,
     engine: &dyn SpecEngine,
@@ -118,12 +119,15 @@ pub async fn deploy(
         .map(str::to_owned);
 
     let analysis = engine.check(&input.bundle).await?;
-    let retention = if input.temporary {
-        Retention::Until(now + TEMPORARY_VERSION_TTL)
+    // A published definition is written by the commit itself (nothing at all for an unchanged one); a temporary
+    // one first, with its expiry (a temporary write never shortens the life of a blob that already exists).
+    let (blob, encoded) = if input.temporary {
+        let retention = Retention::Until(now + TEMPORARY_VERSION_TTL);
+        (store.put_bundle(&input.bundle, retention).await?, None)
     } else {
-        Retention::Permanent
+        let encoded = store.encode_bundle(&input.bundle).await?;
+        (encoded.blob.clone(), Some(encoded))
     };
-    let blob = store.put_bundle(&input.bundle, retention).await?;
     let doc_token = mint(TokenKind::Doc);
 
     for _ in 0..MAX_COMMIT_ATTEMPTS {
@@ -199,6 +203,7 @@ pub async fn deploy(
             version: version.clone(),
             branch: branch_move,
             event,
+            blob: encoded.clone(),
         };
         match store.commit(&commit).await {
             Ok(()) => {

@@ -300,19 +300,40 @@ pub async fn create_diff(
             )
         }
     };
-    let comparison = deps.engine.compare(&previous, &current, from_urls).await?;
     let retention = match expires_at {
         Some(t) => Retention::Until(t),
         None => Retention::Permanent,
     };
+    // The two definitions are stored while the engine compares them (the diff and its renderings run on one core,
+    // the encoding and the writes on the other). Until the comparison succeeds they are written to expire within
+    // the default life of a diff, so a refused document never leaves a permanent blob behind.
+    let provisional = match retention {
+        Retention::Until(t) if t <= now + DEFAULT_DIFF_TTL => retention,
+        _ => Retention::Until(now + DEFAULT_DIFF_TTL),
+    };
+    let store_inputs = futures_util::future::try_join(
+        deps.store.put_bundle(&previous, provisional),
+        deps.store.put_bundle(&current, provisional),
+    );
+    let (comparison, (previous_ref, current_ref)) = futures_util::future::try_join(
+        deps.engine.compare(&previous, &current, from_urls),
+        store_inputs,
+    )
+    .await?;
+    if provisional != retention {
+        // A longer life than the default: extend both (a permanent write drops the expiry).
+        futures_util::future::try_join(
+            deps.store.put_bundle(&previous, retention),
+            deps.store.put_bundle(&current, retention),
+        )
+        .await?;
+    }
     let result_text =
         serde_json::to_string(&comparison.rendered).map_err(DomainError::unexpected)?;
     let result = Bundle {
         definition: result_text,
         references: vec![],
     };
-    let previous_ref = deps.store.put_bundle(&previous, retention).await?;
-    let current_ref = deps.store.put_bundle(&current, retention).await?;
     let result_ref = deps.store.put_bundle(&result, retention).await?;
     let record = DiffRecord {
         id: DiffId::new(),
