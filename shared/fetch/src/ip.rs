@@ -79,50 +79,96 @@ impl fmt::Display for AddressClass {
     }
 }
 
-fn in_v4(addr: u32, net: [u8; 4], prefix: u32) -> bool {
-    let net = u32::from_be_bytes(net);
-    let mask = if prefix == 0 {
-        0
-    } else {
-        u32::MAX << (32 - prefix)
-    };
-    addr & mask == net & mask
+/// One refused range. Both families are held left-aligned in 128 bits (an IPv4 network shifted up by 96), so a prefix
+/// length always counts from the top bit and one comparison serves IPv4 and IPv6.
+#[derive(Debug, Clone, Copy)]
+struct Range {
+    net: u128,
+    prefix: u32,
+    class: AddressClass,
 }
 
-fn in_v6(addr: u128, net: u128, prefix: u32) -> bool {
-    let mask = if prefix == 0 {
-        0
-    } else {
-        u128::MAX << (128 - prefix)
-    };
-    addr & mask == net & mask
+impl Range {
+    /// `net/prefix` for IPv4, e.g. `v4([10, 0, 0, 0], 8, ..)` for 10.0.0.0/8.
+    const fn v4(net: [u8; 4], prefix: u32, class: AddressClass) -> Self {
+        Range {
+            net: (u32::from_be_bytes(net) as u128) << 96,
+            prefix,
+            class,
+        }
+    }
+
+    /// `net/prefix` for IPv6 from its leading 16-bit groups (the rest are zero), e.g. `v6(&[0x2001, 0xdb8], 32, ..)`
+    /// for 2001:db8::/32.
+    const fn v6(leading: &[u16], prefix: u32, class: AddressClass) -> Self {
+        let mut net = 0u128;
+        let mut i = 0;
+        while i < leading.len() {
+            net |= (leading[i] as u128) << (112 - 16 * i);
+            i += 1;
+        }
+        Range { net, prefix, class }
+    }
+
+    /// Whether the left-aligned `addr` lies in this range.
+    fn contains(&self, addr: u128) -> bool {
+        // A /0 prefix would shift by the full width; `checked_shl` turns that into the empty mask.
+        let mask = u128::MAX.checked_shl(128 - self.prefix).unwrap_or(0);
+        addr & mask == self.net & mask
+    }
 }
+
+/// The class of the first range holding `addr` (so more specific ranges must come first).
+fn first_match(ranges: &[Range], addr: u128) -> Option<AddressClass> {
+    ranges.iter().find(|r| r.contains(addr)).map(|r| r.class)
+}
+
+const V4_REFUSED: &[Range] = &[
+    Range::v4([255, 255, 255, 255], 32, AddressClass::Broadcast),
+    Range::v4([0, 0, 0, 0], 8, AddressClass::Unspecified),
+    Range::v4([10, 0, 0, 0], 8, AddressClass::Private),
+    Range::v4([100, 64, 0, 0], 10, AddressClass::SharedAddressSpace),
+    Range::v4([127, 0, 0, 0], 8, AddressClass::Loopback),
+    Range::v4([169, 254, 0, 0], 16, AddressClass::LinkLocal),
+    Range::v4([172, 16, 0, 0], 12, AddressClass::Private),
+    Range::v4([192, 0, 0, 0], 24, AddressClass::Reserved),
+    Range::v4([192, 0, 2, 0], 24, AddressClass::Documentation),
+    Range::v4([192, 88, 99, 0], 24, AddressClass::Tunnel),
+    Range::v4([192, 168, 0, 0], 16, AddressClass::Private),
+    Range::v4([198, 18, 0, 0], 15, AddressClass::Benchmarking),
+    Range::v4([198, 51, 100, 0], 24, AddressClass::Documentation),
+    Range::v4([203, 0, 113, 0], 24, AddressClass::Documentation),
+    Range::v4([224, 0, 0, 0], 4, AddressClass::Multicast),
+    Range::v4([240, 0, 0, 0], 4, AddressClass::Reserved),
+];
+
+// Order matters: the more specific entries come first.
+const V6_REFUSED: &[Range] = &[
+    Range::v6(&[0, 0, 0, 0, 0, 0xffff], 96, AddressClass::Ipv4Embedded),
+    Range::v6(&[0, 0, 0, 0, 0xffff], 96, AddressClass::Ipv4Embedded),
+    Range::v6(&[], 96, AddressClass::Ipv4Embedded),
+    Range::v6(&[0x64, 0xff9b], 96, AddressClass::Nat64),
+    Range::v6(&[0x64, 0xff9b, 1], 48, AddressClass::Nat64),
+    Range::v6(&[0x100], 64, AddressClass::Reserved),
+    Range::v6(&[0x2001], 32, AddressClass::Tunnel),
+    Range::v6(&[0x2001, 2], 48, AddressClass::Benchmarking),
+    Range::v6(&[0x2001], 23, AddressClass::Reserved),
+    Range::v6(&[0x2001, 0xdb8], 32, AddressClass::Documentation),
+    Range::v6(&[0x2002], 16, AddressClass::Tunnel),
+    Range::v6(&[0x3fff], 20, AddressClass::Documentation),
+    Range::v6(&[0x5f00], 16, AddressClass::Reserved),
+    Range::v6(&[0xfc00], 7, AddressClass::UniqueLocal),
+    Range::v6(&[0xfe80], 10, AddressClass::LinkLocal),
+    Range::v6(&[0xfec0], 10, AddressClass::Private),
+    Range::v6(&[0xff00], 8, AddressClass::Multicast),
+];
+
+/// The allow-list for IPv6: only global unicast 2000::/3 may pass.
+const V6_GLOBAL_UNICAST: Range = Range::v6(&[0x2000], 3, AddressClass::Reserved);
 
 /// Classifies an IPv4 address; `None` means public unicast.
 pub fn classify_v4(ip: Ipv4Addr) -> Option<AddressClass> {
-    let a = u32::from(ip);
-    let table: &[([u8; 4], u32, AddressClass)] = &[
-        ([255, 255, 255, 255], 32, AddressClass::Broadcast),
-        ([0, 0, 0, 0], 8, AddressClass::Unspecified),
-        ([10, 0, 0, 0], 8, AddressClass::Private),
-        ([100, 64, 0, 0], 10, AddressClass::SharedAddressSpace),
-        ([127, 0, 0, 0], 8, AddressClass::Loopback),
-        ([169, 254, 0, 0], 16, AddressClass::LinkLocal),
-        ([172, 16, 0, 0], 12, AddressClass::Private),
-        ([192, 0, 0, 0], 24, AddressClass::Reserved),
-        ([192, 0, 2, 0], 24, AddressClass::Documentation),
-        ([192, 88, 99, 0], 24, AddressClass::Tunnel),
-        ([192, 168, 0, 0], 16, AddressClass::Private),
-        ([198, 18, 0, 0], 15, AddressClass::Benchmarking),
-        ([198, 51, 100, 0], 24, AddressClass::Documentation),
-        ([203, 0, 113, 0], 24, AddressClass::Documentation),
-        ([224, 0, 0, 0], 4, AddressClass::Multicast),
-        ([240, 0, 0, 0], 4, AddressClass::Reserved),
-    ];
-    table
-        .iter()
-        .find(|(net, prefix, _)| in_v4(a, *net, *prefix))
-        .map(|(_, _, class)| *class)
+    first_match(V4_REFUSED, u128::from(u32::from(ip)) << 96)
 }
 
 /// Classifies an IPv6 address; `None` means public unicast.
@@ -134,94 +180,8 @@ pub fn classify_v6(ip: Ipv6Addr) -> Option<AddressClass> {
     if a == 1 {
         return Some(AddressClass::Loopback);
     }
-    let seg = |s: [u16; 8]| u128::from(Ipv6Addr::from(s));
-    // Order matters: the more specific entries come first.
-    let table: &[(u128, u32, AddressClass)] = &[
-        (
-            seg([0, 0, 0, 0, 0, 0xffff, 0, 0]),
-            96,
-            AddressClass::Ipv4Embedded,
-        ),
-        (
-            seg([0, 0, 0, 0, 0xffff, 0, 0, 0]),
-            96,
-            AddressClass::Ipv4Embedded,
-        ),
-        (0, 96, AddressClass::Ipv4Embedded),
-        (
-            seg([0x64, 0xff9b, 0, 0, 0, 0, 0, 0]),
-            96,
-            AddressClass::Nat64,
-        ),
-        (
-            seg([0x64, 0xff9b, 1, 0, 0, 0, 0, 0]),
-            48,
-            AddressClass::Nat64,
-        ),
-        (
-            seg([0x100, 0, 0, 0, 0, 0, 0, 0]),
-            64,
-            AddressClass::Reserved,
-        ),
-        (seg([0x2001, 0, 0, 0, 0, 0, 0, 0]), 32, AddressClass::Tunnel),
-        (
-            seg([0x2001, 2, 0, 0, 0, 0, 0, 0]),
-            48,
-            AddressClass::Benchmarking,
-        ),
-        (
-            seg([0x2001, 0, 0, 0, 0, 0, 0, 0]),
-            23,
-            AddressClass::Reserved,
-        ),
-        (
-            seg([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0]),
-            32,
-            AddressClass::Documentation,
-        ),
-        (seg([0x2002, 0, 0, 0, 0, 0, 0, 0]), 16, AddressClass::Tunnel),
-        (
-            seg([0x3fff, 0, 0, 0, 0, 0, 0, 0]),
-            20,
-            AddressClass::Documentation,
-        ),
-        (
-            seg([0x5f00, 0, 0, 0, 0, 0, 0, 0]),
-            16,
-            AddressClass::Reserved,
-        ),
-        (
-            seg([0xfc00, 0, 0, 0, 0, 0, 0, 0]),
-            7,
-            AddressClass::UniqueLocal,
-        ),
-        (
-            seg([0xfe80, 0, 0, 0, 0, 0, 0, 0]),
-            10,
-            AddressClass::LinkLocal,
-        ),
-        (
-            seg([0xfec0, 0, 0, 0, 0, 0, 0, 0]),
-            10,
-            AddressClass::Private,
-        ),
-        (
-            seg([0xff00, 0, 0, 0, 0, 0, 0, 0]),
-            8,
-            AddressClass::Multicast,
-        ),
-    ];
-    if let Some((_, _, class)) = table
-        .iter()
-        .find(|(net, prefix, _)| in_v6(a, *net, *prefix))
-    {
-        return Some(*class);
-    }
-    // Allow-list: only global unicast 2000::/3 may pass.
-    if !in_v6(a, seg([0x2000, 0, 0, 0, 0, 0, 0, 0]), 3) {
-        return Some(AddressClass::Reserved);
-    }
-    None
+    first_match(V6_REFUSED, a)
+        .or_else(|| (!V6_GLOBAL_UNICAST.contains(a)).then_some(AddressClass::Reserved))
 }
 
 /// Classifies any address; `None` means public unicast.
