@@ -3,8 +3,7 @@
 use std::sync::Arc;
 
 use specpress_api::config::FunctionConfig;
-use specpress_api::engine::Engines;
-use specpress_api::{AppState, with_common_layers};
+use specpress_api::lambda;
 use specpress_store_dynamodb::DynamoStore;
 
 #[tokio::main]
@@ -23,8 +22,6 @@ async fn main() -> Result<(), lambda_http::Error> {
             dlq,
         )));
     }
-    let state = AppState::new(Arc::new(store), Arc::new(Engines::default()), config.api());
-    let app =
-        with_common_layers(deploy::router(state).fallback(specpress_api::error::not_found_route));
-    lambda_http::run(app).await
+    let state = lambda::state(&config, Arc::new(store));
+    lambda::run(deploy::router(state).fallback(specpress_api::error::not_found_route)).await
 }

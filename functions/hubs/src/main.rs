@@ -2,25 +2,15 @@
 
 use std::sync::Arc;
 
-use specpress_api::AppState;
 use specpress_api::config::FunctionConfig;
+use specpress_api::lambda;
+use specpress_store_dynamodb::DynamoStore;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    tracing_subscriber::fmt()
-        .json()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .init();
+    lambda::init_json_tracing();
     let config = FunctionConfig::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let store = specpress_store_dynamodb::DynamoStore::new(
-        aws_sdk_dynamodb::Client::new(&aws),
-        config.table.clone(),
-    );
-    let state = AppState::new(
-        Arc::new(store),
-        Arc::new(specpress_api::engine::Engines::default()),
-        config.api(),
-    );
-    lambda_http::run(specpress_api::with_common_layers(hubs::router(state))).await
+    let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.table.clone());
+    lambda::run(hubs::router(lambda::state(&config, Arc::new(store)))).await
 }

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use specpress_api::config::FunctionConfig;
 use specpress_api::engine::Engines;
-use specpress_api::{AppState, with_common_layers};
-use specpress_queue_sqs::SqsQueue;
+use specpress_api::{AppState, lambda};
 use specpress_queue_sqs::config::{WebhookSettings, delivery_service, queue_urls_from_env};
+use specpress_queue_sqs::{SqsClient, SqsQueue};
 use specpress_store_dynamodb::DynamoStore;
 
 #[tokio::main]
@@ -17,7 +17,7 @@ async fn main() -> Result<(), lambda_http::Error> {
     let (queue_url, dead_letter_url) = queue_urls_from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
     let queue = Arc::new(SqsQueue::new(
-        aws_sdk_sqs_client(&aws),
+        SqsClient::new(&aws),
         queue_url,
         dead_letter_url,
     ));
@@ -34,12 +34,6 @@ async fn main() -> Result<(), lambda_http::Error> {
         &config.public_base_url,
     )?;
     let state = AppState::new(store, engine, config.api());
-    let app = with_common_layers(
-        webhooks::router(state, service).fallback(specpress_api::error::not_found_route),
-    );
-    lambda_http::run(app).await
-}
-
-fn aws_sdk_sqs_client(conf: &aws_config::SdkConfig) -> specpress_queue_sqs::SqsClient {
-    specpress_queue_sqs::SqsClient::new(conf)
+    lambda::run(webhooks::router(state, service).fallback(specpress_api::error::not_found_route))
+        .await
 }

@@ -16,6 +16,7 @@ pub mod body;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod lambda;
 pub mod pagination;
 pub mod urls;
 

@@ -1,0 +1,32 @@
+//! Wiring shared by the HTTP Lambda functions: logging set up once, the state every router carries, and the
+//! `lambda_http` run loop around a router with [`with_common_layers`](crate::with_common_layers).
+//!
+//! A function's `main.rs` reads its configuration, builds its clients once and hands them here; what it serves stays
+//! its own router.
+
+use std::sync::Arc;
+
+use axum::Router;
+use specpress_domain::ports::Store;
+
+use crate::AppState;
+use crate::config::FunctionConfig;
+use crate::engine::Engines;
+
+/// Logs as JSON lines to stdout, filtered by `RUST_LOG` (the template sets `info`).
+pub fn init_json_tracing() {
+    tracing_subscriber::fmt()
+        .json()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .init();
+}
+
+/// The state of an HTTP function: its store, the default spec/diff engines, and the API settings from `config`.
+pub fn state(config: &FunctionConfig, store: Arc<dyn Store>) -> AppState {
+    AppState::new(store, Arc::new(Engines::default()), config.api())
+}
+
+/// Serves `router`, wrapped with the common layers, as this Lambda's API Gateway handler until the runtime stops.
+pub async fn run(router: Router) -> Result<(), lambda_http::Error> {
+    lambda_http::run(crate::with_common_layers(router)).await
+}
