@@ -14,17 +14,57 @@ use crate::{Document, SYNTHETIC_FILE};
 
 enum Work<'a> {
     Value(&'a Value),
-    Key(&'a str),
+    /// An object member: its key is written, then its value.
+    Entry(&'a str, &'a Value),
     Close(u8),
 }
 
-fn write_str(h: &mut Sha256, tag: u8, s: &str) {
+/// A write buffer in front of the hasher: the canonical form is made of many tiny pieces
+/// (a tag byte, an 8-byte length, a short string), and feeding them to the hasher one by one
+/// costs more than the hashing itself. Bytes are hashed in the same order, so the digest is
+/// the same as with direct updates.
+struct Sink {
+    h: Sha256,
+    buf: Vec<u8>,
+}
+
+const SINK_CAPACITY: usize = 8 * 1024;
+
+impl Sink {
+    fn new() -> Self {
+        Sink {
+            h: Sha256::new(),
+            buf: Vec::with_capacity(SINK_CAPACITY),
+        }
+    }
+
+    #[inline]
+    fn update(&mut self, bytes: impl AsRef<[u8]>) {
+        let bytes = bytes.as_ref();
+        if self.buf.len() + bytes.len() > SINK_CAPACITY {
+            self.h.update(&self.buf);
+            self.buf.clear();
+            if bytes.len() > SINK_CAPACITY {
+                self.h.update(bytes);
+                return;
+            }
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    fn finalize(mut self) -> [u8; 32] {
+        self.h.update(&self.buf);
+        self.h.finalize().into()
+    }
+}
+
+fn write_str(h: &mut Sink, tag: u8, s: &str) {
     h.update([tag]);
     h.update((s.len() as u64).to_le_bytes());
     h.update(s.as_bytes());
 }
 
-fn write_number(h: &mut Sha256, n: &serde_json::Number) {
+fn write_number(h: &mut Sink, n: &serde_json::Number) {
     let text = match n.as_f64() {
         Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
             format!("{}", f as i64)
@@ -34,12 +74,15 @@ fn write_number(h: &mut Sha256, n: &serde_json::Number) {
     write_str(h, b'#', &text);
 }
 
-fn write_value(h: &mut Sha256, root: &Value) {
+fn write_value(h: &mut Sink, root: &Value) {
     let mut stack = vec![Work::Value(root)];
     while let Some(w) = stack.pop() {
         match w {
             Work::Close(c) => h.update([c]),
-            Work::Key(k) => write_str(h, b'k', k),
+            Work::Entry(k, v) => {
+                write_str(h, b'k', k);
+                stack.push(Work::Value(v));
+            }
             Work::Value(v) => match v {
                 Value::Null => h.update(b"n"),
                 Value::Bool(true) => h.update(b"t"),
@@ -56,12 +99,14 @@ fn write_value(h: &mut Sha256, root: &Value) {
                 Value::Object(m) => {
                     h.update(b"{");
                     stack.push(Work::Close(b'}'));
-                    let mut entries: Vec<(&String, &Value)> = m.iter().collect();
-                    entries.sort_unstable_by(|a, b| b.0.as_bytes().cmp(a.0.as_bytes()));
-                    for (k, v) in entries {
-                        stack.push(Work::Value(v));
-                        stack.push(Work::Key(k));
-                    }
+                    // Members go on the stack in descending key order (so they pop in
+                    // ascending order), sorted in place: no allocation per object.
+                    let start = stack.len();
+                    stack.extend(m.iter().map(|(k, v)| Work::Entry(k, v)));
+                    stack[start..].sort_unstable_by(|a, b| match (a, b) {
+                        (Work::Entry(a, _), Work::Entry(b, _)) => b.as_bytes().cmp(a.as_bytes()),
+                        _ => std::cmp::Ordering::Equal,
+                    });
                 }
             },
         }
@@ -69,7 +114,7 @@ fn write_value(h: &mut Sha256, root: &Value) {
 }
 
 pub(crate) fn compute(doc: &Document) -> [u8; 32] {
-    let mut h = Sha256::new();
+    let mut h = Sink::new();
     h.update(b"specpress-fingerprint-v1");
     let mut files: Vec<&crate::SourceFile> = doc
         .files
@@ -81,5 +126,95 @@ pub(crate) fn compute(doc: &Document) -> [u8; 32] {
         write_str(&mut h, b'F', &f.key);
         write_value(&mut h, &f.value);
     }
-    h.finalize().into()
+    h.finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The canonical form fed to the hasher piece by piece with a sorted copy of each
+    /// object's members: the straightforward reading of the format the buffered walk must
+    /// reproduce byte for byte (stored fingerprints must not change).
+    fn reference(v: &Value) -> [u8; 32] {
+        fn walk(h: &mut Sha256, v: &Value) {
+            let text = |h: &mut Sha256, tag: u8, s: &str| {
+                h.update([tag]);
+                h.update((s.len() as u64).to_le_bytes());
+                h.update(s.as_bytes());
+            };
+            match v {
+                Value::Null => h.update(b"n"),
+                Value::Bool(true) => h.update(b"t"),
+                Value::Bool(false) => h.update(b"f"),
+                Value::Number(n) => {
+                    let t = match n.as_f64() {
+                        Some(f)
+                            if !n.is_i64()
+                                && !n.is_u64()
+                                && f.fract() == 0.0
+                                && f.abs() < 9.0e15 =>
+                        {
+                            format!("{}", f as i64)
+                        }
+                        _ => n.to_string(),
+                    };
+                    text(h, b'#', &t);
+                }
+                Value::String(s) => text(h, b's', s),
+                Value::Array(a) => {
+                    h.update(b"[");
+                    for x in a {
+                        walk(h, x);
+                    }
+                    h.update(b"]");
+                }
+                Value::Object(m) => {
+                    h.update(b"{");
+                    let mut e: Vec<_> = m.iter().collect();
+                    e.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+                    for (k, x) in e {
+                        text(h, b'k', k);
+                        walk(h, x);
+                    }
+                    h.update(b"}");
+                }
+            }
+        }
+        let mut h = Sha256::new();
+        walk(&mut h, v);
+        h.finalize().into()
+    }
+
+    fn buffered(v: &Value) -> [u8; 32] {
+        let mut h = Sink::new();
+        write_value(&mut h, v);
+        h.finalize()
+    }
+
+    #[test]
+    fn buffered_walk_hashes_the_same_bytes_as_the_canonical_form() {
+        let long = "x".repeat(3 * SINK_CAPACITY + 17);
+        let many: Vec<Value> = (0..5000)
+            .map(|i| json!({ "k": i, "z": format!("v{i}"), "a": [i as f64 * 0.5, null, true] }))
+            .collect();
+        let cases = [
+            json!(null),
+            json!({}),
+            json!([]),
+            json!({ "b": 1, "a": [1.0, 2.5, -3, 18446744073709551615u64], "é": "ü", "A": false }),
+            json!({ "nested": { "z": { "y": [ { "x": "" } ] }, "a": null }, "": "empty key" }),
+            json!({ "long": long, "after": "tail" }),
+            json!({ "many": many }),
+        ];
+        for v in &cases {
+            assert_eq!(
+                buffered(v),
+                reference(v),
+                "{}",
+                &v.to_string()[..40.min(v.to_string().len())]
+            );
+        }
+    }
 }

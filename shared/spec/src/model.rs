@@ -48,14 +48,7 @@ impl Location {
     pub fn child(&self, token: &str) -> Self {
         let mut pointer = String::with_capacity(self.pointer.len() + token.len() + 1);
         pointer.push_str(&self.pointer);
-        pointer.push('/');
-        for ch in token.chars() {
-            match ch {
-                '~' => pointer.push_str("~0"),
-                '/' => pointer.push_str("~1"),
-                c => pointer.push(c),
-            }
-        }
+        crate::pointer::push_token(&mut pointer, token);
         Location {
             file: self.file,
             pointer,

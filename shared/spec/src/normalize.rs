@@ -155,13 +155,23 @@ impl<'a> Builder<'a> {
     fn resolve(&self, loc: &Location) -> Option<(Location, &'a Value)> {
         let doc: &'a Document = self.doc;
         let v = doc.value(loc)?;
-        let Some(r) = ref_of(v) else {
+        if ref_of(v).is_none() {
             return Some((loc.clone(), v));
+        }
+        self.resolve_at(loc.clone(), v)
+    }
+
+    /// [`Builder::resolve`] for a caller that already holds `v`, the value at `loc` (found by
+    /// walking down from its parent), so the pointer is not looked up again from the root.
+    fn resolve_at(&self, loc: Location, v: &'a Value) -> Option<(Location, &'a Value)> {
+        let doc: &'a Document = self.doc;
+        let Some(r) = ref_of(v) else {
+            return Some((loc, v));
         };
         if let Some(hit) = self.resolved.borrow().get(&(loc.file, r)) {
             return Some(hit.clone());
         }
-        let out = doc.resolve(loc).ok()?;
+        let out = doc.resolve(&loc).ok()?;
         self.resolved
             .borrow_mut()
             .insert((loc.file, r), out.clone());
@@ -175,7 +185,8 @@ impl<'a> Builder<'a> {
     // ---------------------------------------------------------------- OpenAPI
 
     fn openapi(&mut self, model: &mut ApiModel) {
-        let root = self.doc.root();
+        let doc: &'a Document = self.doc;
+        let root = doc.root();
         let rl = self.root_loc();
         model.servers = if self.swagger {
             self.swagger_servers(root)
@@ -199,22 +210,26 @@ impl<'a> Builder<'a> {
         }
         let mut ops: Vec<Operation> = Vec::new();
         if let Some(Value::Object(paths)) = root.get("paths") {
-            for path in paths.keys().filter(|k| !k.starts_with("x-")) {
+            let paths_loc = rl.child("paths");
+            for (path, item) in paths.iter().filter(|(k, _)| !k.starts_with("x-")) {
                 self.path_item(
                     OperationKind::Path,
                     path,
-                    &rl.child("paths").child(path),
+                    paths_loc.child(path),
+                    item,
                     true,
                     &mut ops,
                 );
             }
         }
         if let Some(Value::Object(hooks)) = root.get("webhooks") {
-            for name in hooks.keys() {
+            let hooks_loc = rl.child("webhooks");
+            for (name, item) in hooks {
                 self.path_item(
                     OperationKind::Webhook,
                     name,
-                    &rl.child("webhooks").child(name),
+                    hooks_loc.child(name),
+                    item,
                     true,
                     &mut ops,
                 );
@@ -310,11 +325,12 @@ impl<'a> Builder<'a> {
         &mut self,
         kind: OperationKind,
         path: &str,
-        loc: &Location,
+        loc: Location,
+        value: &'a Value,
         callbacks: bool,
         out: &mut Vec<Operation>,
     ) {
-        let Some((iloc, item)) = self.resolve(loc) else {
+        let Some((iloc, item)) = self.resolve_at(loc, value) else {
             return;
         };
         let norm = match kind {
@@ -331,11 +347,10 @@ impl<'a> Builder<'a> {
             item.get("servers").map(|v| self.servers(Some(v)))
         };
         for method in methods {
-            if item.get(method).is_none() {
+            let Some(ov) = item.get(method) else {
                 continue;
-            }
-            let oloc = iloc.child(method);
-            let Some((oloc, op)) = self.resolve(&oloc) else {
+            };
+            let Some((oloc, op)) = self.resolve_at(iloc.child(method), ov) else {
                 continue;
             };
             let key = OperationKey {
@@ -363,9 +378,9 @@ impl<'a> Builder<'a> {
         key: OperationKey,
         path: &str,
         iloc: &Location,
-        item: &Value,
+        item: &'a Value,
         oloc: &Location,
-        op: &Value,
+        op: &'a Value,
         path_servers: Option<Vec<Server>>,
         callbacks: bool,
     ) -> Operation {
@@ -374,9 +389,9 @@ impl<'a> Builder<'a> {
         let mut merged: IndexMap<(String, String), (Location, &'a Value)> = IndexMap::new();
         for (owner_loc, owner) in [(iloc, item), (oloc, op)] {
             if let Some(Value::Array(ps)) = owner.get("parameters") {
-                for i in 0..ps.len() {
-                    let Some((ploc, p)) = self.resolve(&owner_loc.child("parameters").index(i))
-                    else {
+                let ps_loc = owner_loc.child("parameters");
+                for (i, pv) in ps.iter().enumerate() {
+                    let Some((ploc, p)) = self.resolve_at(ps_loc.index(i), pv) else {
                         continue;
                     };
                     let k = (
@@ -431,12 +446,13 @@ impl<'a> Builder<'a> {
             self.swagger_body(&key, oloc, op, body, &form)
         } else {
             op.get("requestBody")
-                .and_then(|_| self.request_body(&oloc.child("requestBody")))
+                .and_then(|bv| self.request_body(oloc.child("requestBody"), bv))
         };
         let mut responses = IndexMap::new();
         if let Some(Value::Object(rs)) = op.get("responses") {
-            for status in rs.keys().filter(|k| !k.starts_with("x-")) {
-                if let Some(r) = self.response(status, &oloc.child("responses").child(status), op) {
+            let rs_loc = oloc.child("responses");
+            for (status, rv) in rs.iter().filter(|(k, _)| !k.starts_with("x-")) {
+                if let Some(r) = self.response(status, rs_loc.child(status), rv, op) {
                     responses.insert(status.clone(), r);
                 }
             }
@@ -449,11 +465,12 @@ impl<'a> Builder<'a> {
                 };
                 let mut list = Vec::new();
                 if let Value::Object(exprs) = cb {
-                    for expr in exprs.keys().filter(|k| !k.starts_with("x-")) {
+                    for (expr, ev) in exprs.iter().filter(|(k, _)| !k.starts_with("x-")) {
                         self.path_item(
                             OperationKind::Path,
                             expr,
-                            &cloc.child(expr),
+                            cloc.child(expr),
+                            ev,
                             false,
                             &mut list,
                         );
@@ -503,8 +520,8 @@ impl<'a> Builder<'a> {
         out
     }
 
-    fn request_body(&self, loc: &Location) -> Option<RequestBody> {
-        let (bloc, bv) = self.resolve(loc)?;
+    fn request_body(&self, loc: Location, value: &'a Value) -> Option<RequestBody> {
+        let (bloc, bv) = self.resolve_at(loc, value)?;
         Some(RequestBody {
             required: b(bv, "required"),
             description: s(bv, "description"),
@@ -625,12 +642,19 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn response(&self, status: &str, loc: &Location, op: &Value) -> Option<Response> {
-        let (rloc, r) = self.resolve(loc)?;
+    fn response(
+        &self,
+        status: &str,
+        loc: Location,
+        value: &'a Value,
+        op: &Value,
+    ) -> Option<Response> {
+        let (rloc, r) = self.resolve_at(loc, value)?;
         let mut headers = IndexMap::new();
         if let Some(Value::Object(hm)) = r.get("headers") {
-            for name in hm.keys() {
-                let Some((hloc, h)) = self.resolve(&rloc.child("headers").child(name)) else {
+            let hm_loc = rloc.child("headers");
+            for (name, hv) in hm {
+                let Some((hloc, h)) = self.resolve_at(hm_loc.child(name), hv) else {
                     continue;
                 };
                 headers.insert(

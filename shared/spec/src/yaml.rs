@@ -22,6 +22,7 @@
 //! Scalars are resolved with the YAML 1.2 core schema (so `on`/`no`/`yes` stay strings, as in
 //! every YAML 1.2 tool); keys are always the scalar's text (`200:` is the key `"200"`).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
@@ -192,7 +193,8 @@ fn abbreviate(s: &str) -> String {
     }
 }
 
-fn resolve_plain(s: &str) -> Result<Value, String> {
+fn resolve_plain(text: Cow<'_, str>) -> Result<Value, String> {
+    let s: &str = &text;
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
         "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
@@ -224,24 +226,24 @@ fn resolve_plain(s: &str) -> Result<Value, String> {
     if is_int(s) || is_float(s) {
         return number(s);
     }
-    Ok(Value::String(s.to_string()))
+    Ok(Value::String(text.into_owned()))
 }
 
-fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
     let w = want(tag).map_err(|t| {
         format!(
             "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
         )
     })?;
     match w {
-        Want::Str => Ok(Value::String(text.to_string())),
-        Want::Auto if style != ScalarStyle::Plain => Ok(Value::String(text.to_string())),
+        Want::Str => Ok(Value::String(text.into_owned())),
+        Want::Auto if style != ScalarStyle::Plain => Ok(Value::String(text.into_owned())),
         Want::Auto => resolve_plain(text),
         Want::Int | Want::Float => number(text.trim()),
-        Want::Bool => match text {
+        Want::Bool => match &*text {
             "true" | "True" | "TRUE" => Ok(Value::Bool(true)),
             "false" | "False" | "FALSE" => Ok(Value::Bool(false)),
-            _ => Err(format!("'{}' is not a boolean", abbreviate(text))),
+            _ => Err(format!("'{}' is not a boolean", abbreviate(&text))),
         },
         Want::Null => Ok(Value::Null),
         Want::Seq | Want::Map => Err("a collection tag on a scalar".to_string()),
@@ -351,7 +353,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         Some(&span)
                     );
                 }
-                match scalar(&value, style, tag.as_deref()) {
+                match scalar(value, style, tag.as_deref()) {
                     Ok(v) => Some((v, anchor, 1)),
                     Err(m) => fail!(
                         if m.contains("tag") {
