@@ -56,7 +56,29 @@ impl Location {
     }
 
     pub fn index(&self, i: usize) -> Self {
-        self.child(&i.to_string())
+        // Digits written straight into the pointer: `to_string` goes through the formatting
+        // machinery and allocates, and array members are many.
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = i;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let mut pointer = String::with_capacity(self.pointer.len() + 1 + digits.len() - at);
+        pointer.push_str(&self.pointer);
+        pointer.push('/');
+        for &d in &digits[at..] {
+            pointer.push(d as char);
+        }
+        Location {
+            file: self.file,
+            pointer,
+        }
     }
 }
 
@@ -352,4 +374,18 @@ pub struct Channel {
     pub parameters: IndexMap<String, Option<Location>>,
     pub servers: Vec<String>,
     pub source: Location,
+}
+
+#[cfg(test)]
+mod location_tests {
+    use super::*;
+
+    #[test]
+    fn index_writes_the_same_pointer_as_a_decimal_child_token() {
+        let base = Location::root(FileId::ROOT).child("paths").child("/a/{id}");
+        for i in [0, 7, 10, 99, 100, 1234567890, usize::MAX] {
+            assert_eq!(base.index(i), base.child(&i.to_string()), "{i}");
+        }
+        assert_eq!(base.index(12).pointer, "/paths/~1a~1{id}/12");
+    }
 }

@@ -15,12 +15,26 @@ pub(crate) const HTTP_METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
+/// `v.get(key)`, scanning small objects instead of hashing: the objects the model is built
+/// from (operations, parameters, responses, media types) have a handful of members, and
+/// comparing a few short keys is several times cheaper than hashing the wanted one (keys are
+/// unique, so the result is the same).
+#[inline]
+fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+    let Value::Object(m) = v else { return None };
+    if m.len() <= 8 {
+        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, x)| x)
+    } else {
+        m.get(key)
+    }
+}
+
 fn s(v: &Value, key: &str) -> Option<String> {
-    v.get(key)?.as_str().map(str::to_string)
+    field(v, key)?.as_str().map(str::to_string)
 }
 
 fn b(v: &Value, key: &str) -> bool {
-    v.get(key).and_then(Value::as_bool).unwrap_or(false)
+    field(v, key).and_then(Value::as_bool).unwrap_or(false)
 }
 
 fn strings(v: Option<&Value>) -> Vec<String> {
@@ -90,7 +104,7 @@ fn server_variables(v: Option<&Value>) -> IndexMap<String, ServerVariable> {
                     default: var
                         .get("default")
                         .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_string)),
-                    enumeration: strings(var.get("enum")),
+                    enumeration: strings(field(var, "enum")),
                 },
             );
         }
@@ -191,9 +205,9 @@ impl<'a> Builder<'a> {
         model.servers = if self.swagger {
             self.swagger_servers(root)
         } else {
-            self.servers(root.get("servers"))
+            self.servers(field(root, "servers"))
         };
-        model.security = security(root.get("security"));
+        model.security = security(field(root, "security"));
         let (schemes_loc, schemas_loc) = if self.swagger {
             (rl.child("securityDefinitions"), rl.child("definitions"))
         } else {
@@ -209,7 +223,7 @@ impl<'a> Builder<'a> {
             }
         }
         let mut ops: Vec<Operation> = Vec::new();
-        if let Some(Value::Object(paths)) = root.get("paths") {
+        if let Some(Value::Object(paths)) = field(root, "paths") {
             let paths_loc = rl.child("paths");
             for (path, item) in paths.iter().filter(|(k, _)| !k.starts_with("x-")) {
                 self.path_item(
@@ -222,7 +236,7 @@ impl<'a> Builder<'a> {
                 );
             }
         }
-        if let Some(Value::Object(hooks)) = root.get("webhooks") {
+        if let Some(Value::Object(hooks)) = field(root, "webhooks") {
             let hooks_loc = rl.child("webhooks");
             for (name, item) in hooks {
                 self.path_item(
@@ -244,7 +258,7 @@ impl<'a> Builder<'a> {
     fn swagger_servers(&self, root: &Value) -> Vec<Server> {
         let host = s(root, "host");
         let base = s(root, "basePath").unwrap_or_default();
-        let mut schemes = strings(root.get("schemes"));
+        let mut schemes = strings(field(root, "schemes"));
         if schemes.is_empty() {
             schemes.push("https".to_string());
         }
@@ -276,7 +290,7 @@ impl<'a> Builder<'a> {
             .map(|sv| Server {
                 url: s(sv, "url").unwrap_or_default(),
                 description: s(sv, "description"),
-                variables: server_variables(sv.get("variables")),
+                variables: server_variables(field(sv, "variables")),
                 protocol: None,
             })
             .collect()
@@ -294,13 +308,13 @@ impl<'a> Builder<'a> {
             let mut flows = IndexMap::new();
             if self.swagger {
                 if let Some(flow) = s(sv, "flow") {
-                    flows.insert(flow, scopes(sv.get("scopes")));
+                    flows.insert(flow, scopes(field(sv, "scopes")));
                 }
-            } else if let Some(Value::Object(fm)) = sv.get("flows") {
+            } else if let Some(Value::Object(fm)) = field(sv, "flows") {
                 for (fname, f) in fm {
                     flows.insert(
                         fname.clone(),
-                        scopes(f.get("scopes").or_else(|| f.get("availableScopes"))),
+                        scopes(field(f, "scopes").or_else(|| field(f, "availableScopes"))),
                     );
                 }
             }
@@ -344,10 +358,10 @@ impl<'a> Builder<'a> {
         let path_servers = if self.swagger {
             None
         } else {
-            item.get("servers").map(|v| self.servers(Some(v)))
+            field(item, "servers").map(|v| self.servers(Some(v)))
         };
         for method in methods {
-            let Some(ov) = item.get(method) else {
+            let Some(ov) = field(item, method) else {
                 continue;
             };
             let Some((oloc, op)) = self.resolve_at(iloc.child(method), ov) else {
@@ -388,7 +402,7 @@ impl<'a> Builder<'a> {
         // Parameters: path-level first, then operation-level overriding on (in, name).
         let mut merged: IndexMap<(String, String), (Location, &'a Value)> = IndexMap::new();
         for (owner_loc, owner) in [(iloc, item), (oloc, op)] {
-            if let Some(Value::Array(ps)) = owner.get("parameters") {
+            if let Some(Value::Array(ps)) = field(owner, "parameters") {
                 let ps_loc = owner_loc.child("parameters");
                 for (i, pv) in ps.iter().enumerate() {
                     let Some((ploc, p)) = self.resolve_at(ps_loc.index(i), pv) else {
@@ -430,13 +444,13 @@ impl<'a> Builder<'a> {
                 deprecated: b(p, "deprecated"),
                 description: s(p, "description"),
                 style: s(p, "style"),
-                explode: p.get("explode").and_then(Value::as_bool),
+                explode: field(p, "explode").and_then(Value::as_bool),
                 allow_empty_value: b(p, "allowEmptyValue"),
                 allow_reserved: b(p, "allowReserved"),
                 schema: if self.swagger {
                     Some(ploc.clone())
                 } else {
-                    p.get("schema").map(|_| ploc.child("schema"))
+                    field(p, "schema").map(|_| ploc.child("schema"))
                 },
                 content: self.content(&ploc, p),
                 source: ploc,
@@ -445,11 +459,10 @@ impl<'a> Builder<'a> {
         let request_body = if self.swagger {
             self.swagger_body(&key, oloc, op, body, &form)
         } else {
-            op.get("requestBody")
-                .and_then(|bv| self.request_body(oloc.child("requestBody"), bv))
+            field(op, "requestBody").and_then(|bv| self.request_body(oloc.child("requestBody"), bv))
         };
         let mut responses = IndexMap::new();
-        if let Some(Value::Object(rs)) = op.get("responses") {
+        if let Some(Value::Object(rs)) = field(op, "responses") {
             let rs_loc = oloc.child("responses");
             for (status, rv) in rs.iter().filter(|(k, _)| !k.starts_with("x-")) {
                 if let Some(r) = self.response(status, rs_loc.child(status), rv, op) {
@@ -458,7 +471,7 @@ impl<'a> Builder<'a> {
             }
         }
         let mut cbs = IndexMap::new();
-        if callbacks && let Some(Value::Object(cm)) = op.get("callbacks") {
+        if callbacks && let Some(Value::Object(cm)) = field(op, "callbacks") {
             for name in cm.keys() {
                 let Some((cloc, cb)) = self.resolve(&oloc.child("callbacks").child(name)) else {
                     continue;
@@ -479,7 +492,7 @@ impl<'a> Builder<'a> {
                 cbs.insert(name.clone(), list);
             }
         }
-        let servers = match op.get("servers") {
+        let servers = match field(op, "servers") {
             Some(v) if !self.swagger => Some(self.servers(Some(v))),
             _ => path_servers,
         };
@@ -490,13 +503,13 @@ impl<'a> Builder<'a> {
             operation_id: s(op, "operationId"),
             summary: s(op, "summary"),
             description: s(op, "description"),
-            tags: strings(op.get("tags")),
+            tags: strings(field(op, "tags")),
             deprecated: b(op, "deprecated"),
             sunset: s(op, "x-sunset"),
             parameters,
             request_body,
             responses,
-            security: security(op.get("security")),
+            security: security(field(op, "security")),
             servers,
             callbacks: cbs,
         }
@@ -504,14 +517,14 @@ impl<'a> Builder<'a> {
 
     fn content(&self, owner: &Location, v: &Value) -> IndexMap<String, MediaType> {
         let mut out = IndexMap::new();
-        if let Some(Value::Object(c)) = v.get("content") {
+        if let Some(Value::Object(c)) = field(v, "content") {
             for (mt, m) in c {
                 let mloc = owner.child("content").child(mt);
                 out.insert(
                     mt.clone(),
                     MediaType {
-                        schema: m.get("schema").map(|_| mloc.child("schema")),
-                        encoding: m.get("encoding").map(|_| mloc.child("encoding")),
+                        schema: field(m, "schema").map(|_| mloc.child("schema")),
+                        encoding: field(m, "encoding").map(|_| mloc.child("encoding")),
                         source: mloc,
                     },
                 );
@@ -531,7 +544,7 @@ impl<'a> Builder<'a> {
     }
 
     fn media_types(&self, op: &Value, key: &str, default: &str) -> Vec<String> {
-        let own = op.get(key).or_else(|| self.doc.root().get(key));
+        let own = field(op, key).or_else(|| self.doc.root().get(key));
         let list = strings(own);
         if list.is_empty() {
             vec![default.to_string()]
@@ -556,7 +569,7 @@ impl<'a> Builder<'a> {
                     (
                         mt,
                         MediaType {
-                            schema: p.get("schema").map(|_| ploc.child("schema")),
+                            schema: field(p, "schema").map(|_| ploc.child("schema")),
                             encoding: None,
                             source: ploc.clone(),
                         },
@@ -609,10 +622,7 @@ impl<'a> Builder<'a> {
         } else {
             "application/x-www-form-urlencoded"
         };
-        let mut types = strings(
-            op.get("consumes")
-                .or_else(|| self.doc.root().get("consumes")),
-        );
+        let mut types = strings(field(op, "consumes").or_else(|| self.doc.root().get("consumes")));
         types.retain(|t| {
             t.starts_with("multipart/form-data")
                 || t.starts_with("application/x-www-form-urlencoded")
@@ -651,7 +661,7 @@ impl<'a> Builder<'a> {
     ) -> Option<Response> {
         let (rloc, r) = self.resolve_at(loc, value)?;
         let mut headers = IndexMap::new();
-        if let Some(Value::Object(hm)) = r.get("headers") {
+        if let Some(Value::Object(hm)) = field(r, "headers") {
             let hm_loc = rloc.child("headers");
             for (name, hv) in hm {
                 let Some((hloc, h)) = self.resolve_at(hm_loc.child(name), hv) else {
@@ -666,7 +676,7 @@ impl<'a> Builder<'a> {
                         schema: if self.swagger {
                             Some(hloc.clone())
                         } else {
-                            h.get("schema").map(|_| hloc.child("schema"))
+                            field(h, "schema").map(|_| hloc.child("schema"))
                         },
                         source: hloc,
                     },
@@ -674,7 +684,7 @@ impl<'a> Builder<'a> {
             }
         }
         let content = if self.swagger {
-            match r.get("schema") {
+            match field(r, "schema") {
                 Some(_) => self
                     .media_types(op, "produces", "application/json")
                     .into_iter()
@@ -709,7 +719,7 @@ impl<'a> Builder<'a> {
         let root = self.doc.root();
         let rl = self.root_loc();
         let v3 = self.doc.version() == SpecVersion::AsyncApi30;
-        if let Some(Value::Object(servers)) = root.get("servers") {
+        if let Some(Value::Object(servers)) = field(root, "servers") {
             for name in servers.keys() {
                 let Some((_, sv)) = self.resolve(&rl.child("servers").child(name)) else {
                     continue;
@@ -726,7 +736,7 @@ impl<'a> Builder<'a> {
                 model.servers.push(Server {
                     url,
                     description: s(sv, "description"),
-                    variables: server_variables(sv.get("variables")),
+                    variables: server_variables(field(sv, "variables")),
                     protocol: s(sv, "protocol"),
                 });
             }
@@ -742,13 +752,13 @@ impl<'a> Builder<'a> {
         }
         let default_ct = s(root, "defaultContentType");
         let mut ops: Vec<MessageOperation> = Vec::new();
-        if let Some(Value::Object(channels)) = root.get("channels") {
+        if let Some(Value::Object(channels)) = field(root, "channels") {
             for id in channels.keys() {
                 let Some((cloc, ch)) = self.resolve(&rl.child("channels").child(id)) else {
                     continue;
                 };
                 let address = if v3 {
-                    match ch.get("address") {
+                    match field(ch, "address") {
                         Some(Value::String(a)) => a.clone(),
                         _ => id.clone(),
                     }
@@ -756,11 +766,11 @@ impl<'a> Builder<'a> {
                     id.clone()
                 };
                 let mut parameters = IndexMap::new();
-                if let Some(Value::Object(ps)) = ch.get("parameters") {
+                if let Some(Value::Object(ps)) = field(ch, "parameters") {
                     for name in ps.keys() {
                         let resolved = self.resolve(&cloc.child("parameters").child(name));
                         let schema = resolved.map(|(ploc, p)| {
-                            if p.get("schema").is_some() {
+                            if field(p, "schema").is_some() {
                                 ploc.child("schema")
                             } else {
                                 ploc
@@ -769,7 +779,7 @@ impl<'a> Builder<'a> {
                         parameters.insert(name.clone(), schema);
                     }
                 }
-                let servers = match ch.get("servers") {
+                let servers = match field(ch, "servers") {
                     Some(Value::Array(a)) => a
                         .iter()
                         .filter_map(|x| {
@@ -799,10 +809,12 @@ impl<'a> Builder<'a> {
                         let Some(op) = ch.get(verb) else { continue };
                         let oloc = cloc.child(verb);
                         let mut messages = IndexMap::new();
-                        if op.get("message").is_some() {
+                        if field(op, "message").is_some() {
                             let mloc = oloc.child("message");
                             match self.resolve(&mloc) {
-                                Some((rloc, m)) if m.get("oneOf").is_some_and(Value::is_array) => {
+                                Some((rloc, m))
+                                    if field(m, "oneOf").is_some_and(Value::is_array) =>
+                                {
                                     let n = m
                                         .get("oneOf")
                                         .and_then(Value::as_array)
@@ -835,33 +847,33 @@ impl<'a> Builder<'a> {
                             description: s(op, "description"),
                             deprecated: b(op, "deprecated"),
                             messages,
-                            security: security(op.get("security")),
+                            security: security(field(op, "security")),
                             source: oloc,
                         });
                     }
                 }
             }
         }
-        if v3 && let Some(Value::Object(operations)) = root.get("operations") {
+        if v3 && let Some(Value::Object(operations)) = field(root, "operations") {
             for id in operations.keys() {
                 let Some((oloc, op)) = self.resolve(&rl.child("operations").child(id)) else {
                     continue;
                 };
-                let direction = match op.get("action").and_then(Value::as_str) {
+                let direction = match field(op, "action").and_then(Value::as_str) {
                     Some("send") => Direction::Send,
                     Some("receive") => Direction::Receive,
                     _ => continue,
                 };
                 let channel = self.resolve(&oloc.child("channel"));
                 let address = match &channel {
-                    Some((cloc, ch)) => match ch.get("address") {
+                    Some((cloc, ch)) => match field(ch, "address") {
                         Some(Value::String(a)) => a.clone(),
                         _ => cloc.pointer.rsplit('/').next().unwrap_or("").to_string(),
                     },
                     None => String::new(),
                 };
                 let mut messages = IndexMap::new();
-                match op.get("messages") {
+                match field(op, "messages") {
                     Some(Value::Array(list)) => {
                         for i in 0..list.len() {
                             self.push_message(
@@ -875,7 +887,7 @@ impl<'a> Builder<'a> {
                     }
                     _ => {
                         if let Some((cloc, ch)) = &channel
-                            && let Some(Value::Object(ms)) = ch.get("messages")
+                            && let Some(Value::Object(ms)) = field(ch, "messages")
                         {
                             for (i, name) in ms.keys().enumerate() {
                                 self.push_message(
@@ -901,7 +913,7 @@ impl<'a> Builder<'a> {
                     description: s(op, "description"),
                     deprecated: b(op, "deprecated"),
                     messages,
-                    security: security(op.get("security")),
+                    security: security(field(op, "security")),
                     source: oloc,
                 });
             }
@@ -942,8 +954,8 @@ impl<'a> Builder<'a> {
         let Some((mloc, m)) = self.resolve(loc) else {
             return;
         };
-        let (payload, schema_format) = match m.get("payload") {
-            Some(p) if p.get("schemaFormat").is_some() && p.get("schema").is_some() => (
+        let (payload, schema_format) = match field(m, "payload") {
+            Some(p) if field(p, "schemaFormat").is_some() && field(p, "schema").is_some() => (
                 Some(mloc.child("payload").child("schema")),
                 s(p, "schemaFormat"),
             ),
@@ -952,7 +964,7 @@ impl<'a> Builder<'a> {
         };
         let schema_format =
             schema_format.filter(|f| !f.starts_with("application/vnd.aai.asyncapi"));
-        let correlation_id = m.get("correlationId").and_then(|_| {
+        let correlation_id = field(m, "correlationId").and_then(|_| {
             let (_, c) = self.resolve(&mloc.child("correlationId"))?;
             s(c, "location")
         });
@@ -981,7 +993,7 @@ impl<'a> Builder<'a> {
                 description: s(m, "description"),
                 content_type: s(m, "contentType").or_else(|| default_ct.clone()),
                 payload,
-                headers: m.get("headers").map(|_| mloc.child("headers")),
+                headers: field(m, "headers").map(|_| mloc.child("headers")),
                 correlation_id,
                 schema_format,
                 deprecated: b(m, "deprecated"),
