@@ -103,3 +103,37 @@ where
         DomainError::unexpected(e)
     }
 }
+
+/// The outcome of a conditional write: `Some(output)` when written, `None` when DynamoDB refused it because its
+/// condition did not hold (`ConditionalCheckFailedException`); any other failure is mapped by [`sdk`].
+pub fn conditional<T, E, R>(
+    op: &'static str,
+    r: Result<T, SdkError<E, R>>,
+) -> Result<Option<T>, DomainError>
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    match r {
+        Ok(out) => Ok(Some(out)),
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|e| e.code() == Some("ConditionalCheckFailedException")) =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(sdk(op)(e)),
+    }
+}
+
+/// The elements of list attribute `k`, each mapped by `f`; `None` when the item has no list under `k`.
+pub fn map_list<T>(
+    item: &Item,
+    k: &str,
+    f: impl FnMut(&AttributeValue) -> Result<T, DomainError>,
+) -> Result<Option<Vec<T>>, DomainError> {
+    match item.get(k) {
+        Some(AttributeValue::L(l)) => l.iter().map(f).collect::<Result<_, _>>().map(Some),
+        _ => Ok(None),
+    }
+}

@@ -72,16 +72,9 @@ impl DiffStore for DynamoStore {
             .condition_expression("attribute_not_exists(pk)")
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(DomainError::Conflict(ConflictKind::AlreadyExists))
-            }
-            Err(e) => Err(sdk("PutItem")(e)),
-        }
+        conditional("PutItem", r)?
+            .map(drop)
+            .ok_or(DomainError::Conflict(ConflictKind::AlreadyExists))
     }
 
     async fn get_diff(&self, id: DiffId, now: OffsetDateTime) -> Result<Option<DiffRecord>> {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 use specpress_domain::model::{DocId, Event, EventId, OrgId};
 use specpress_domain::webhooks::*;
@@ -43,10 +44,6 @@ fn millis(t: OffsetDateTime) -> i64 {
 fn from_millis(ms: i64) -> Result<OffsetDateTime> {
     OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
         .map_err(|_| bad("next_at"))
-}
-
-fn is_ccf<E: aws_sdk_dynamodb::error::ProvideErrorMetadata>(e: &E) -> bool {
-    e.code() == Some("ConditionalCheckFailedException")
 }
 
 /// Where the deploy sends committed events.
@@ -92,24 +89,51 @@ impl DynamoStore {
         Ok(self)
     }
 
+    /// An update of one subscription item; the caller adds the expressions.
+    fn update_subscription_item(&self, doc: DocId, id: SubscriptionId) -> UpdateItemFluentBuilder {
+        self.client()
+            .update_item()
+            .table_name(self.table())
+            .key("pk", s(sub_pk(doc)))
+            .key("sk", s(sub_sk(id)))
+    }
+
+    /// An update of one delivery item; the caller adds the expressions.
+    fn update_delivery_item(&self, id: DeliveryId) -> UpdateItemFluentBuilder {
+        self.client()
+            .update_item()
+            .table_name(self.table())
+            .key("pk", s(delivery_pk(id)))
+            .key("sk", s(DELIVERY_SK))
+    }
+
+    /// Every item of one partition (of the table, or of `index`), optionally only sort keys starting with
+    /// `sk_prefix`, following pagination to the end.
     async fn query_pages(
         &self,
         index: Option<&str>,
         pk_attr: &str,
         pk: String,
+        sk_prefix: Option<&str>,
         forward: bool,
     ) -> Result<Vec<Item>> {
         let mut out = Vec::new();
         let mut start: Option<Item> = None;
         loop {
-            let page = self
+            let mut query = self
                 .client()
                 .query()
                 .table_name(self.table())
                 .set_index_name(index.map(str::to_owned))
-                .key_condition_expression("#k = :pk")
                 .expression_attribute_names("#k", pk_attr)
-                .expression_attribute_values(":pk", s(pk.clone()))
+                .expression_attribute_values(":pk", s(pk.clone()));
+            query = match sk_prefix {
+                Some(prefix) => query
+                    .key_condition_expression("#k = :pk AND begins_with(sk, :p)")
+                    .expression_attribute_values(":p", s(prefix)),
+                None => query.key_condition_expression("#k = :pk"),
+            };
+            let page = query
                 .scan_index_forward(forward)
                 .set_exclusive_start_key(start.take())
                 .consistent_read(index.is_none())
@@ -191,30 +215,20 @@ fn subscription_item(x: &Subscription) -> Item {
 }
 
 fn subscription_from(i: &Item) -> Result<Subscription> {
-    let branches = match i.get("branches") {
-        Some(AttributeValue::L(l)) => l
-            .iter()
-            .map(|v| match v {
-                AttributeValue::S(x) => Ok(x.clone()),
-                _ => Err(bad("branches")),
-            })
-            .collect::<Result<Vec<_>>>()?,
-        _ => Vec::new(),
-    };
-    let secrets = match i.get("secrets") {
-        Some(AttributeValue::L(l)) => l
-            .iter()
-            .map(|v| match v {
-                AttributeValue::M(m) => Ok(StoredSecret {
-                    sealed: get_b(m, "sealed")?.to_vec(),
-                    created_at: get_ts(m, "created_at")?,
-                    expires_at: opt_ts(m, "expires_at")?,
-                }),
-                _ => Err(bad("secrets")),
-            })
-            .collect::<Result<Vec<_>>>()?,
-        _ => return Err(bad("secrets")),
-    };
+    let branches = map_list(i, "branches", |v| match v {
+        AttributeValue::S(x) => Ok(x.clone()),
+        _ => Err(bad("branches")),
+    })?
+    .unwrap_or_default();
+    let secrets = map_list(i, "secrets", |v| match v {
+        AttributeValue::M(m) => Ok(StoredSecret {
+            sealed: get_b(m, "sealed")?.to_vec(),
+            created_at: get_ts(m, "created_at")?,
+            expires_at: opt_ts(m, "expires_at")?,
+        }),
+        _ => Err(bad("secrets")),
+    })?
+    .ok_or_else(|| bad("secrets"))?;
     Ok(Subscription {
         id: SubscriptionId(parse_uuid(i, "id")?),
         org_id: OrgId(parse_uuid(i, "org_id")?),
@@ -273,16 +287,11 @@ fn delivery_item(d: &Delivery) -> Result<Item> {
 }
 
 fn delivery_from(i: &Item) -> Result<Delivery> {
-    let attempts = match i.get("attempts") {
-        Some(AttributeValue::L(l)) => l
-            .iter()
-            .map(|v| match v {
-                AttributeValue::S(x) => serde_json::from_str(x).map_err(|_| bad("attempts")),
-                _ => Err(bad("attempts")),
-            })
-            .collect::<Result<Vec<Attempt>>>()?,
-        _ => Vec::new(),
-    };
+    let attempts = map_list(i, "attempts", |v| match v {
+        AttributeValue::S(x) => serde_json::from_str::<Attempt>(x).map_err(|_| bad("attempts")),
+        _ => Err(bad("attempts")),
+    })?
+    .unwrap_or_default();
     Ok(Delivery {
         id: DeliveryId(parse_uuid(i, "id")?),
         org_id: OrgId(parse_uuid(i, "org_id")?),
@@ -312,13 +321,9 @@ impl SubscriptionStore for DynamoStore {
             .condition_expression(NOT_EXISTS)
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => {
-                Err(DomainError::Conflict(ConflictKind::AlreadyExists))
-            }
-            Err(e) => Err(sdk("PutItem")(e)),
-        }
+        conditional("PutItem", r)?
+            .map(drop)
+            .ok_or(DomainError::Conflict(ConflictKind::AlreadyExists))
     }
 
     async fn get_subscription(
@@ -340,29 +345,13 @@ impl SubscriptionStore for DynamoStore {
     }
 
     async fn list_subscriptions(&self, doc: DocId) -> Result<Vec<Subscription>> {
-        let mut out = Vec::new();
-        let mut start: Option<Item> = None;
-        loop {
-            let page = self
-                .client()
-                .query()
-                .table_name(self.table())
-                .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                .expression_attribute_values(":pk", s(sub_pk(doc)))
-                .expression_attribute_values(":p", s("WEBHOOK#"))
-                .set_exclusive_start_key(start.take())
-                .consistent_read(true)
-                .send()
-                .await
-                .map_err(sdk("Query"))?;
-            for i in page.items.unwrap_or_default() {
-                out.push(subscription_from(&i)?);
-            }
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() => start = Some(k),
-                _ => break,
-            }
-        }
+        let items = self
+            .query_pages(None, "pk", sub_pk(doc), Some("WEBHOOK#"), true)
+            .await?;
+        let mut out = items
+            .iter()
+            .map(subscription_from)
+            .collect::<Result<Vec<_>>>()?;
         out.sort_by(|a, b| a.created_at.cmp(&b.created_at).then(a.id.0.cmp(&b.id.0)));
         Ok(out)
     }
@@ -377,11 +366,7 @@ impl SubscriptionStore for DynamoStore {
         ];
         let mut remove = Vec::new();
         let mut req = self
-            .client()
-            .update_item()
-            .table_name(self.table())
-            .key("pk", s(sub_pk(x.doc_id)))
-            .key("sk", s(sub_sk(x.id)))
+            .update_subscription_item(x.doc_id, x.id)
             .expression_attribute_names("#url", "url")
             .expression_attribute_values(":url", s(&x.url))
             .expression_attribute_values(":br", branches_attr(&x.branches))
@@ -411,13 +396,9 @@ impl SubscriptionStore for DynamoStore {
             .condition_expression("attribute_exists(pk)")
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => {
-                Err(DomainError::NotFound("Webhook not found".into()))
-            }
-            Err(e) => Err(sdk("UpdateItem")(e)),
-        }
+        conditional("UpdateItem", r)?
+            .map(drop)
+            .ok_or_else(|| DomainError::NotFound("Webhook not found".into()))
     }
 
     async fn delete_subscription(&self, doc: DocId, id: SubscriptionId) -> Result<bool> {
@@ -442,11 +423,7 @@ impl SubscriptionStore for DynamoStore {
         now: OffsetDateTime,
     ) -> Result<Option<OffsetDateTime>> {
         let req = self
-            .client()
-            .update_item()
-            .table_name(self.table())
-            .key("pk", s(sub_pk(doc)))
-            .key("sk", s(sub_sk(id)))
+            .update_subscription_item(doc, id)
             .condition_expression("attribute_exists(pk)");
         let r = if success {
             req.update_expression("REMOVE failing_since").send().await
@@ -457,16 +434,14 @@ impl SubscriptionStore for DynamoStore {
                 .send()
                 .await
         };
-        match r {
-            Ok(out) if !success => match out.attributes {
+        match conditional("UpdateItem", r)? {
+            _ if success => Ok(None),
+            Some(out) => match out.attributes {
                 Some(a) => opt_ts(&a, "failing_since"),
                 None => Ok(Some(now)),
             },
-            Ok(_) => Ok(None),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => {
-                Ok(if success { None } else { Some(now) })
-            }
-            Err(e) => Err(sdk("UpdateItem")(e)),
+            // The subscription is gone: report the failure as starting now.
+            None => Ok(Some(now)),
         }
     }
 
@@ -478,11 +453,7 @@ impl SubscriptionStore for DynamoStore {
         now: OffsetDateTime,
     ) -> Result<()> {
         let r = self
-            .client()
-            .update_item()
-            .table_name(self.table())
-            .key("pk", s(sub_pk(doc)))
-            .key("sk", s(sub_sk(id)))
+            .update_subscription_item(doc, id)
             .update_expression("SET enabled = :f, disabled_reason = :r, updated_at = :t")
             .condition_expression("attribute_exists(pk)")
             .expression_attribute_values(":f", AttributeValue::Bool(false))
@@ -490,11 +461,8 @@ impl SubscriptionStore for DynamoStore {
             .expression_attribute_values(":t", ts(now))
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => Ok(()),
-            Err(e) => Err(sdk("UpdateItem")(e)),
-        }
+        // A subscription deleted meanwhile needs no disabling.
+        conditional("UpdateItem", r).map(drop)
     }
 }
 
@@ -509,11 +477,7 @@ impl DeliveryStore for DynamoStore {
             .condition_expression(NOT_EXISTS)
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(true),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => Ok(false),
-            Err(e) => Err(sdk("PutItem")(e)),
-        }
+        Ok(conditional("PutItem", r)?.is_some())
     }
 
     async fn get_delivery(&self, id: DeliveryId) -> Result<Option<Delivery>> {
@@ -532,7 +496,13 @@ impl DeliveryStore for DynamoStore {
 
     async fn list_deliveries(&self, subscription: SubscriptionId) -> Result<Vec<Delivery>> {
         let items = self
-            .query_pages(Some(GSI1), "gsi1pk", deliveries_gsi1pk(subscription), false)
+            .query_pages(
+                Some(GSI1),
+                "gsi1pk",
+                deliveries_gsi1pk(subscription),
+                None,
+                false,
+            )
             .await?;
         items.iter().map(delivery_from).collect()
     }
@@ -545,11 +515,7 @@ impl DeliveryStore for DynamoStore {
         lease_until: OffsetDateTime,
     ) -> Result<bool> {
         let r = self
-            .client()
-            .update_item()
-            .table_name(self.table())
-            .key("pk", s(delivery_pk(id)))
-            .key("sk", s(DELIVERY_SK))
+            .update_delivery_item(id)
             .update_expression("SET attempt_count = :next, next_at = :lease, updated_at = :t")
             .condition_expression("#st = :pending AND attempt_count = :made AND next_at <= :now")
             .expression_attribute_names("#st", "status")
@@ -561,20 +527,12 @@ impl DeliveryStore for DynamoStore {
             .expression_attribute_values(":t", ts(now))
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(true),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => Ok(false),
-            Err(e) => Err(sdk("UpdateItem")(e)),
-        }
+        Ok(conditional("UpdateItem", r)?.is_some())
     }
 
     async fn record_attempt(&self, id: DeliveryId, record: &AttemptRecord) -> Result<bool> {
         let r = self
-            .client()
-            .update_item()
-            .table_name(self.table())
-            .key("pk", s(delivery_pk(id)))
-            .key("sk", s(DELIVERY_SK))
+            .update_delivery_item(id)
             .update_expression(
                 "SET attempts = list_append(if_not_exists(attempts, :empty), :one), #st = :st, next_at = :next, updated_at = :t",
             )
@@ -589,11 +547,7 @@ impl DeliveryStore for DynamoStore {
             .expression_attribute_values(":t", ts(OffsetDateTime::now_utc()))
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(true),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => Ok(false),
-            Err(e) => Err(sdk("UpdateItem")(e)),
-        }
+        Ok(conditional("UpdateItem", r)?.is_some())
     }
 
     async fn restart_delivery(&self, id: DeliveryId, now: OffsetDateTime) -> Result<()> {
@@ -609,11 +563,7 @@ impl DeliveryStore for DynamoStore {
             .map(attempt_attr)
             .collect::<Result<Vec<_>>>()?;
         let r = self
-            .client()
-            .update_item()
-            .table_name(self.table())
-            .key("pk", s(delivery_pk(id)))
-            .key("sk", s(DELIVERY_SK))
+            .update_delivery_item(id)
             .update_expression("SET #st = :pending, attempt_count = :zero, next_at = :now, attempts = :a, updated_at = :t")
             .condition_expression("attribute_exists(pk) AND #st <> :pending AND updated_at = :seen")
             .expression_attribute_names("#st", "status")
@@ -625,12 +575,8 @@ impl DeliveryStore for DynamoStore {
             .expression_attribute_values(":seen", ts(d.updated_at))
             .send()
             .await;
-        match r {
-            Ok(_) => Ok(()),
-            Err(e) if e.as_service_error().is_some_and(is_ccf) => {
-                Err(DomainError::Conflict(ConflictKind::Stale))
-            }
-            Err(e) => Err(sdk("UpdateItem")(e)),
-        }
+        conditional("UpdateItem", r)?
+            .map(drop)
+            .ok_or(DomainError::Conflict(ConflictKind::Stale))
     }
 }

@@ -137,6 +137,41 @@ fn doc(org: OrgId, slug: &str, hub: Option<HubId>) -> Documentation {
     }
 }
 
+/// A new organization with one documentation `slug` (no hub) already created.
+async fn org_with_doc(store: &DynamoStore, slug: &str) -> (Organization, Documentation) {
+    let (o, _) = org(store).await;
+    let d = doc(o.id, slug, None);
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    (o, d)
+}
+
+/// An empty bundle stored for good.
+async fn permanent_blob(store: &DynamoStore) -> BlobRef {
+    store
+        .put_bundle(&Bundle::default(), Retention::Permanent)
+        .await
+        .unwrap()
+}
+
+/// A commit publishing `version` with `event` on `branch` if it is still as `expected`.
+fn branch_commit(
+    version: Version,
+    event: Event,
+    branch: BranchName,
+    expected: BranchExpectation,
+) -> Commit {
+    Commit {
+        create_doc: None,
+        version,
+        branch: Some((branch, expected)),
+        event: Some(event),
+        blob: None,
+    }
+}
+
 fn analysis(fp: &str) -> Analysis {
     Analysis {
         specification: "openapi/v3/yaml".into(),
@@ -254,12 +289,7 @@ async fn hub_slugs_are_unique_per_organization_even_under_concurrent_creation(st
 async fn concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events(
     store: DynamoStore,
 ) {
-    let (o, _) = org(&store).await;
-    let d = doc(o.id, "orders", None);
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
+    let (o, d) = org_with_doc(&store, "orders").await;
     let principal = TokenOwner::Org(o.id).principal();
     let store = Arc::new(store);
     let n = 8;
@@ -443,16 +473,8 @@ fn temp_version(d: &Documentation, expires_at: OffsetDateTime, blob: BlobRef) ->
 }
 
 async fn an_expired_temporary_version_is_gone_even_before_ttl_deletion(store: DynamoStore) {
-    let (o, _) = org(&store).await;
-    let d = doc(o.id, "temp", None);
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
-    let blob = store
-        .put_bundle(&Bundle::default(), Retention::Permanent)
-        .await
-        .unwrap();
+    let (_, d) = org_with_doc(&store, "temp").await;
+    let blob = permanent_blob(&store).await;
     let expires = now() + Duration::days(7);
     let v = temp_version(&d, expires, blob);
     store
@@ -573,38 +595,28 @@ fn published(d: &Documentation, seq: u64, fp: &str, blob: BlobRef) -> (Version, 
 }
 
 async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
-    let (o, _) = org(&store).await;
-    let d = doc(o.id, "atomic", None);
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
-    let blob = store
-        .put_bundle(&Bundle::default(), Retention::Permanent)
-        .await
-        .unwrap();
+    let (_, d) = org_with_doc(&store, "atomic").await;
+    let blob = permanent_blob(&store).await;
     let main = BranchName::parse("main").unwrap();
     let (v1, e1) = published(&d, 1, "one", blob.clone());
     store
-        .commit(&Commit {
-            create_doc: None,
-            version: v1,
-            branch: Some((main.clone(), BranchExpectation::Absent)),
-            event: Some(e1),
-            blob: None,
-        })
+        .commit(&branch_commit(
+            v1,
+            e1,
+            main.clone(),
+            BranchExpectation::Absent,
+        ))
         .await
         .unwrap();
     // A second writer that read the branch before the first commit (expects it absent) must fail entirely.
     let (v2, e2) = published(&d, 1, "two", blob.clone());
     let r = store
-        .commit(&Commit {
-            create_doc: None,
-            version: v2.clone(),
-            branch: Some((main.clone(), BranchExpectation::Absent)),
-            event: Some(e2.clone()),
-            blob: None,
-        })
+        .commit(&branch_commit(
+            v2.clone(),
+            e2.clone(),
+            main.clone(),
+            BranchExpectation::Absent,
+        ))
         .await;
     assert!(
         matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))),
@@ -613,13 +625,12 @@ async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
     // And one holding a stale seq too.
     let (v3, e3) = published(&d, 5, "three", blob);
     let r = store
-        .commit(&Commit {
-            create_doc: None,
-            version: v3.clone(),
-            branch: Some((main, BranchExpectation::AtSeq(4))),
-            event: Some(e3.clone()),
-            blob: None,
-        })
+        .commit(&branch_commit(
+            v3.clone(),
+            e3.clone(),
+            main,
+            BranchExpectation::AtSeq(4),
+        ))
         .await;
     assert!(
         matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))),
@@ -654,22 +665,18 @@ async fn an_auto_create_that_loses_the_slug_race_writes_nothing(store: DynamoSto
         .await
         .unwrap();
     let loser = doc(o.id, "shared", None);
-    let blob = store
-        .put_bundle(&Bundle::default(), Retention::Permanent)
-        .await
-        .unwrap();
+    let blob = permanent_blob(&store).await;
     let (v, e) = published(&loser, 1, "x", blob);
     let token = mint(TokenKind::Doc);
     let r = store
         .commit(&Commit {
             create_doc: Some((loser.clone(), token.hash.clone())),
-            version: v.clone(),
-            branch: Some((
+            ..branch_commit(
+                v.clone(),
+                e.clone(),
                 BranchName::parse("main").unwrap(),
                 BranchExpectation::Absent,
-            )),
-            event: Some(e.clone()),
-            blob: None,
+            )
         })
         .await;
     assert!(
@@ -811,12 +818,7 @@ async fn deploy_text(
 }
 
 async fn a_published_definition_is_written_by_the_commit_small_or_chunked(store: DynamoStore) {
-    let (o, _) = org(&store).await;
-    let d = doc(o.id, "stored", None);
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
+    let (o, _) = org_with_doc(&store, "stored").await;
     let principal = TokenOwner::Org(o.id).principal();
     // Small: one item inside the transaction. Large and incompressible: several chunks, written before it.
     for text in [
@@ -834,12 +836,7 @@ async fn a_published_definition_is_written_by_the_commit_small_or_chunked(store:
 }
 
 async fn a_cancelled_commit_leaves_no_inline_definition(store: DynamoStore) {
-    let (o, _) = org(&store).await;
-    let d = doc(o.id, "cancelled", None);
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
+    let (_, d) = org_with_doc(&store, "cancelled").await;
     let bundle = Bundle {
         definition: "openapi: 3.1.0 # never committed".into(),
         references: vec![],
@@ -849,14 +846,13 @@ async fn a_cancelled_commit_leaves_no_inline_definition(store: DynamoStore) {
     // The branch does not exist, so expecting it at seq 3 cancels the whole transaction.
     let r = store
         .commit(&Commit {
-            create_doc: None,
-            version: v.clone(),
-            branch: Some((
+            blob: Some(encoded.clone()),
+            ..branch_commit(
+                v.clone(),
+                e,
                 BranchName::parse("main").unwrap(),
                 BranchExpectation::AtSeq(3),
-            )),
-            event: Some(e),
-            blob: Some(encoded.clone()),
+            )
         })
         .await;
     assert!(
@@ -881,12 +877,7 @@ async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: Dynamo
         5,
     );
     let store = store.with_in_table_queue(queue.clone()).unwrap();
-    let (o, _) = org(&store).await;
-    let d = doc(o.id, "stored", None);
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
+    let (o, d) = org_with_doc(&store, "stored").await;
     let principal = TokenOwner::Org(o.id).principal();
     // A receive already waiting gets the message (well before its 5 s wait ends).
     let waiting = {
