@@ -559,7 +559,29 @@ fn info_str<'a>(root: &'a Value, key: &str) -> Option<&'a str> {
 
 /// The `$ref` string of a reference object, if `v` is one.
 pub(crate) fn ref_of(v: &Value) -> Option<&str> {
-    v.as_object()?.get("$ref")?.as_str()
+    member(v.as_object()?, "$ref")?.as_str()
+}
+
+/// `m.get(key)`, scanning small objects instead of hashing: most objects of an API document
+/// (operations, parameters, responses, media types, schemas) have a handful of members, and
+/// comparing a few short keys is several times cheaper than hashing the wanted one (keys are
+/// unique, so the result is the same).
+#[inline]
+pub(crate) fn member<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if m.len() <= 8 {
+        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, x)| x)
+    } else {
+        m.get(key)
+    }
+}
+
+/// `v.get(key)` through [`member`].
+#[inline]
+pub(crate) fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+    match v {
+        Value::Object(m) => member(m, key),
+        _ => None,
+    }
 }
 
 /// One step of a path being walked (borrowed: no allocation per node).
@@ -570,14 +592,18 @@ enum Tok<'a> {
 }
 
 fn tokens_pointer(path: &[Tok]) -> String {
-    let mut p = String::new();
+    let size: usize = path
+        .iter()
+        .map(|t| match t {
+            Tok::Key(k) => k.len() + 1,
+            Tok::Index(_) => 4,
+        })
+        .sum();
+    let mut p = String::with_capacity(size);
     for t in path {
         match t {
             Tok::Key(k) => pointer::push_token(&mut p, k),
-            Tok::Index(i) => {
-                p.push('/');
-                p.push_str(&i.to_string());
-            }
+            Tok::Index(i) => pointer::push_index(&mut p, *i),
         }
     }
     p
@@ -849,7 +875,7 @@ impl Document {
                 }
                 match v {
                     Value::Object(m) => {
-                        if let Some(Value::String(r)) = m.get("$ref") {
+                        if let Some(Value::String(r)) = member(m, "$ref") {
                             count += 1;
                             if count > self.limits.max_refs {
                                 errors.push(Diagnostic::new(

@@ -58,23 +58,9 @@ impl Location {
     pub fn index(&self, i: usize) -> Self {
         // Digits written straight into the pointer: `to_string` goes through the formatting
         // machinery and allocates, and array members are many.
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = i;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let mut pointer = String::with_capacity(self.pointer.len() + 1 + digits.len() - at);
+        let mut pointer = String::with_capacity(self.pointer.len() + 21);
         pointer.push_str(&self.pointer);
-        pointer.push('/');
-        for &d in &digits[at..] {
-            pointer.push(d as char);
-        }
+        crate::pointer::push_index(&mut pointer, i);
         Location {
             file: self.file,
             pointer,

@@ -9,25 +9,11 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use crate::model::*;
-use crate::{Document, ref_of};
+use crate::{Document, field, ref_of};
 
 pub(crate) const HTTP_METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
-
-/// `v.get(key)`, scanning small objects instead of hashing: the objects the model is built
-/// from (operations, parameters, responses, media types) have a handful of members, and
-/// comparing a few short keys is several times cheaper than hashing the wanted one (keys are
-/// unique, so the result is the same).
-#[inline]
-fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    let Value::Object(m) = v else { return None };
-    if m.len() <= 8 {
-        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, x)| x)
-    } else {
-        m.get(key)
-    }
-}
 
 fn s(v: &Value, key: &str) -> Option<String> {
     field(v, key)?.as_str().map(str::to_string)

@@ -16,6 +16,25 @@ pub(crate) fn push_token(pointer: &mut String, token: &str) {
     }
 }
 
+/// Appends `/` and the decimal index `i` (without the formatting machinery).
+pub(crate) fn push_index(pointer: &mut String, i: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = i;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    pointer.push('/');
+    for &d in &digits[at..] {
+        pointer.push(d as char);
+    }
+}
+
 /// Looks a pointer up in `root` (no `$ref` following). Like `Value::pointer`, without
 /// allocating for tokens that need no unescaping.
 pub(crate) fn lookup<'v>(
@@ -36,7 +55,7 @@ pub(crate) fn lookup<'v>(
             raw
         };
         here = match here {
-            serde_json::Value::Object(m) => m.get(token)?,
+            serde_json::Value::Object(m) => crate::member(m, token)?,
             serde_json::Value::Array(a) => {
                 if token.len() > 1 && token.starts_with('0') {
                     return None;
