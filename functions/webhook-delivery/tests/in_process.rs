@@ -28,8 +28,7 @@ async fn first_version_and_content_only_change_are_delivered_signed_with_the_bum
     };
     w.start_consumer();
     let doc = w.doc("pets").await;
-    let (_, secret) = w.subscribe(&doc, "/a", None).await;
-    w.receiver.configure("/a", &[&secret], json!([]), 0).await;
+    w.subscribe_scripted(&doc, "/a", json!([])).await;
     let v1 = w
         .deploy(&doc, openapi("Pets", "one", &["/pets"]), None)
         .await;
@@ -90,13 +89,11 @@ async fn failing_three_times_then_succeeding_takes_four_attempts_with_one_id_and
     };
     w.start_consumer();
     let doc = w.doc("retry").await;
-    let (sub, secret) = w.subscribe(&doc, "/r", None).await;
-    w.receiver
-        .configure(
+    let (sub, _) = w
+        .subscribe_scripted(
+            &doc,
             "/r",
-            &[&secret],
             json!([[500, {}], [500, {}], [500, {}], [200, {}]]),
-            0,
         )
         .await;
     w.deploy(&doc, openapi("R", "d", &["/x"]), None).await;
@@ -143,14 +140,8 @@ async fn gone_410_disables_the_subscription_at_once_and_nothing_more_is_sent() {
     };
     w.start_consumer();
     let doc = w.doc("gone").await;
-    let (sub, secret) = w.subscribe(&doc, "/g", None).await;
-    w.receiver
-        .configure(
-            "/g",
-            &[&secret],
-            json!([[410, {}], [200, {}], [200, {}]]),
-            0,
-        )
+    let (sub, _) = w
+        .subscribe_scripted(&doc, "/g", json!([[410, {}], [200, {}], [200, {}]]))
         .await;
     w.deploy(&doc, openapi("G", "1", &["/x"]), None).await;
     assert_eq!(w.receiver.wait_for("/g", 1, WAIT).await.len(), 1);
@@ -186,15 +177,12 @@ async fn too_many_requests_with_retry_after_defers_the_next_attempt() {
     };
     w.start_consumer();
     let doc = w.doc("throttled").await;
-    let (_, secret) = w.subscribe(&doc, "/t", None).await;
-    w.receiver
-        .configure(
-            "/t",
-            &[&secret],
-            json!([[429, {"Retry-After": "1000"}], [200, {}]]),
-            0,
-        )
-        .await;
+    w.subscribe_scripted(
+        &doc,
+        "/t",
+        json!([[429, {"Retry-After": "1000"}], [200, {}]]),
+    )
+    .await;
     w.deploy(&doc, openapi("T", "1", &["/x"]), None).await;
     let got = w.receiver.wait_for("/t", 2, WAIT).await;
     assert_eq!(got.len(), 2, "{got:?}");
@@ -235,8 +223,7 @@ async fn queue_send_failing_after_commit_is_delivered_by_the_sweeper() {
     };
     w.start_consumer();
     let doc = w.doc("swept").await;
-    let (_, secret) = w.subscribe(&doc, "/s", None).await;
-    w.receiver.configure("/s", &[&secret], json!([]), 0).await;
+    w.subscribe_scripted(&doc, "/s", json!([])).await;
     let v = w.deploy(&doc, openapi("S", "1", &["/x"]), None).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(
@@ -350,8 +337,7 @@ async fn a_redelivered_message_never_reposts_a_delivered_delivery() {
         return;
     };
     let doc = w.doc("dup").await;
-    let (sub, secret) = w.subscribe(&doc, "/u", None).await;
-    w.receiver.configure("/u", &[&secret], json!([]), 0).await;
+    let (sub, _) = w.subscribe_scripted(&doc, "/u", json!([])).await;
     w.deploy(&doc, openapi("U", "1", &["/x"]), None).await;
     let events = w
         .queue
@@ -395,8 +381,7 @@ async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_
         return;
     };
     let doc = w.doc("poison").await;
-    let (_, secret) = w.subscribe(&doc, "/p", None).await;
-    w.receiver.configure("/p", &[&secret], json!([]), 0).await;
+    w.subscribe_scripted(&doc, "/p", json!([])).await;
     w.deploy(&doc, openapi("P", "1", &["/x"]), None).await;
     w.queue
         .send("{not json", Duration::ZERO)
@@ -514,13 +499,11 @@ async fn an_exhausted_schedule_marks_the_delivery_failed_and_dead_letters_its_me
     };
     w.start_consumer();
     let doc = w.doc("exhaust").await;
-    let (sub, secret) = w.subscribe(&doc, "/x", None).await;
-    w.receiver
-        .configure(
+    let (sub, _) = w
+        .subscribe_scripted(
+            &doc,
             "/x",
-            &[&secret],
             json!([[500, {}], [502, {}], [503, {}], [200, {}]]),
-            0,
         )
         .await;
     w.deploy(&doc, openapi("X", "1", &["/x"]), None).await;

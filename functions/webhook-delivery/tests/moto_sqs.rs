@@ -136,35 +136,30 @@ async fn pump(handler: &Handler, q: &SqsQueue, rounds: usize) -> usize {
     handled
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn lambda_handler_over_moto_sqs_delivers_with_retries_through_visibility_changes() {
-    let Some(q) = queues("deliver", 10).await else {
-        return;
-    };
+/// The world with moto's queue `q` as its webhook queue, retrying on `retry`, and the delivery Lambda's handler
+/// consuming that queue. `None` when the world cannot start (reported by [`World::new`]).
+async fn world_and_handler(q: &Queues, retry: RetryPolicy) -> Option<(World, Handler)> {
     let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
-    let Some(w) = World::new(
-        RetryPolicy::default().with_scale(0.0002).with_jitter(0.0),
-        Some(queue.clone()),
-        None,
-    )
-    .await
-    else {
-        return;
-    };
+    let w = World::new(retry, Some(queue.clone()), None).await?;
     let handler = Handler {
         service: w.service.clone(),
         queue,
         options: BatchOptions::default(),
     };
+    Some((w, handler))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn lambda_handler_over_moto_sqs_delivers_with_retries_through_visibility_changes() {
+    let Some(q) = queues("deliver", 10).await else {
+        return;
+    };
+    let retry = RetryPolicy::default().with_scale(0.0002).with_jitter(0.0);
+    let Some((w, handler)) = world_and_handler(&q, retry).await else {
+        return;
+    };
     let doc = w.doc("moto").await;
-    let (_, secret) = w.subscribe(&doc, "/m", None).await;
-    w.receiver
-        .configure(
-            "/m",
-            &[&secret],
-            json!([[500, {}], [503, {}], [200, {}]]),
-            0,
-        )
+    w.subscribe_scripted(&doc, "/m", json!([[500, {}], [503, {}], [200, {}]]))
         .await;
     w.deploy(&doc, openapi("M", "1", &["/x"]), None).await;
     let started = Instant::now();
@@ -200,25 +195,14 @@ async fn poison_message_is_redriven_to_the_dead_letter_queue_while_the_batch_suc
     let Some(q) = queues("poison", 2).await else {
         return;
     };
-    let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
-    let Some(w) = World::new(
-        RetryPolicy::default().with_scale(0.0002),
-        Some(queue.clone()),
-        None,
-    )
-    .await
+    let Some((w, handler)) = world_and_handler(&q, RetryPolicy::default().with_scale(0.0002)).await
     else {
         return;
     };
-    let handler = Handler {
-        service: w.service.clone(),
-        queue: queue.clone(),
-        options: BatchOptions::default(),
-    };
     let doc = w.doc("moto-poison").await;
-    let (_, secret) = w.subscribe(&doc, "/p", None).await;
-    w.receiver.configure("/p", &[&secret], json!([]), 0).await;
-    queue
+    w.subscribe_scripted(&doc, "/p", json!([])).await;
+    handler
+        .queue
         .send("this is not a webhook message", Duration::ZERO)
         .await
         .expect("send poison");

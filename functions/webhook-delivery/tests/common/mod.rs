@@ -356,6 +356,19 @@ impl World {
             .expect("subscribe");
         (v.subscription, v.secret.expect("secret shown on creation"))
     }
+
+    /// Subscribes `doc` at receiver `path` (every branch) and scripts that endpoint with the new secret: it answers
+    /// `script` (`[[status, headers], …]`, then 200) at once. Returns the subscription and its secret.
+    pub async fn subscribe_scripted(
+        &self,
+        doc: &Documentation,
+        path: &str,
+        script: Value,
+    ) -> (Subscription, String) {
+        let (sub, secret) = self.subscribe(doc, path, None).await;
+        self.receiver.configure(path, &[&secret], script, 0).await;
+        (sub, secret)
+    }
 }
 
 impl Drop for World {
