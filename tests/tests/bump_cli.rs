@@ -2,7 +2,9 @@
 
 use reqwest::blocking::Client;
 use serde_json::{Value, json};
-use specpress_e2e::{Server, bump, bump_cli, fixtures, temp_dir};
+use std::path::Path;
+
+use specpress_e2e::{CliRun, Server, bump, bump_cli, fixtures, temp_dir};
 
 const ORG_TOKEN: &str = "e2e-organization-token-0123456789";
 
@@ -64,6 +66,21 @@ impl Ctx {
         assert_eq!(s, 201, "{b}");
         b["token"].as_str().unwrap().to_owned()
     }
+    /// Runs `bump <command> <file> <flags…> --doc <doc> --token <token>` against this server.
+    fn bump_doc(
+        &self,
+        cli: &Path,
+        command: &str,
+        file: &str,
+        doc: &str,
+        token: &str,
+        flags: &[&str],
+    ) -> CliRun {
+        let mut args = vec![command, file];
+        args.extend_from_slice(flags);
+        args.extend(["--doc", doc, "--token", token]);
+        bump(cli, &self.server.base_url, &args)
+    }
     fn doc_slugs(&self, hub: &str) -> Vec<(String, String)> {
         let (s, b) = self.get(&format!("/api/v1/docs?hub={hub}"), ORG_TOKEN);
         assert_eq!(s, 200, "{b}");
@@ -91,18 +108,7 @@ fn deploy_publishes_the_file_and_a_redeploy_reports_has_not_changed() {
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();
     let doc_token = ctx.create_doc("petstore");
-    let first = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "petstore",
-            "--token",
-            &doc_token,
-        ],
-    );
+    let first = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &doc_token, &[]);
     assert_eq!(first.code, 0, "{first:?}");
     let url =
         public_url_in(&first.all()).unwrap_or_else(|| panic!("no public URL printed: {first:?}"));
@@ -113,18 +119,7 @@ fn deploy_publishes_the_file_and_a_redeploy_reports_has_not_changed() {
         "public URL serves the file"
     );
 
-    let again = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "petstore",
-            "--token",
-            &doc_token,
-        ],
-    );
+    let again = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &doc_token, &[]);
     assert_eq!(again.code, 0, "{again:?}");
     assert!(again.all().contains("has not changed"), "{again:?}");
 }
@@ -134,32 +129,22 @@ fn dry_run_exits_0_for_a_valid_document_and_122_with_the_errors_for_an_invalid_o
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();
     let token = ctx.create_doc("petstore");
-    let ok = bump(
+    let ok = ctx.bump_doc(
         &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--dry-run",
-            "--doc",
-            "petstore",
-            "--token",
-            &token,
-        ],
+        "deploy",
+        "petstore.yaml",
+        "petstore",
+        &token,
+        &["--dry-run"],
     );
     assert_eq!(ok.code, 0, "{ok:?}");
-    let bad = bump(
+    let bad = ctx.bump_doc(
         &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "invalid.yaml",
-            "--dry-run",
-            "--doc",
-            "petstore",
-            "--token",
-            &token,
-        ],
+        "deploy",
+        "invalid.yaml",
+        "petstore",
+        &token,
+        &["--dry-run"],
     );
     assert_eq!(bad.code, 122, "{bad:?}");
     let text = bad.all();
@@ -169,18 +154,7 @@ fn dry_run_exits_0_for_a_valid_document_and_122_with_the_errors_for_an_invalid_o
     );
     assert!(text.contains("line"), "errors are located: {text}");
     // Nothing was deployed by the dry runs.
-    let real = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "petstore",
-            "--token",
-            &token,
-        ],
-    );
+    let real = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &token, &[]);
     assert!(!real.all().contains("has not changed"), "{real:?}");
 }
 
@@ -189,12 +163,8 @@ fn deploy_to_a_branch_keeps_it_separate_from_the_default_branch() {
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();
     let t = ctx.create_doc("petstore");
-    let host = ctx.server.base_url.clone();
-    let run = |file: &str, extra: &[&str]| {
-        let mut args = vec!["deploy", file, "--doc", "petstore", "--token", t.as_str()];
-        args.extend_from_slice(extra);
-        bump(&cli, &host, &args)
-    };
+    let run =
+        |file: &str, flags: &[&str]| ctx.bump_doc(&cli, "deploy", file, "petstore", &t, flags);
     assert_eq!(run("petstore.yaml", &[]).code, 0);
     let staged = run("petstore-v2.yaml", &["--branch", "staging"]);
     assert_eq!(staged.code, 0, "{staged:?}");
@@ -216,39 +186,29 @@ fn auto_create_with_hub_and_doc_name_creates_the_documentation() {
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();
     let hub_token = ctx.create_hub("platform");
-    let r = bump(
+    let r = ctx.bump_doc(
         &cli,
-        &ctx.server.base_url,
+        "deploy",
+        "petstore.yaml",
+        "new-api",
+        ORG_TOKEN,
         &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "new-api",
             "--doc-name",
             "New API",
             "--hub",
             "platform",
             "--auto-create",
-            "--token",
-            ORG_TOKEN,
         ],
     );
     assert_eq!(r.code, 0, "{r:?}");
     // A hub token may auto-create inside its hub too.
-    let r2 = bump(
+    let r2 = ctx.bump_doc(
         &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "by-hub",
-            "--hub",
-            "platform",
-            "--auto-create",
-            "--token",
-            &hub_token,
-        ],
+        "deploy",
+        "petstore.yaml",
+        "by-hub",
+        &hub_token,
+        &["--hub", "platform", "--auto-create"],
     );
     assert_eq!(r2.code, 0, "{r2:?}");
     assert_eq!(
@@ -288,45 +248,18 @@ fn a_multi_file_document_with_external_refs_deploys_and_validates() {
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();
     let t = ctx.create_doc("multi");
-    let dry = bump(
+    let dry = ctx.bump_doc(
         &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "multi/openapi.yaml",
-            "--dry-run",
-            "--doc",
-            "multi",
-            "--token",
-            &t,
-        ],
+        "deploy",
+        "multi/openapi.yaml",
+        "multi",
+        &t,
+        &["--dry-run"],
     );
     assert_eq!(dry.code, 0, "{dry:?}");
-    let r = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "multi/openapi.yaml",
-            "--doc",
-            "multi",
-            "--token",
-            &t,
-        ],
-    );
+    let r = ctx.bump_doc(&cli, "deploy", "multi/openapi.yaml", "multi", &t, &[]);
     assert_eq!(r.code, 0, "{r:?}");
-    let again = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "multi/openapi.yaml",
-            "--doc",
-            "multi",
-            "--token",
-            &t,
-        ],
-    );
+    let again = ctx.bump_doc(&cli, "deploy", "multi/openapi.yaml", "multi", &t, &[]);
     assert!(again.all().contains("has not changed"), "{again:?}");
 }
 
@@ -336,58 +269,21 @@ fn diff_against_the_deployed_documentation_reports_the_changes() {
     let ctx = Ctx::start();
     let t = ctx.create_doc("petstore");
     assert_eq!(
-        bump(
-            &cli,
-            &ctx.server.base_url,
-            &[
-                "deploy",
-                "petstore.yaml",
-                "--doc",
-                "petstore",
-                "--token",
-                &t
-            ]
-        )
-        .code,
+        ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &t, &[])
+            .code,
         0
     );
-    let d = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "diff",
-            "petstore-v2.yaml",
-            "--doc",
-            "petstore",
-            "--token",
-            &t,
-        ],
-    );
+    let d = ctx.bump_doc(&cli, "diff", "petstore-v2.yaml", "petstore", &t, &[]);
     let text = d.all();
     assert!(
         text.contains("/pets/{id}"),
         "the removed endpoint is reported: {d:?}"
     );
-    let same = bump(
-        &cli,
-        &ctx.server.base_url,
-        &["diff", "petstore.yaml", "--doc", "petstore", "--token", &t],
-    );
+    let same = ctx.bump_doc(&cli, "diff", "petstore.yaml", "petstore", &t, &[]);
     assert_eq!(same.code, 0, "{same:?}");
     assert!(!same.all().contains("/pets/{id}"), "{same:?}");
     // diff versions are temporary: the head did not move.
-    let redeploy = bump(
-        &cli,
-        &ctx.server.base_url,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "petstore",
-            "--token",
-            &t,
-        ],
-    );
+    let redeploy = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &t, &[]);
     assert!(redeploy.all().contains("has not changed"), "{redeploy:?}");
 }
 
