@@ -24,6 +24,25 @@ struct Queues {
     dlq_url: String,
 }
 
+impl Queues {
+    /// The bodies of the messages waiting in the dead-letter queue now (one receive, no long poll).
+    async fn dead_letter_bodies(&self) -> Vec<String> {
+        let out = self
+            .client
+            .receive_message()
+            .queue_url(&self.dlq_url)
+            .wait_time_seconds(0)
+            .send()
+            .await
+            .expect("dlq");
+        out.messages
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|m| m.body)
+            .collect()
+    }
+}
+
 async fn queues(name: &str, max_receive: u32) -> Option<Queues> {
     let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
         return unavailable(
@@ -179,15 +198,7 @@ async fn lambda_handler_over_moto_sqs_delivers_with_retries_through_visibility_c
         3,
         "nothing after the success"
     );
-    let dlq = q
-        .client
-        .receive_message()
-        .queue_url(&q.dlq_url)
-        .wait_time_seconds(0)
-        .send()
-        .await
-        .expect("dlq");
-    assert!(dlq.messages.unwrap_or_default().is_empty());
+    assert!(q.dead_letter_bodies().await.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -211,20 +222,7 @@ async fn poison_message_is_redriven_to_the_dead_letter_queue_while_the_batch_suc
     let mut dead = Vec::new();
     while started.elapsed() < Duration::from_secs(30) {
         pump(&handler, &q.queue, 1).await;
-        let out = q
-            .client
-            .receive_message()
-            .queue_url(&q.dlq_url)
-            .wait_time_seconds(0)
-            .send()
-            .await
-            .expect("dlq");
-        dead.extend(
-            out.messages
-                .unwrap_or_default()
-                .into_iter()
-                .filter_map(|m| m.body),
-        );
+        dead.extend(q.dead_letter_bodies().await);
         if !dead.is_empty() && !w.receiver.at("/p").await.is_empty() {
             break;
         }
