@@ -71,14 +71,26 @@ pub fn compare_blocking(
     });
     let (prev, cur) = (prev?, cur?);
     let report = specpress_diff::diff(&prev, &cur, &specpress_diff::DiffOptions::default());
+    // The four renderings are independent; the HTML and the JSON tree are the costly ones: each on its own thread.
+    let (html, details, text, markdown) = std::thread::scope(|scope| {
+        let html = scope.spawn(|| report.html());
+        let details = scope.spawn(|| report.details());
+        let (text, markdown) = (report.text(), report.markdown());
+        (html.join(), details.join(), text, markdown)
+    });
+    let panicked = |_| DomainError::unexpected("rendering thread panicked");
+    let (html, details) = (html.map_err(panicked)?, details.map_err(panicked)?);
+    let (title, breaking) = (cur.title().to_owned(), report.breaking());
+    // Freeing two large documents and the report takes milliseconds: do it off the request's path.
+    std::thread::spawn(move || drop((prev, cur, report)));
     Ok(Comparison {
-        title: cur.title().to_owned(),
-        breaking: report.breaking(),
+        title,
+        breaking,
         rendered: Rendered {
-            text: report.text(),
-            markdown: report.markdown(),
-            html: report.html(),
-            details: report.details(),
+            text,
+            markdown,
+            html,
+            details,
         },
     })
 }
