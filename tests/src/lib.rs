@@ -229,3 +229,61 @@ pub fn temp_dir() -> tempfile::TempDir {
         .tempdir()
         .expect("temp dir")
 }
+
+/// The webhook subscriber of the tests (`tests/webhook_receiver.py`, on 127.0.0.1): verifies every delivery with the
+/// official Standard Webhooks library and checks `X-Bump-Signature-256`. Control API: `POST {base}/_config`,
+/// `GET {base}/_log` (see the script).
+pub struct WebhookReceiver {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+}
+
+impl Drop for WebhookReceiver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts the receiver with the tools' Python. `None` (with a loud message) when `standardwebhooks` is not
+/// installed, except under `CI=true`, where that is a failure.
+pub fn webhook_receiver() -> Option<WebhookReceiver> {
+    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
+    let ok = Command::new(&python)
+        .args(["-c", "import standardwebhooks"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        let msg = format!(
+            "{} with `standardwebhooks` is required (scripts/install-tools.sh)",
+            python.display()
+        );
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{msg}");
+        }
+        eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
+        return None;
+    }
+    let mut child = Command::new(&python)
+        .arg(repo_root().join("tests/webhook_receiver.py"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("receiver starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("port line");
+    let port = line
+        .trim()
+        .strip_prefix("PORT ")
+        .expect("PORT <n>")
+        .to_owned();
+    Some(WebhookReceiver {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    })
+}

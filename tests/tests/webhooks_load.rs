@@ -10,66 +10,11 @@
 //! a release build for representative latencies).
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
-use specpress_e2e::{Server, repo_root, temp_dir};
-
-struct Receiver {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn receiver() -> Option<Receiver> {
-    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import standardwebhooks"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        let msg = format!(
-            "{} with `standardwebhooks` is required (scripts/install-tools.sh)",
-            python.display()
-        );
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{msg}");
-        }
-        eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-        return None;
-    }
-    let mut child = Command::new(&python)
-        .arg(repo_root().join("tests/webhook_receiver.py"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("receiver starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("port line");
-    let port = line
-        .trim()
-        .strip_prefix("PORT ")
-        .expect("PORT <n>")
-        .to_owned();
-    Some(Receiver {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-    })
-}
+use specpress_e2e::{Server, temp_dir, webhook_receiver};
 
 fn now_secs() -> f64 {
     SystemTime::now()
@@ -93,7 +38,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn run(deploys: usize, docs: usize, subscribers: usize, budget: Duration) {
-    let Some(rx) = receiver() else { return };
+    let Some(rx) = webhook_receiver() else { return };
     let dir = temp_dir();
     let server = Server::start(dir.path(), &[("SPECPRESS_ALLOW_LOOPBACK_URLS", "true")]);
     let token = server.minted_token().expect("minted token");
