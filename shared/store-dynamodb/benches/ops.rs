@@ -25,6 +25,17 @@ fn report(name: &str, mut lat: Vec<Duration>) {
     );
 }
 
+/// Runs `op(0..n)` one after another, returning each call's latency.
+async fn timed(n: usize, mut op: impl AsyncFnMut(usize)) -> Vec<Duration> {
+    let mut lat = Vec::with_capacity(n);
+    for i in 0..n {
+        let t = Instant::now();
+        op(i).await;
+        lat.push(t.elapsed());
+    }
+    lat
+}
+
 fn main() {
     let n: usize = std::env::var("BENCH_OPS")
         .ok()
@@ -43,53 +54,46 @@ fn main() {
         let s = |v: &str| AttributeValue::S(v.to_owned());
         let payload = AttributeValue::B(vec![7u8; 16 * 1024].into());
 
-        let mut lat = Vec::new();
-        for i in 0..n {
-            let t = Instant::now();
+        let put = |pk: String, attr: &'static str, value: AttributeValue| {
             client
                 .put_item()
                 .table_name("bench")
-                .item("pk", s(&format!("K#{i}")))
+                .item("pk", s(&pk))
                 .item("sk", s("META"))
-                .item("v", s("x"))
+                .item(attr, value)
                 .send()
-                .await
-                .expect("put");
-            lat.push(t.elapsed());
-        }
-        report("PutItem (small)", lat);
-
-        let mut lat = Vec::new();
-        for i in 0..n {
-            let t = Instant::now();
-            client
-                .put_item()
-                .table_name("bench")
-                .item("pk", s(&format!("B#{i}")))
-                .item("sk", s("CHUNK"))
-                .item("data", payload.clone())
-                .send()
-                .await
-                .expect("put");
-            lat.push(t.elapsed());
-        }
-        report("PutItem (16 KiB binary)", lat);
-
-        let mut lat = Vec::new();
-        for i in 0..n {
-            let t = Instant::now();
-            client
-                .get_item()
-                .table_name("bench")
-                .key("pk", s(&format!("K#{i}")))
-                .key("sk", s("META"))
-                .consistent_read(true)
-                .send()
-                .await
-                .expect("get");
-            lat.push(t.elapsed());
-        }
-        report("GetItem", lat);
+        };
+        report(
+            "PutItem (small)",
+            timed(n, async |i| {
+                put(format!("K#{i}"), "v", s("x")).await.expect("put");
+            })
+            .await,
+        );
+        report(
+            "PutItem (16 KiB binary)",
+            timed(n, async |i| {
+                put(format!("B#{i}"), "data", payload.clone())
+                    .await
+                    .expect("put");
+            })
+            .await,
+        );
+        report(
+            "GetItem",
+            timed(n, async |i| {
+                client
+                    .get_item()
+                    .table_name("bench")
+                    .key("pk", s(&format!("K#{i}")))
+                    .key("sk", s("META"))
+                    .consistent_read(true)
+                    .send()
+                    .await
+                    .expect("get");
+            })
+            .await,
+        );
         engine.stop().await;
     });
 }

@@ -141,6 +141,15 @@ impl LocalQueue {
         item
     }
 
+    /// A dead-letter item for message `id`, received `receive_count` times.
+    fn dead_letter_item(&self, id: &str, body: &str, receive_count: u32) -> Item {
+        let mut item = keyed(self.dlq_pk(), &sort_key(now_ms(), id));
+        item.insert("id".into(), s(id));
+        item.insert("body".into(), s(body));
+        item.insert("receive_count".into(), n(receive_count));
+        item
+    }
+
     /// The transaction action that sends `body` (visible at once): lets another write commit atomically with the
     /// send. Call [`LocalQueue::wake_receivers`] once the transaction has committed.
     pub(crate) fn send_action(&self, body: &str) -> Result<TransactWriteItem> {
@@ -296,10 +305,7 @@ impl LocalQueue {
             if count > self.max_receive {
                 // Redrive: the message has been received too often without being deleted.
                 self.release(&id);
-                let mut dead = keyed(self.dlq_pk(), &sort_key(now, &id));
-                dead.insert("id".into(), s(&id));
-                dead.insert("body".into(), s(&body));
-                dead.insert("receive_count".into(), n(count - 1));
+                let dead = self.dead_letter_item(&id, &body, count - 1);
                 self.transact(vec![self.delete(self.pk(), &sk)?, self.put(dead, None)?])
                     .await?;
                 tracing::warn!(queue = %self.name, message_id = %id, "message moved to the dead-letter queue");
@@ -416,10 +422,7 @@ impl MessageQueue for LocalQueue {
 
     async fn send_to_dead_letter(&self, body: &str) -> Result<()> {
         let id = uuid::Uuid::new_v4().simple().to_string();
-        let mut item = keyed(self.dlq_pk(), &sort_key(now_ms(), &id));
-        item.insert("id".into(), s(&id));
-        item.insert("body".into(), s(body));
-        item.insert("receive_count".into(), n(0));
+        let item = self.dead_letter_item(&id, body, 0);
         self.client
             .put_item()
             .table_name(&self.table)

@@ -608,20 +608,21 @@ impl VersionStore for DynamoStore {
         let mut in_table_queue = None;
         if let Some(e) = &c.event {
             let mut item = event_item(e);
+            let mut message = None;
             if let crate::webhooks::EventQueueSlot::InTable(queue) = &self.events {
                 // Enqueued in this very transaction: never pending in the outbox.
                 item.remove("gsi2pk");
                 item.remove("gsi2sk");
                 item.insert("enqueued_at".into(), ts(e.created_at));
-                items.push(self.put(item, Some(NOT_EXISTS))?);
-                kinds.push(ConflictKind::AlreadyExists);
                 let body =
                     specpress_domain::webhooks::QueueBody::Event { event_id: e.id }.to_json();
-                items.push(queue.send_action(&body)?);
-                kinds.push(ConflictKind::AlreadyExists);
+                message = Some(queue.send_action(&body)?);
                 in_table_queue = Some(queue);
-            } else {
-                items.push(self.put(item, Some(NOT_EXISTS))?);
+            }
+            items.push(self.put(item, Some(NOT_EXISTS))?);
+            kinds.push(ConflictKind::AlreadyExists);
+            if let Some(m) = message {
+                items.push(m);
                 kinds.push(ConflictKind::AlreadyExists);
             }
         }

@@ -3,9 +3,6 @@
 //! library and checks X-Bump-Signature-256 on its own.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,11 +23,6 @@ use specpress_store_dynamodb::{DynamoStore, LocalQueue};
 use specpress_webhook::RetryPolicy;
 use time::OffsetDateTime;
 use tokio::sync::watch;
-
-pub fn repo_root() -> PathBuf {
-    let lexical = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::fs::canonicalize(&lexical).unwrap_or(lexical)
-}
 
 /// Fails under CI=true, otherwise prints a loud skip notice; returns `None` so the test returns early.
 pub fn unavailable<T>(what: &str) -> Option<T> {
@@ -54,54 +46,20 @@ pub struct Received {
     pub answered: u16,
 }
 
-/// The Python receiver process.
+/// The Python receiver process (started by the e2e harness), with a client for its control API.
 pub struct Receiver {
-    child: Child,
+    /// Dropping it stops the receiver.
+    process: specpress_e2e::WebhookReceiver,
     pub base: String,
     http: reqwest::Client,
 }
 
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 impl Receiver {
     pub fn start() -> Option<Receiver> {
-        let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-        let ok = Command::new(&python)
-            .args(["-c", "import standardwebhooks"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !ok {
-            return unavailable(&format!(
-                "{} with the `standardwebhooks` package (run scripts/install-tools.sh)",
-                python.display()
-            ));
-        }
-        let mut child = Command::new(&python)
-            .arg(repo_root().join("tests/webhook_receiver.py"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start the receiver");
-        let stdout = child.stdout.take().expect("receiver stdout");
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("receiver port line");
-        let port: u16 = line
-            .trim()
-            .strip_prefix("PORT ")
-            .and_then(|p| p.parse().ok())
-            .expect("PORT <n>");
+        let process = specpress_e2e::webhook_receiver()?;
         Some(Receiver {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
+            base: process.base.clone(),
+            process,
             http: reqwest::Client::new(),
         })
     }
