@@ -673,3 +673,95 @@ async fn bump_cli_diff_works_in_every_format_and_fails_on_breaking_changes() {
         }
     }
 }
+
+/// Whether a stored definition carries an expiry (`ttl`), looked up by the content address the store gives it;
+/// `None` when it is not stored at all.
+async fn stored_with_ttl(
+    store: &specpress_store_dynamodb::DynamoStore,
+    bundle: &specpress_domain::model::Bundle,
+) -> Option<bool> {
+    use specpress_domain::ports::BlobStore;
+    let sha = store
+        .encode_bundle(bundle)
+        .await
+        .expect("encode")
+        .blob
+        .sha256;
+    let item = store
+        .client()
+        .get_item()
+        .table_name(store.table())
+        .key(
+            "pk",
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("BLOB#{sha}")),
+        )
+        .key(
+            "sk",
+            aws_sdk_dynamodb::types::AttributeValue::S("CHUNK#0000".into()),
+        )
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("get item")
+        .item?;
+    Some(item.contains_key("ttl"))
+}
+
+#[tokio::test]
+async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_refused_pair_leaves_nothing_permanent()
+ {
+    use specpress_domain::model::Bundle;
+    use specpress_domain::usecases::diffs::{DiffDeps, DiffInput, create_diff};
+    let db = Embedded::start(Storage::Memory)
+        .await
+        .expect("embedded engine");
+    let store = db.store("specpress").await.expect("table");
+    let engine = SpecDiffEngine::default();
+    let fetcher = SafeFetcher::new(FetchPolicy::default()).expect("fetcher");
+    let deps = || DiffDeps {
+        store: &store,
+        engine: &engine,
+        fetcher: &fetcher,
+    };
+    let bundle = |text: &str| Bundle {
+        definition: text.to_owned(),
+        references: vec![],
+    };
+    let input = |previous: &str, current: &str, expires_at: &str| DiffInput {
+        previous_definition: Some(previous.to_owned()),
+        definition: Some(current.to_owned()),
+        expires_at: Some(expires_at.to_owned()),
+        ..DiffInput::default()
+    };
+    let now = time::OffsetDateTime::now_utc();
+
+    // "never": both definitions end permanent (written provisionally while comparing, then extended).
+    create_diff(deps(), input(V1, V2, "never"), now)
+        .await
+        .expect("diff");
+    assert_eq!(stored_with_ttl(&store, &bundle(V1)).await, Some(false));
+    assert_eq!(stored_with_ttl(&store, &bundle(V2)).await, Some(false));
+
+    // Default life: both expire.
+    create_diff(
+        deps(),
+        DiffInput {
+            expires_at: None,
+            ..input(V1, V3, "")
+        },
+        now,
+    )
+    .await
+    .expect("diff");
+    assert_eq!(stored_with_ttl(&store, &bundle(V3)).await, Some(true));
+
+    // A refused pair, even one asking to live forever: whatever was written while comparing expires.
+    let valid = V3.replace("Pets", "Refused pair");
+    let refused = create_diff(deps(), input("not: [an api", &valid, "never"), now).await;
+    assert!(refused.is_err(), "an invalid document is refused");
+    assert_ne!(
+        stored_with_ttl(&store, &bundle(&valid)).await,
+        Some(false),
+        "no permanent blob is left behind by a refused diff"
+    );
+}
