@@ -154,3 +154,47 @@ fn missing_files_invalid_documents_and_bad_flags_are_errors_with_exit_2() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn loading_a_pair_in_parallel_reports_the_file_that_failed_as_a_sequential_load_does() {
+    use specpress_diff::cli::{load_document, load_pair};
+    let root = scratch("pair");
+    let missing = root.join("nope.yaml");
+    let bad = PathBuf::from(write(
+        &root,
+        "bad.yaml",
+        "openapi: 3.1.0\ninfo: [unclosed\n",
+    ));
+    let good = PathBuf::from(write(
+        &root,
+        "good.yaml",
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n",
+    ));
+    let other = PathBuf::from(write(
+        &root,
+        "other.json",
+        r#"{"openapi":"3.1.0","info":{"title":"u","version":"2"},"paths":{}}"#,
+    ));
+    // Both load: each document comes back on its own side.
+    let (p, c) = load_pair(&good, &other).expect("both load");
+    assert_eq!((p.title(), c.title()), ("t", "u"));
+    // One fails: the same error (and message) as loading that file alone.
+    for (previous, current, failing) in [
+        (&missing, &good, &missing),
+        (&good, &missing, &missing),
+        (&bad, &good, &bad),
+        (&good, &bad, &bad),
+        // Both fail: the previous file's error, as a sequential load would report it.
+        (&bad, &missing, &bad),
+        (&missing, &bad, &missing),
+    ] {
+        let err = load_pair(previous, current).expect_err("one file fails");
+        let alone = load_document(failing).expect_err("fails alone too");
+        assert_eq!(err.to_string(), alone.to_string());
+        assert!(
+            err.to_string().contains(&*failing.display().to_string()),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
