@@ -53,6 +53,77 @@ pub(crate) struct PairState {
     pub unchanged: Option<Option<ComponentRefs>>,
 }
 
+/// Every schema location pair seen, with its [`PairState`]: a hash table keyed by the two
+/// locations that is searched with borrowed locations (a pair is copied only when it is new)
+/// and hands out stable indices, so a state found once is updated without a second search.
+#[derive(Default)]
+pub(crate) struct PairMemo {
+    /// Hash of a pair → index of the last entry with that hash (the others are chained
+    /// through [`PairEntry::next`]).
+    heads: FxMap<u64, u32>,
+    entries: Vec<PairEntry>,
+}
+
+struct PairEntry {
+    previous: Location,
+    current: Location,
+    state: PairState,
+    /// The previous entry with the same hash (`u32::MAX`: none).
+    next: u32,
+}
+
+impl PairMemo {
+    fn hash(previous: &Location, current: &Location) -> u64 {
+        use std::hash::Hasher;
+        let mut h = crate::nav::FxHasher::default();
+        h.write_u32(previous.file.0);
+        h.write(previous.pointer.as_bytes());
+        h.write_u32(current.file.0);
+        h.write(current.pointer.as_bytes());
+        h.write_usize(previous.pointer.len());
+        h.write_usize(current.pointer.len());
+        h.finish()
+    }
+
+    /// The index of a pair, if seen.
+    pub(crate) fn find(&self, previous: &Location, current: &Location) -> Option<usize> {
+        let mut i = *self.heads.get(&Self::hash(previous, current))?;
+        while let Some(e) = self.entries.get(i as usize) {
+            if e.previous == *previous && e.current == *current {
+                return Some(i as usize);
+            }
+            i = e.next;
+        }
+        None
+    }
+
+    /// Adds a pair not seen before; returns its index.
+    pub(crate) fn insert(
+        &mut self,
+        previous: Location,
+        current: Location,
+        state: PairState,
+    ) -> usize {
+        let i = self.entries.len();
+        let slot = self
+            .heads
+            .entry(Self::hash(&previous, &current))
+            .or_insert(u32::MAX);
+        let next = std::mem::replace(slot, i as u32);
+        self.entries.push(PairEntry {
+            previous,
+            current,
+            state,
+            next,
+        });
+        i
+    }
+
+    pub(crate) fn state(&mut self, i: usize) -> Option<&mut PairState> {
+        self.entries.get_mut(i).map(|e| &mut e.state)
+    }
+}
+
 /// Key of [`Engine::ref_links`].
 pub(crate) type RefPairKey<'a> = (FileId, &'a str, FileId, &'a str, Role);
 
@@ -131,7 +202,7 @@ pub(crate) struct Engine<'a> {
     pub queue: VecDeque<usize>,
     /// Every schema location pair seen: the roles it was compared in, and (once known)
     /// whether it is unchanged, with the named components its `$ref`s use.
-    pub pairs: FxMap<(Location, Location), PairState>,
+    pub pairs: PairMemo,
     pub content_seen: FxSet<(S, Location, Location)>,
     /// Pure `$ref` pairs (previous file and ref, current file and ref, role) already known to
     /// land on the same named component: the component's owner.
@@ -167,24 +238,56 @@ fn slug(s: &str) -> String {
     out
 }
 
+/// Each byte's slug form: ASCII alphanumerics lower-cased, 0 for every other byte (separators
+/// and the bytes of non-ASCII characters).
+static SLUG_BYTES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() {
+            table[i] = b.to_ascii_lowercase();
+        }
+        i += 1;
+    }
+    table
+};
+
 /// Appends the slug of `s` to `out`.
 pub(crate) fn slug_into(out: &mut String, s: &str) {
-    let start = out.len();
+    // Byte by byte through a table, into a small buffer flushed as ASCII text: the bytes of a
+    // non-ASCII character are not ASCII alphanumerics, and a run of separators becomes one
+    // dash (none at either end), so this is the same as going by characters.
+    let mut buf = [0u8; 64];
+    let mut n = 0;
+    let mut wrote = false;
     let mut dash = false;
-    // Byte by byte: the bytes of a non-ASCII character are not ASCII alphanumerics, and a run
-    // of separators becomes one dash, so this is the same as going by characters.
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() {
-            out.push(char::from(b.to_ascii_lowercase()));
-            dash = false;
-        } else if !dash && out.len() > start {
-            out.push('-');
-            dash = true;
+    let flush = |out: &mut String, buf: &[u8]| {
+        // Only ASCII bytes are ever buffered.
+        if let Ok(text) = std::str::from_utf8(buf) {
+            out.push_str(text);
         }
+    };
+    for &b in s.as_bytes() {
+        let t = SLUG_BYTES[usize::from(b)];
+        if t == 0 {
+            dash = wrote;
+            continue;
+        }
+        if n + 2 > buf.len() {
+            flush(out, &buf[..n]);
+            n = 0;
+        }
+        if dash {
+            buf[n] = b'-';
+            n += 1;
+            dash = false;
+        }
+        buf[n] = t;
+        n += 1;
+        wrote = true;
     }
-    while out.len() > start && out.ends_with('-') {
-        out.pop();
-    }
+    flush(out, &buf[..n]);
 }
 
 pub(crate) fn item_slug(s: &str) -> String {
@@ -288,7 +391,7 @@ impl<'a> Engine<'a> {
             components: Vec::new(),
             component_index: FxMap::default(),
             queue: VecDeque::new(),
-            pairs: FxMap::default(),
+            pairs: PairMemo::default(),
             content_seen: FxSet::default(),
             ref_links: FxMap::default(),
             param_same: FxMap::default(),
@@ -886,6 +989,8 @@ impl<'a> Engine<'a> {
         }
         let was_moved =
             |name: &str, moved: &[&str]| moved.iter().any(|m| m.eq_ignore_ascii_case(name));
+        // One crumb path for every matched parameter (each comparison leaves it as it got it).
+        let mut param_crumbs: Vec<Crumb> = Vec::with_capacity(4);
         for c in cur {
             let kind = NodeKind::Parameter(c.location);
             match find(prev, c) {
@@ -904,8 +1009,10 @@ impl<'a> Engine<'a> {
                         continue;
                     }
                     let before = (self.emitted, self.edges.len());
-                    let crumbs = vec![self.crumb(kind, &c.name)];
-                    self.parameter(owner, crumbs, p, c);
+                    let crumb = self.crumb(kind, &c.name);
+                    param_crumbs.clear();
+                    param_crumbs.push(crumb);
+                    self.parameter(owner, &mut param_crumbs, p, c);
                     if (self.emitted, self.edges.len()) == before {
                         self.clean_params.insert(key);
                     }
@@ -960,7 +1067,7 @@ impl<'a> Engine<'a> {
     fn parameter(
         &mut self,
         owner: usize,
-        mut crumbs: Vec<Crumb>,
+        crumbs: &mut Vec<Crumb>,
         p: &'a Parameter,
         c: &'a Parameter,
     ) {
@@ -982,7 +1089,7 @@ impl<'a> Engine<'a> {
                 )
             },
             owner,
-            &crumbs,
+            crumbs,
             format_args!("parameter `{name}`"),
             (p.required, c.required),
             at,
@@ -997,7 +1104,7 @@ impl<'a> Engine<'a> {
             self.base(
                 B::RequestParameterStyleChanged,
                 owner,
-                &crumbs,
+                crumbs,
                 Status::Modified,
                 format!("style changed from `{ps}` to `{cs}`"),
                 Some(ps.into()),
@@ -1011,7 +1118,7 @@ impl<'a> Engine<'a> {
             self.base(
                 B::RequestParameterExplodeChanged,
                 owner,
-                &crumbs,
+                crumbs,
                 Status::Modified,
                 format!("explode changed from {pe} to {ce}"),
                 Some(pe.into()),
@@ -1029,7 +1136,7 @@ impl<'a> Engine<'a> {
             self.base(
                 b,
                 owner,
-                &crumbs,
+                crumbs,
                 Status::Modified,
                 format!(
                     "allowEmptyValue changed from {} to {}",
@@ -1047,7 +1154,7 @@ impl<'a> Engine<'a> {
             (false, true, false) => self.flag(
                 B::RequestParameterAllowReservedRemoved,
                 owner,
-                &crumbs,
+                crumbs,
                 "reserved characters are no longer allowed unencoded".into(),
                 (true, false),
                 at,
@@ -1055,7 +1162,7 @@ impl<'a> Engine<'a> {
             (true, false, true) => self.flag(
                 B::CallbackParameterAllowReservedAdded,
                 owner,
-                &crumbs,
+                crumbs,
                 "reserved characters may now be sent unencoded".into(),
                 (false, true),
                 at,
@@ -1065,7 +1172,7 @@ impl<'a> Engine<'a> {
         self.deprecated(
             B::RequestParameterDeprecated,
             owner,
-            &crumbs,
+            crumbs,
             format_args!("parameter `{name}`"),
             (p.deprecated, c.deprecated),
             at,
@@ -1073,7 +1180,7 @@ impl<'a> Engine<'a> {
         self.text(
             (B::RequestParameterDescriptionChanged, "description"),
             owner,
-            &crumbs,
+            crumbs,
             (&p.description, &c.description),
             at,
         );
@@ -1097,7 +1204,7 @@ impl<'a> Engine<'a> {
                 } else {
                     Role::RequestParameter
                 };
-                self.schema(owner, &mut crumbs, role, ps, cs, 0);
+                self.schema(owner, crumbs, role, ps, cs, 0);
             }
         }
     }
@@ -1174,28 +1281,30 @@ impl<'a> Engine<'a> {
                     (&p.description, &c.description),
                     at,
                 );
-                self.content(owner, crumbs, &p.content, &c.content, true);
+                let mut crumbs = crumbs;
+                self.content(owner, &mut crumbs, &p.content, &c.content, true);
             }
         }
     }
 
-    /// Media types of a request body or response.
+    /// Media types of a request body or response. `base` is the crumb path of the body or
+    /// response; it is extended for each media type and left as it was given.
     fn content(
         &mut self,
         owner: usize,
-        base: Vec<Crumb>,
+        base: &mut Vec<Crumb>,
         prev: &'a IndexMap<String, MediaType>,
         cur: &'a IndexMap<String, MediaType>,
         request: bool,
     ) {
         let request = request != self.inverted;
+        let depth = base.len();
         for (i, (mt, c)) in cur.iter().enumerate() {
-            // Room for the media type crumb: no regrowth.
-            let mut crumbs = Vec::with_capacity(base.len() + 1);
-            crumbs.extend_from_slice(&base);
+            base.truncate(depth);
             match small_get_near(prev, i, mt) {
                 None => {
-                    crumbs.push(self.crumb(NodeKind::MediaType, mt));
+                    let crumb = self.crumb(NodeKind::MediaType, mt);
+                    base.push(crumb);
                     let b = if request {
                         B::RequestBodyMediaTypeAdded
                     } else {
@@ -1204,14 +1313,14 @@ impl<'a> Engine<'a> {
                     self.presence(
                         (b, Status::Added),
                         owner,
-                        &crumbs,
+                        base,
                         format!("media type `{mt}` was added"),
                         (None, Some(&c.source)),
                     );
                 }
                 Some(p) => {
                     if let Some(mc) = self.media_crumb(prev, cur, mt) {
-                        crumbs.push(mc);
+                        base.push(mc);
                     }
                     let at = (Some(&p.source), Some(&c.source));
                     match (&p.schema, &c.schema) {
@@ -1221,7 +1330,7 @@ impl<'a> Engine<'a> {
                             } else {
                                 Role::ResponseBody
                             };
-                            self.schema(owner, &mut crumbs, role, ps, cs, 0);
+                            self.schema(owner, base, role, ps, cs, 0);
                         }
                         (None, Some(_)) => {
                             let b = if request {
@@ -1232,7 +1341,7 @@ impl<'a> Engine<'a> {
                             self.base(
                                 b,
                                 owner,
-                                &crumbs,
+                                base,
                                 Status::Modified,
                                 format!("media type `{mt}` now declares a schema"),
                                 None,
@@ -1249,7 +1358,7 @@ impl<'a> Engine<'a> {
                             self.base(
                                 b,
                                 owner,
-                                &crumbs,
+                                base,
                                 Status::Modified,
                                 format!("media type `{mt}` no longer declares a schema"),
                                 None,
@@ -1266,8 +1375,9 @@ impl<'a> Engine<'a> {
             if small_get_near(cur, i, mt).is_some() {
                 continue;
             }
-            let mut crumbs = base.clone();
-            crumbs.push(self.crumb(NodeKind::MediaType, mt));
+            base.truncate(depth);
+            let crumb = self.crumb(NodeKind::MediaType, mt);
+            base.push(crumb);
             let b = if request {
                 B::RequestBodyMediaTypeRemoved
             } else {
@@ -1276,11 +1386,12 @@ impl<'a> Engine<'a> {
             self.presence(
                 (b, Status::Removed),
                 owner,
-                &crumbs,
+                base,
                 format!("media type `{mt}` was removed"),
                 (Some(&p.source), None),
             );
         }
+        base.truncate(depth);
     }
 
     fn responses(
@@ -1289,10 +1400,14 @@ impl<'a> Engine<'a> {
         prev: &'a IndexMap<String, Response>,
         cur: &'a IndexMap<String, Response>,
     ) {
+        // One crumb path for every response (each comparison leaves it as it got it).
+        let mut crumbs: Vec<Crumb> = Vec::with_capacity(4);
         for (i, (status, c)) in cur.iter().enumerate() {
-            let crumbs = vec![self.crumb(NodeKind::Response, status)];
+            let crumb = self.crumb(NodeKind::Response, status);
+            crumbs.clear();
+            crumbs.push(crumb);
             match small_get_near(prev, i, status) {
-                Some(p) => self.response(owner, crumbs, p, c),
+                Some(p) => self.response(owner, &mut crumbs, p, c),
                 None => {
                     let b = if is_success(status) {
                         B::ResponseSuccessStatusAdded
@@ -1329,16 +1444,22 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn response(&mut self, owner: usize, crumbs: Vec<Crumb>, p: &'a Response, c: &'a Response) {
+    fn response(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        p: &'a Response,
+        c: &'a Response,
+    ) {
         let at = (Some(&p.source), Some(&c.source));
         self.text(
             (B::ResponseDescriptionChanged, "description"),
             owner,
-            &crumbs,
+            crumbs,
             (&p.description, &c.description),
             at,
         );
-        self.content(owner, crumbs.clone(), &p.content, &c.content, false);
+        self.content(owner, crumbs, &p.content, &c.content, false);
         let lower = |m: &'a IndexMap<String, specpress_spec::Header>| {
             m.iter()
                 .map(|(k, v)| (k.to_ascii_lowercase(), (k, v)))
@@ -2453,7 +2574,7 @@ mod tests {
     }
 
     #[test]
-    fn slugs_go_byte_by_byte_yet_match_the_character_definition() {
+    fn slugs_built_byte_by_byte_match_the_character_definition() {
         for s in [
             "GET /pets/{id}",
             "  Leading and trailing  ",
@@ -2461,6 +2582,9 @@ mod tests {
             "日本語",
             "a日b",
             "x--y__z",
+            // Longer than the slug buffer, with separators at and around its edge.
+            "GET /apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale/Status-Subresource__v2",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijk-lmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
             "",
             "-",
             "Schema.Name/v1",

@@ -6,6 +6,7 @@
 //! the pointer lies inside it, and each `$ref` string is resolved once per file.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use serde_json::Value;
 use specpress_spec::{Document, FileId, Location};
@@ -13,13 +14,18 @@ use specpress_spec::{Document, FileId, Location};
 /// Longest `$ref` chain followed (the spec engine's default limit).
 const MAX_CHAIN: usize = 64;
 
+/// Where a `$ref` leads: the final location (shared, so handing it out copies no pointer)
+/// and the value there.
+pub(crate) type Target<'a> = (Rc<Location>, &'a Value);
+
 pub(crate) struct Nav<'a> {
     doc: &'a Document,
     /// Values of the three-token prefixes walked so far (`/paths/<path>/<method>`,
     /// `/components/schemas/<name>`), by file and prefix.
     prefixes: FxMap<FileId, FxMap<String, Option<&'a Value>>>,
-    /// `$ref` strings already resolved: (file, ref) → final location and value.
-    refs: FxMap<(FileId, &'a str), Option<(Location, &'a Value)>>,
+    /// `$ref` strings already resolved: (file, ref) → final location (shared: a hit copies
+    /// no pointer) and value.
+    refs: FxMap<(FileId, &'a str), Option<Target<'a>>>,
     /// The last pointer looked up and the value after each of its tokens (from the end of
     /// its cached prefix on): the next lookup resumes from the longest common token prefix
     /// (consecutive lookups are siblings: `…/responses/200/schema`, `…/responses/404/schema`).
@@ -136,6 +142,38 @@ fn unescape(raw: &str) -> String {
     out
 }
 
+/// The JSON pointer of a local `$ref` (`#/definitions/Pet`) that the spec engine would take
+/// as written: no percent-encoding, every `~` escape valid, and no token that an array index
+/// lookup reads differently here (`+1`, leading zeros). `None` sends the reference to the
+/// spec engine.
+fn direct_local_pointer(r: &str) -> Option<&str> {
+    let pointer = r.strip_prefix('#')?;
+    if pointer.is_empty() {
+        return Some(pointer);
+    }
+    let rest = pointer.strip_prefix('/')?;
+    if pointer.contains('%') {
+        return None;
+    }
+    for token in rest.split('/') {
+        let b = token.as_bytes();
+        if b.first() == Some(&b'+') || (b.len() > 1 && b[0] == b'0') {
+            return None;
+        }
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'~' {
+                if !matches!(b.get(i + 1), Some(b'0' | b'1')) {
+                    return None;
+                }
+                i += 1;
+            }
+            i += 1;
+        }
+    }
+    Some(pointer)
+}
+
 /// The end of the first three tokens of a pointer (`/paths/~1pets/get`), if it has more.
 fn prefix_end(pointer: &str) -> Option<usize> {
     let mut seen = 0;
@@ -237,25 +275,44 @@ impl<'a> Nav<'a> {
     }
 
     /// Resolves the `$ref` string `r` written in `file`.
-    pub(crate) fn follow(&mut self, file: FileId, r: &'a str) -> Option<(Location, &'a Value)> {
+    pub(crate) fn follow(&mut self, file: FileId, r: &'a str) -> Option<(Rc<Location>, &'a Value)> {
         if let Some(hit) = self.refs.get(&(file, r)) {
             return hit.clone();
         }
-        let mut here = self.doc.ref_target(file, r).ok();
+        let mut here = self.target(file, r);
         let mut out = None;
         for _ in 0..MAX_CHAIN {
-            let Some(loc) = here.take() else { break };
-            let Some(v) = self.lookup(&loc) else { break };
+            let Some((loc, v)) = here.take() else { break };
             match vget(v, "$ref").and_then(Value::as_str) {
-                Some(next) => here = self.doc.ref_target(loc.file, next).ok(),
+                Some(next) => here = self.target(loc.file, next),
                 None => {
-                    out = Some((loc, v));
+                    out = Some((Rc::new(loc), v));
                     break;
                 }
             }
         }
         self.refs.insert((file, r), out.clone());
         out
+    }
+
+    /// Where one `$ref` string points, and the value there (one hop). A local pointer that
+    /// leads straight to a value is that value's location, as the spec engine's
+    /// [`Document::ref_target`] would find it, and is walked here through the caches; the
+    /// others (other files, pointers through `$ref`s, percent-encoding, errors) are left to
+    /// the spec engine.
+    fn target(&mut self, file: FileId, r: &str) -> Option<(Location, &'a Value)> {
+        if let Some(pointer) = direct_local_pointer(r) {
+            let loc = Location {
+                file,
+                pointer: pointer.to_string(),
+            };
+            if let Some(v) = self.lookup(&loc) {
+                return Some((loc, v));
+            }
+        }
+        let loc = self.doc.ref_target(file, r).ok()?;
+        let v = self.lookup(&loc)?;
+        Some((loc, v))
     }
 
     /// A boolean keyword of a schema value that may be a `$ref` (the local value wins).

@@ -70,6 +70,29 @@ pub(crate) fn same_without_refs(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A schema location: the caller's, or one a `$ref` led to (shared with the navigation
+/// cache).
+enum Here<'l> {
+    Borrowed(&'l Location),
+    Shared(std::rc::Rc<Location>),
+}
+
+impl std::ops::Deref for Here<'_> {
+    type Target = Location;
+    fn deref(&self) -> &Location {
+        match self {
+            Here::Borrowed(l) => l,
+            Here::Shared(l) => l,
+        }
+    }
+}
+
+impl AsRef<Location> for Here<'_> {
+    fn as_ref(&self) -> &Location {
+        self
+    }
+}
+
 /// Deepest `allOf` nesting flattened inside one `allOf` member (`$ref` cycles end here too).
 const MAX_ALLOF_NESTING: usize = 16;
 
@@ -302,12 +325,12 @@ impl<'a> Engine<'a> {
         // location until they enter the pair memo.
         let resolved = (
             match pref {
-                Some(r) => self.pn.follow(p.file, r).map(|(l, v)| (Cow::Owned(l), v)),
-                None => Some((Cow::Borrowed(p), praw)),
+                Some(r) => self.pn.follow(p.file, r).map(|(l, v)| (Here::Shared(l), v)),
+                None => Some((Here::Borrowed(p), praw)),
             },
             match cref {
-                Some(r) => self.cn.follow(c.file, r).map(|(l, v)| (Cow::Owned(l), v)),
-                None => Some((Cow::Borrowed(c), craw)),
+                Some(r) => self.cn.follow(c.file, r).map(|(l, v)| (Here::Shared(l), v)),
+                None => Some((Here::Borrowed(c), craw)),
             },
         );
         let (Some((pl, pv)), Some((cl, cv))) = resolved else {
@@ -360,32 +383,35 @@ impl<'a> Engine<'a> {
             self.truncated = true;
             return;
         }
-        let key = (pl.into_owned(), cl.into_owned());
         let bit = 1u8 << (role as u8);
-        let cached = match self.pairs.get_mut(&key) {
-            Some(state) => {
+        let (index, cached) = match self.pairs.find(&pl, &cl) {
+            Some(i) => {
+                let Some(state) = self.pairs.state(i) else {
+                    return;
+                };
                 if state.roles & bit != 0 {
                     return;
                 }
                 state.roles |= bit;
-                state.unchanged.clone()
+                (i, state.unchanged.clone())
             }
             None => {
-                self.pairs.insert(
-                    key.clone(),
-                    crate::engine::PairState {
-                        roles: bit,
-                        unchanged: None,
-                    },
-                );
-                None
+                let state = crate::engine::PairState {
+                    roles: bit,
+                    unchanged: None,
+                };
+                let i = self
+                    .pairs
+                    .insert(pl.as_ref().clone(), cl.as_ref().clone(), state);
+                (i, None)
             }
         };
-        let (pl, cl) = key;
         self.visits += 1;
         // Fast path: identical subtrees hold no change of their own; only the shared
         // definitions they use must still be linked (and compared, once).
-        if pl.file == cl.file && self.link_refs(owner, crumbs, role, &pl, &cl, pv, cv, cached) {
+        if pl.file == cl.file
+            && self.link_refs(owner, crumbs, role, &pl, &cl, pv, cv, (index, cached))
+        {
             return;
         }
         self.compare(owner, crumbs, role, &pl, pv, &cl, cv, depth);
@@ -498,7 +524,7 @@ impl<'a> Engine<'a> {
         cl: &Location,
         pv: &'a Value,
         cv: &'a Value,
-        cached: Option<Option<crate::engine::ComponentRefs>>,
+        (index, cached): (usize, Option<Option<crate::engine::ComponentRefs>>),
     ) -> bool {
         let targets = match cached {
             Some(cached) => cached,
@@ -508,7 +534,7 @@ impl<'a> Engine<'a> {
                 } else {
                     None
                 };
-                if let Some(state) = self.pairs.get_mut(&(pl.clone(), cl.clone())) {
+                if let Some(state) = self.pairs.state(index) {
                     state.unchanged = Some(found.clone());
                 }
                 found
@@ -542,8 +568,10 @@ impl<'a> Engine<'a> {
                     if let Some(Value::String(r)) = get(m, "$ref") {
                         let (pt, _) = self.pn.follow(pl.file, r)?;
                         let (ct, _) = self.cn.follow(cl.file, r)?;
-                        match (self.p_names.get(&pt), self.c_names.get(&ct)) {
-                            (Some(a), Some(b)) if a == b => targets.push((b.to_string(), pt, ct)),
+                        match (self.p_names.get(&*pt), self.c_names.get(&*ct)) {
+                            (Some(a), Some(b)) if a == b => {
+                                targets.push((b.to_string(), (*pt).clone(), (*ct).clone()))
+                            }
                             _ => return None,
                         }
                     }
@@ -1412,7 +1440,7 @@ impl<'a> Engine<'a> {
     ) {
         let nav = if previous { &mut self.pn } else { &mut self.cn };
         let resolved = match vget(member, "$ref").and_then(Value::as_str) {
-            Some(r) => nav.follow(at.file, r),
+            Some(r) => nav.follow(at.file, r).map(|(l, v)| ((*l).clone(), v)),
             None => Some((at, member)),
         };
         let Some((loc, Value::Object(obj))) = resolved else {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::change::{Change, Crumb, NodeKind, Status};
+use crate::change::{Crumb, NodeKind, Status};
 use crate::engine::{Engine, slug_into};
 use crate::nav::FxSet;
 use crate::rules::{Level, Side};
@@ -164,7 +164,8 @@ pub(crate) struct Graph {
     pub changed: Vec<bool>,
     /// Per owner: it or a component it reaches has a breaking change.
     pub breaking: Vec<bool>,
-    /// Per owner: the operations that reach it.
+    /// Per owner with a change of its own: the operations that reach it (empty for the
+    /// others, which never become items).
     pub affected: Vec<Vec<String>>,
 }
 
@@ -227,7 +228,11 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
                 continue;
             }
             seen[x] = i;
-            affected[x].push(o.name.clone());
+            // Only a component with a change of its own becomes an item (operations link
+            // to it; nothing links to the others), so only its list is ever read.
+            if own_changed[x] {
+                affected[x].push(o.name.clone());
+            }
             stack.extend(
                 out[x]
                     .iter()
@@ -291,6 +296,17 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
     // Operations sorted by path then method, so removed and added ones sit among the rest.
     let sort_key = |i: usize| {
         let o = &e.owners[i];
+        // An endpoint's key straight from its operation: `<normalized path> <METHOD>`, what
+        // splitting its matcher (`<METHOD> <normalized path>`) gives, without building it.
+        if let (None, Some((p, c)), None) = (&o.matcher, o.endpoint, o.role)
+            && let Some(op) = c.or(p)
+            && !op.key.method.contains(' ')
+        {
+            let mut key = crate::options::normalize_template(&op.key.path);
+            key.push(' ');
+            key.push_str(&op.key.method);
+            return key;
+        }
         match (o.matcher(), o.role) {
             (Some(m), None) => match m.split_once(' ') {
                 Some((method, path)) => format!("{path} {method}"),
@@ -404,9 +420,9 @@ fn to_item(
             transparent: false,
         };
     }
-    let changes: Vec<&Change> = node.changes.iter().map(|&i| &e.changes[i]).collect();
+    let changes = || node.changes.iter().map(|&i| &e.changes[i]);
     let mut status = Status::Modified;
-    for c in &changes {
+    for c in changes() {
         if c.status != Status::Modified {
             status = c.status;
         }
@@ -416,8 +432,8 @@ fn to_item(
     let mut level = Level::Info;
     let mut own_breaking = false;
     let mut details: Option<BreakingDetails> = None;
-    let mut item_changes = Vec::with_capacity(changes.len());
-    for c in &changes {
+    let mut item_changes = Vec::with_capacity(node.changes.len());
+    for c in changes() {
         let rule = c.rule.rule();
         attr_value(&mut previous, rule.attribute, &c.previous);
         attr_value(&mut current, rule.attribute, &c.current);
@@ -469,6 +485,6 @@ fn to_item(
         reference: None,
         label: kind.map_or(String::new(), |k| label(k, in_param)),
         own_breaking,
-        transparent: kind == Some(NodeKind::Body) && changes.is_empty(),
+        transparent: kind == Some(NodeKind::Body) && node.changes.is_empty(),
     }
 }
