@@ -12,7 +12,7 @@ use specpress_spec::{
 };
 
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
-use crate::nav::{FxMap, FxSet};
+use crate::nav::{FxBuild, FxMap, FxSet};
 use crate::options::{DiffOptions, normalize_template};
 use crate::rules::{B, Role, RuleId, S};
 
@@ -83,6 +83,13 @@ impl PairMemo {
         h.write_usize(previous.pointer.len());
         h.write_usize(current.pointer.len());
         h.finish()
+    }
+
+    fn with_capacity(n: usize) -> Self {
+        PairMemo {
+            heads: FxMap::with_capacity_and_hasher(n, crate::nav::FxBuild::default()),
+            entries: Vec::with_capacity(n),
+        }
     }
 
     /// The index of a pair, if seen.
@@ -376,6 +383,9 @@ impl<'a> Engine<'a> {
             .iter()
             .map(|(n, l)| (l, n.as_str()))
             .collect();
+        // Room for the usual number of entries of the memo tables up front (growing a map
+        // re-hashes every key in it): about one per operation or named schema.
+        let shared = c.model().operations.len() + c.model().schemas.len() + 64;
         Engine {
             p,
             c,
@@ -391,12 +401,12 @@ impl<'a> Engine<'a> {
             components: Vec::new(),
             component_index: FxMap::default(),
             queue: VecDeque::new(),
-            pairs: PairMemo::default(),
+            pairs: PairMemo::with_capacity(2 * shared),
             content_seen: FxSet::default(),
             ref_links: FxMap::default(),
-            param_same: FxMap::default(),
+            param_same: FxMap::with_capacity_and_hasher(shared, FxBuild::default()),
             last_edge: LastEdge::default(),
-            clean_params: FxSet::default(),
+            clean_params: FxSet::with_capacity_and_hasher(shared, FxBuild::default()),
             emitted: 0,
             names: FxMap::default(),
             inverted: false,

@@ -22,7 +22,7 @@ pub(crate) struct Nav<'a> {
     doc: &'a Document,
     /// Values of the three-token prefixes walked so far (`/paths/<path>/<method>`,
     /// `/components/schemas/<name>`), by file and prefix.
-    prefixes: FxMap<FileId, FxMap<String, Option<&'a Value>>>,
+    prefixes: HeadCache<'a>,
     /// `$ref` strings already resolved: (file, ref) → final location (shared: a hit copies
     /// no pointer) and value.
     refs: FxMap<(FileId, &'a str), Option<Target<'a>>>,
@@ -32,6 +32,76 @@ pub(crate) struct Nav<'a> {
     last: Option<FileId>,
     last_pointer: String,
     stack: Vec<(usize, &'a Value)>,
+}
+
+/// The pointer prefixes walked so far and their values: a hash table keyed by file and
+/// prefix whose keys live in one text buffer (no allocation per key, and dropping it frees
+/// three buffers).
+struct HeadCache<'a> {
+    /// Hash of (file, prefix) → the last entry with that hash (the others are chained
+    /// through [`HeadEntry::next`]).
+    slots: FxMap<u64, usize>,
+    entries: Vec<HeadEntry<'a>>,
+    /// Every prefix, one after the other.
+    text: String,
+}
+
+struct HeadEntry<'a> {
+    file: FileId,
+    /// Where the prefix is in [`HeadCache::text`].
+    span: std::ops::Range<usize>,
+    value: Option<&'a Value>,
+    /// The previous entry with the same hash (`usize::MAX`: none).
+    next: usize,
+}
+
+impl<'a> HeadCache<'a> {
+    fn with_capacity(entries: usize) -> Self {
+        HeadCache {
+            slots: FxMap::with_capacity_and_hasher(entries, FxBuild::default()),
+            entries: Vec::with_capacity(entries),
+            text: String::with_capacity(entries * 48),
+        }
+    }
+
+    fn hash(file: FileId, head: &str) -> u64 {
+        use std::hash::Hasher;
+        let mut h = FxHasher::default();
+        h.write_u32(file.0);
+        h.write(head.as_bytes());
+        h.write_usize(head.len());
+        h.finish()
+    }
+
+    /// `Some(value)` if the prefix was walked before (the value is `None` if it led nowhere).
+    fn get(&self, file: FileId, head: &str) -> Option<Option<&'a Value>> {
+        let mut i = *self.slots.get(&Self::hash(file, head))?;
+        while let Some(e) = self.entries.get(i) {
+            if e.file == file && self.text.get(e.span.clone()) == Some(head) {
+                return Some(e.value);
+            }
+            i = e.next;
+        }
+        None
+    }
+
+    /// Records a prefix not recorded before.
+    fn insert(&mut self, file: FileId, head: &str, value: Option<&'a Value>) {
+        let i = self.entries.len();
+        let start = self.text.len();
+        self.text.push_str(head);
+        let slot = self
+            .slots
+            .entry(Self::hash(file, head))
+            .or_insert(usize::MAX);
+        let next = std::mem::replace(slot, i);
+        self.entries.push(HeadEntry {
+            file,
+            span: start..self.text.len(),
+            value,
+            next,
+        });
+    }
 }
 
 /// Length of the common byte prefix of two strings.
@@ -52,16 +122,48 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// One pointer step from `v` by the raw (escaped) token.
 fn step<'v>(v: &'v Value, raw: &str, escaped: bool) -> Option<&'v Value> {
-    let token: std::borrow::Cow<'_, str> = if escaped {
-        unescape(raw).into()
-    } else {
-        raw.into()
-    };
+    if !escaped {
+        return step_token(v, raw);
+    }
+    // Unescaped on the stack when short (path templates, media types), else on the heap.
+    let mut buf = [0u8; 256];
+    match buf.get_mut(..raw.len()) {
+        Some(out) => {
+            let n = unescape_into(raw.as_bytes(), out);
+            // Only ASCII escape sequences are replaced (by ASCII), so this stays UTF-8.
+            step_token(v, std::str::from_utf8(out.get(..n)?).ok()?)
+        }
+        None => step_token(v, &unescape(raw)),
+    }
+}
+
+/// One pointer step from `v` by an unescaped token.
+fn step_token<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
     match v {
-        Value::Object(m) => get(m, token.as_ref()),
+        Value::Object(m) => get(m, token),
         Value::Array(a) => a.get(token.parse::<usize>().ok()?),
         _ => None,
     }
+}
+
+/// [`unescape`] into `out` (at least as long as `raw`); returns the length written.
+fn unescape_into(raw: &[u8], out: &mut [u8]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        let decoded = match (b, raw.get(i + 1)) {
+            (b'~', Some(b'1')) => Some(b'/'),
+            (b'~', Some(b'0')) => Some(b'~'),
+            _ => None,
+        };
+        let (byte, width) = decoded.map_or((b, 1), |d| (d, 2));
+        if let Some(slot) = out.get_mut(n) {
+            *slot = byte;
+        }
+        n += 1;
+        i += width;
+    }
+    n
 }
 
 /// A key lookup that scans small objects (most schema and operation objects) instead of
@@ -190,10 +292,15 @@ fn prefix_end(pointer: &str) -> Option<usize> {
 
 impl<'a> Nav<'a> {
     pub(crate) fn new(doc: &'a Document) -> Self {
+        // Room for the usual number of entries up front (growing a map re-hashes every
+        // pointer in it): a path and an operation prefix per operation, a prefix per named
+        // schema and per other shared definition, and about one `$ref` string per schema.
+        let model = doc.model();
+        let heads = 2 * model.operations.len() + 2 * model.schemas.len() + 64;
         Nav {
             doc,
-            prefixes: FxMap::default(),
-            refs: FxMap::default(),
+            prefixes: HeadCache::with_capacity(heads),
+            refs: FxMap::with_capacity_and_hasher(model.schemas.len() + 64, FxBuild::default()),
             last: None,
             last_pointer: String::new(),
             stack: Vec::new(),
@@ -250,8 +357,8 @@ impl<'a> Nav<'a> {
 
     /// The value at a pointer prefix, cached per file.
     fn head(&mut self, file: FileId, head: &str) -> Option<&'a Value> {
-        if let Some(hit) = self.prefixes.get(&file).and_then(|m| m.get(head)) {
-            return *hit;
+        if let Some(hit) = self.prefixes.get(file, head) {
+            return hit;
         }
         // Walk from the cached parent prefix (`/paths/<path>` for `/paths/<path>/<method>`),
         // so the big maps at the top of a document are searched once per key.
@@ -267,10 +374,7 @@ impl<'a> Nav<'a> {
                 .value(&Location::root(file))
                 .and_then(|root| walk(root, head)),
         };
-        self.prefixes
-            .entry(file)
-            .or_default()
-            .insert(head.to_string(), base);
+        self.prefixes.insert(file, head, base);
         base
     }
 
@@ -347,6 +451,15 @@ mod tests {
         assert_eq!(unescape("a~01b"), "a~1b");
         assert_eq!(unescape("~1x~0"), "/x~");
         assert_eq!(unescape("a~b"), "a~b");
+        for raw in ["a~01b", "~1x~0", "a~b", "~", "~~1", "ünï~1cødé~0", ""] {
+            let mut out = [0u8; 64];
+            let n = unescape_into(raw.as_bytes(), &mut out);
+            assert_eq!(
+                std::str::from_utf8(&out[..n]),
+                Ok(unescape(raw).as_str()),
+                "{raw:?}"
+            );
+        }
         let v = serde_json::json!({"": {"a": 1}, "b": [{"c": 2}]});
         assert_eq!(walk(&v, "/b/0/c"), Some(&serde_json::json!(2)));
         assert_eq!(walk(&v, "//a"), Some(&serde_json::json!(1)));

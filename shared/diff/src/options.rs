@@ -47,18 +47,30 @@ pub(crate) fn normalize_operation(spec: &str) -> Option<String> {
 
 /// Replaces every `{name}` of a path or channel template by `{}`.
 pub(crate) fn normalize_template(path: &str) -> String {
+    // Byte by byte (braces are ASCII, so never part of a multi-byte character), copying the
+    // text between parameters in whole runs.
     let mut out = String::with_capacity(path.len());
     let mut in_param = false;
-    for ch in path.chars() {
-        match ch {
-            '{' => {
+    // Start of the text not yet copied (when outside a parameter).
+    let mut run = 0;
+    for (i, b) in path.bytes().enumerate() {
+        match b {
+            b'{' => {
+                if !in_param {
+                    out.push_str(path.get(run..i).unwrap_or(""));
+                }
                 in_param = true;
                 out.push_str("{}");
             }
-            '}' if in_param => in_param = false,
-            _ if in_param => {}
-            c => out.push(c),
+            b'}' if in_param => {
+                in_param = false;
+                run = i + 1;
+            }
+            _ => {}
         }
+    }
+    if !in_param {
+        out.push_str(path.get(run..).unwrap_or(""));
     }
     out
 }
@@ -175,6 +187,37 @@ fn today_utc() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn templates_normalized_by_runs_match_the_character_definition() {
+        fn by_chars(path: &str) -> String {
+            let mut out = String::new();
+            let mut in_param = false;
+            for ch in path.chars() {
+                match ch {
+                    '{' => {
+                        in_param = true;
+                        out.push_str("{}");
+                    }
+                    '}' if in_param => in_param = false,
+                    _ if in_param => {}
+                    c => out.push(c),
+                }
+            }
+            out
+        }
+        for path in [
+            "/pets/{petId}/toys/{toy}",
+            "/a/{b{c}d}/e}",
+            "/ünï/{çødé}/tail",
+            "/open/{unclosed",
+            "}{}{x}",
+            "",
+            "/plain",
+        ] {
+            assert_eq!(normalize_template(path), by_chars(path), "{path:?}");
+        }
+    }
 
     #[test]
     fn operation_specs_are_normalized_like_operation_keys() {

@@ -169,6 +169,61 @@ pub(crate) struct Graph {
     pub affected: Vec<Vec<String>>,
 }
 
+/// Adjacency lists of `n` nodes in one buffer: node `x`'s neighbours are
+/// `targets[start[x]..start[x + 1]]`, in the order the pairs were given.
+struct Adjacency {
+    start: Vec<usize>,
+    targets: Vec<usize>,
+}
+
+impl Adjacency {
+    fn new(n: usize, pairs: impl Iterator<Item = (usize, usize)> + Clone) -> Self {
+        let mut start = vec![0usize; n + 1];
+        for (x, _) in pairs.clone() {
+            start[x + 1] += 1;
+        }
+        for x in 0..n {
+            start[x + 1] += start[x];
+        }
+        let mut next = start.clone();
+        let mut targets = vec![0usize; start[n]];
+        for (x, y) in pairs {
+            targets[next[x]] = y;
+            next[x] += 1;
+        }
+        Adjacency { start, targets }
+    }
+
+    /// The same lists, each sorted and without repeats.
+    fn sorted_distinct(mut self) -> Self {
+        let n = self.start.len().saturating_sub(1);
+        let mut start = Vec::with_capacity(n + 1);
+        let mut targets = Vec::with_capacity(self.targets.len());
+        start.push(0);
+        for x in 0..n {
+            if let Some(list) = self.targets.get_mut(self.start[x]..self.start[x + 1]) {
+                list.sort_unstable();
+                let mut last = None;
+                for &y in list.iter() {
+                    if last != Some(y) {
+                        targets.push(y);
+                        last = Some(y);
+                    }
+                }
+            }
+            start.push(targets.len());
+        }
+        Adjacency { start, targets }
+    }
+
+    fn of(&self, x: usize) -> &[usize] {
+        match (self.start.get(x), self.start.get(x + 1)) {
+            (Some(&a), Some(&b)) => self.targets.get(a..b).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+}
+
 pub(crate) fn graph(e: &Engine<'_>) -> Graph {
     let n = e.owners.len();
     let mut changed = vec![false; n];
@@ -181,29 +236,28 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
     }
     let own_changed = changed.clone();
     let own_breaking = breaking.clone();
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for edge in &e.edges {
-        if edge.from != edge.to {
-            out[edge.from].push(edge.to);
-        }
-    }
-    for tos in &mut out {
-        tos.sort_unstable();
-        tos.dedup();
-    }
+    // The component graph in compressed form (one buffer per direction, not one list per
+    // owner): `out` lists each owner's distinct targets in increasing order, `into` each
+    // owner's sources.
+    let out = Adjacency::new(
+        n,
+        e.edges
+            .iter()
+            .filter(|edge| edge.from != edge.to)
+            .map(|edge| (edge.from, edge.to)),
+    )
+    .sorted_distinct();
     // Propagate "reaches a change" backwards along edges: a breadth-first walk over the
     // reversed edges from every owner with a change of its own (each node enters once, so
     // cycles terminate and the cost is linear in the edges).
-    let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (from, tos) in out.iter().enumerate() {
-        for &to in tos {
-            into[to].push(from);
-        }
-    }
+    let into = Adjacency::new(
+        n,
+        (0..n).flat_map(|from| out.of(from).iter().map(move |&to| (to, from))),
+    );
     for flags in [&mut changed, &mut breaking] {
         let mut queue: Vec<usize> = (0..n).filter(|&i| flags[i]).collect();
         while let Some(x) = queue.pop() {
-            for &from in &into[x] {
+            for &from in into.of(x) {
                 if !flags[from] {
                     flags[from] = true;
                     queue.push(from);
@@ -213,6 +267,7 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
     }
     let mut affected: Vec<Vec<String>> = vec![Vec::new(); n];
     let mut seen = vec![usize::MAX; n];
+    let mut stack: Vec<usize> = Vec::new();
     for (i, o) in e.owners.iter().enumerate() {
         if !matches!(
             o.item_type,
@@ -222,7 +277,8 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
             continue;
         }
         // Only owners that reach a change can lead to one: the walk stays among them.
-        let mut stack: Vec<usize> = out[i].iter().copied().filter(|&y| changed[y]).collect();
+        stack.clear();
+        stack.extend(out.of(i).iter().copied().filter(|&y| changed[y]));
         while let Some(x) = stack.pop() {
             if seen[x] == i {
                 continue;
@@ -234,7 +290,7 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
                 affected[x].push(o.name.clone());
             }
             stack.extend(
-                out[x]
+                out.of(x)
                     .iter()
                     .copied()
                     .filter(|&y| seen[y] != i && changed[y]),
@@ -260,7 +316,8 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
     }
     // The item ids of the components linked to, each derived once.
     let mut link_ids: Vec<Option<String>> = vec![None; n];
-    let mut linked: FxSet<(usize, usize, &[Crumb])> = FxSet::default();
+    let mut linked: FxSet<(usize, usize, &[Crumb])> =
+        FxSet::with_capacity_and_hasher(e.edges.len().min(4096), Default::default());
     for edge in &e.edges {
         // Operations link to the shared definitions they use directly and that changed
         // themselves; what changed deeper is reported at its own definition, whose
