@@ -763,8 +763,17 @@ impl<'a> Engine<'a> {
     }
 
     fn operations(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+        // The previous operations matched by a current one (by index): the removed ones are
+        // the others, found without hashing every key a second time.
+        let mut matched = vec![false; pm.operations.len()];
         for (key, c) in &cm.operations {
-            match pm.operations.get(key) {
+            let found = pm.operations.get_full(key).map(|(i, _, p)| {
+                if let Some(m) = matched.get_mut(i) {
+                    *m = true;
+                }
+                p
+            });
+            match found {
                 Some(p) => {
                     let owner = self.endpoint_owner(c, Some(p), Status::Modified);
                     self.operation(owner, pm, cm, p, c);
@@ -786,8 +795,8 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        for (key, p) in &pm.operations {
-            if cm.operations.contains_key(key) {
+        for (i, (key, p)) in pm.operations.iter().enumerate() {
+            if matched.get(i).copied().unwrap_or(false) {
                 continue;
             }
             let owner = self.endpoint_owner(p, None, Status::Removed);

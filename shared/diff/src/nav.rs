@@ -279,7 +279,7 @@ fn direct_local_pointer(r: &str) -> Option<&str> {
 /// The end of the first three tokens of a pointer (`/paths/~1pets/get`), if it has more.
 fn prefix_end(pointer: &str) -> Option<usize> {
     let mut seen = 0;
-    for (i, b) in pointer.bytes().enumerate().skip(1) {
+    for (i, &b) in pointer.as_bytes().iter().enumerate().skip(1) {
         if b == b'/' {
             seen += 1;
             if seen == 3 {
