@@ -31,7 +31,8 @@ pub(crate) struct Edge {
     pub crumbs: std::ops::Range<usize>,
 }
 
-/// A shared component compared in one role.
+/// A shared component compared in one role (its locations are moved out when it is
+/// compared; only `owner` is read after that).
 #[derive(Clone, Debug)]
 pub(crate) struct ComponentPair {
     pub owner: usize,
@@ -670,16 +671,17 @@ impl<'a> Engine<'a> {
 
     fn drain_components(&mut self) {
         while let Some(i) = self.queue.pop_front() {
-            let pair = self.components[i].clone();
+            let Some(pair) = self.components.get_mut(i) else {
+                continue;
+            };
+            // Each pair is queued once, when it is created, and only its owner is read after
+            // this: its locations move out instead of being copied.
+            let (owner, role) = (pair.owner, pair.role);
+            let (pf, cf) = (pair.previous.file, pair.current.file);
+            let previous = std::mem::replace(&mut pair.previous, Location::root(pf));
+            let current = std::mem::replace(&mut pair.current, Location::root(cf));
             let mut crumbs = Vec::new();
-            self.schema_resolved(
-                pair.owner,
-                &mut crumbs,
-                pair.role,
-                &pair.previous,
-                &pair.current,
-                0,
-            );
+            self.schema_resolved(owner, &mut crumbs, role, &previous, &current, 0);
         }
     }
 
