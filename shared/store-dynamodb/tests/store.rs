@@ -1,4 +1,5 @@
-//! Storage tests. Every test runs against the embedded dynoxide engine, and again against moto server when
+//! Storage tests. Every test runs against the embedded dynoxide engine (over the in-process transport, and again
+//! over dynoxide's HTTP server), and again against moto server when
 //! `SPECPRESS_TEST_MOTO_ENDPOINT` is set (e.g. `http://127.0.0.1:5000`): the same test bodies, parameterized.
 
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::manage;
 use specpress_domain::{ConflictKind, DomainError};
 use specpress_store_dynamodb::DynamoStore;
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
+use specpress_store_dynamodb::embedded::{Embedded, Storage, Transport};
 use time::{Duration, OffsetDateTime};
 
 /// Keeps the backend alive for the duration of a test.
@@ -23,7 +24,11 @@ enum Guard {
 }
 
 async fn embedded() -> (Guard, DynamoStore) {
-    let e = Embedded::start(Storage::Memory)
+    embedded_over(Transport::InProcess).await
+}
+
+async fn embedded_over(transport: Transport) -> (Guard, DynamoStore) {
+    let e = Embedded::start_with(Storage::Memory, transport)
         .await
         .expect("embedded engine starts");
     let store = e.store("specpress").await.expect("table created");
@@ -48,6 +53,14 @@ macro_rules! backends {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
             async fn $name() {
                 let (_g, store) = super::embedded().await;
+                super::$name(store).await;
+            })*
+        }
+        /// The same engine reached over dynoxide's HTTP server instead of the in-process transport.
+        mod embedded_engine_over_http {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                let (_g, store) = super::embedded_over(super::Transport::Http).await;
                 super::$name(store).await;
             })*
         }
