@@ -72,14 +72,16 @@ pub fn compare_blocking(
     let (prev, cur) = (prev?, cur?);
     let report = specpress_diff::diff(&prev, &cur, &specpress_diff::DiffOptions::default());
     // The four renderings are independent; the HTML and the JSON tree are the costly ones: each on its own thread.
+    // The tree is serialized where it is built: it is stored and served as JSON text.
     let (html, details, text, markdown) = std::thread::scope(|scope| {
         let html = scope.spawn(|| report.html());
-        let details = scope.spawn(|| report.details());
+        let details = scope.spawn(|| serde_json::value::to_raw_value(&report.details()));
         let (text, markdown) = (report.text(), report.markdown());
         (html.join(), details.join(), text, markdown)
     });
     let panicked = |_| DomainError::unexpected("rendering thread panicked");
     let (html, details) = (html.map_err(panicked)?, details.map_err(panicked)?);
+    let details = details.map_err(DomainError::unexpected)?;
     let (title, breaking) = (cur.title().to_owned(), report.breaking());
     // Freeing two large documents and the report takes milliseconds: do it off the request's path.
     std::thread::spawn(move || drop((prev, cur, report)));

@@ -23,8 +23,10 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use serde_json::value::RawValue;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
 use specpress_domain::model::Reference;
@@ -273,47 +275,72 @@ fn format_values(query: Option<&str>) -> Vec<String> {
         .collect()
 }
 
-fn view_json(state: &DiffsState, view: DiffView, formats: &[DiffFormat]) -> Value {
+/// The JSON answer of `GET /diffs/{id}`: the record's fields, then the requested renderings in the order asked,
+/// copied as stored.
+struct DiffJson<'a> {
+    id: String,
+    title: &'a str,
+    public_url: String,
+    breaking: bool,
+    expires_at: Option<String>,
+    renderings: Vec<(&'static str, &'a RawValue)>,
+}
+
+impl Serialize for DiffJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("id", &self.id)?;
+        m.serialize_entry("title", self.title)?;
+        m.serialize_entry("public_url", &self.public_url)?;
+        m.serialize_entry("breaking", &self.breaking)?;
+        m.serialize_entry(
+            "previous_version_url",
+            &format!("{}/previous.json", self.public_url),
+        )?;
+        m.serialize_entry(
+            "current_version_url",
+            &format!("{}/current.json", self.public_url),
+        )?;
+        if let Some(e) = &self.expires_at {
+            m.serialize_entry("expires_at", e)?;
+        }
+        for (key, value) in &self.renderings {
+            m.serialize_entry(key, value)?;
+        }
+        m.end()
+    }
+}
+
+fn view_json(
+    state: &DiffsState,
+    view: &DiffView,
+    formats: &[DiffFormat],
+) -> Result<Vec<u8>, ApiError> {
     let id = view.record.id.to_string();
-    let base = diff_url(state, &id);
-    let mut out = Map::new();
-    out.insert("id".into(), json!(id));
-    out.insert("title".into(), json!(view.record.title));
-    out.insert("public_url".into(), json!(base));
-    out.insert("breaking".into(), json!(view.record.breaking));
-    out.insert(
-        "previous_version_url".into(),
-        json!(format!("{base}/previous.json")),
-    );
-    out.insert(
-        "current_version_url".into(),
-        json!(format!("{base}/current.json")),
-    );
-    if let Some(e) = view.record.expires_at.and_then(|e| {
+    let public_url = diff_url(state, &id);
+    let expires_at = view.record.expires_at.and_then(|e| {
         e.format(&time::format_description::well_known::Rfc3339)
             .ok()
-    }) {
-        out.insert("expires_at".into(), json!(e));
-    }
-    let r = view.rendered;
-    let (mut text, mut markdown, mut html, mut details) = (
-        Some(r.text),
-        Some(r.markdown),
-        Some(r.html),
-        Some(r.details),
-    );
-    for f in formats {
-        let (key, value) = match f {
-            DiffFormat::Text => ("text", text.take().map(Value::String)),
-            DiffFormat::Markdown => ("markdown", markdown.take().map(Value::String)),
-            DiffFormat::Html => ("html", html.take().map(Value::String)),
-            DiffFormat::Json => ("details", details.take()),
-        };
-        if let Some(v) = value {
-            out.insert(key.into(), v);
-        }
-    }
-    Value::Object(out)
+    });
+    let parts = view.rendered.parts()?;
+    let renderings = formats
+        .iter()
+        .map(|f| match f {
+            DiffFormat::Text => ("text", parts.text),
+            DiffFormat::Markdown => ("markdown", parts.markdown),
+            DiffFormat::Html => ("html", parts.html),
+            DiffFormat::Json => ("details", parts.details),
+        })
+        .collect();
+    let out = DiffJson {
+        id,
+        title: &view.record.title,
+        public_url,
+        breaking: view.record.breaking,
+        expires_at,
+        renderings,
+    };
+    serde_json::to_vec(&out).map_err(|e| ApiError::from(DomainError::unexpected(e)))
 }
 
 async fn show_diff(
@@ -324,7 +351,8 @@ async fn show_diff(
     let values = format_values(query.as_deref());
     let formats = diffs::parse_formats(values.iter().map(String::as_str))?;
     let view = diffs::get_diff(&*state.app.store, &id, state.app.now()).await?;
-    Ok(axum::Json(view_json(&state, view, &formats)).into_response())
+    let body = view_json(&state, &view, &formats)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn document(state: &DiffsState, id: &str, side: DiffSide) -> Result<Response, ApiError> {
@@ -379,10 +407,11 @@ async fn public_page(
     } else {
         ""
     };
-    let body = if view.rendered.text.trim().is_empty() {
+    let parts = view.rendered.parts()?;
+    let body = if diffs::unescape(parts.text)?.trim().is_empty() {
         "<p>No structural changes detected.</p>".to_owned()
     } else {
-        view.rendered.html
+        diffs::unescape(parts.html)?
     };
     let page = format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}: changes</title></head>\

@@ -8,6 +8,7 @@
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use std::fmt;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
@@ -79,8 +80,9 @@ impl DiffRecord {
     }
 }
 
-/// Every rendering of one diff.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Every rendering of one diff, as the engine produces them and as they are stored (their JSON is the result
+/// blob's `definition`).
+#[derive(Debug, Clone, Serialize)]
 pub struct Rendered {
     /// `Modified: GET /x` lines.
     pub text: String,
@@ -88,12 +90,49 @@ pub struct Rendered {
     pub markdown: String,
     /// HTML fragment.
     pub html: String,
-    /// Bump.sh `DiffItem[]` tree.
-    pub details: serde_json::Value,
+    /// Bump.sh `DiffItem[]` tree, already serialized (the engine renders it on its own thread, and it is stored and
+    /// served without being parsed again).
+    pub details: Box<RawValue>,
+}
+
+/// The stored renderings of a diff, read back as raw JSON: `GET /diffs/{id}` copies the requested ones into its
+/// answer without rebuilding the `details` tree or re-escaping the strings.
+#[derive(Debug, Clone)]
+pub struct StoredRendered {
+    json: String,
+}
+
+/// Borrowed views of the four renderings in a [`StoredRendered`], each a JSON value (the first three are strings).
+#[derive(Debug, Clone, Copy, Deserialize)]
+pub struct RenderedJson<'a> {
+    /// `text`.
+    #[serde(borrow)]
+    pub text: &'a RawValue,
+    /// `markdown`.
+    #[serde(borrow)]
+    pub markdown: &'a RawValue,
+    /// `html`.
+    #[serde(borrow)]
+    pub html: &'a RawValue,
+    /// `details`.
+    #[serde(borrow)]
+    pub details: &'a RawValue,
+}
+
+impl StoredRendered {
+    /// The four renderings as raw JSON values; a blob without them is corrupt (500).
+    pub fn parts(&self) -> Result<RenderedJson<'_>> {
+        serde_json::from_str(&self.json).map_err(DomainError::unexpected)
+    }
+}
+
+/// A rendering that is a JSON string, unescaped.
+pub fn unescape(raw: &RawValue) -> Result<String> {
+    serde_json::from_str(raw.get()).map_err(DomainError::unexpected)
 }
 
 /// What the engine found when comparing two bundles.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Comparison {
     /// `info.title` of the current definition.
     pub title: String,
@@ -413,7 +452,7 @@ pub struct DiffView {
     /// The record.
     pub record: DiffRecord,
     /// The renderings.
-    pub rendered: Rendered,
+    pub rendered: StoredRendered,
 }
 
 async fn load(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffRecord> {
@@ -428,9 +467,12 @@ pub async fn get_diff(store: &dyn Store, id: &str, now: OffsetDateTime) -> Resul
         .get_bundle(&record.result)
         .await?
         .ok_or_else(missing_blob)?;
-    let rendered: Rendered =
-        serde_json::from_str(&bundle.definition).map_err(DomainError::unexpected)?;
-    Ok(DiffView { record, rendered })
+    Ok(DiffView {
+        record,
+        rendered: StoredRendered {
+            json: bundle.definition,
+        },
+    })
 }
 
 /// Which side of a diff.
