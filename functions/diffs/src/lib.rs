@@ -183,11 +183,12 @@ struct ReferenceIn {
 
 /// The `POST /diffs` body. Unknown fields are ignored, as the contract's clients send extra ones.
 #[derive(Debug, Deserialize)]
-struct CreateDiffBody {
-    #[serde(default)]
-    previous_definition: Option<String>,
-    #[serde(default)]
-    definition: Option<String>,
+struct CreateDiffBody<'a> {
+    /// The definitions stay escaped JSON text here (several MB each): they are unescaped afterwards, both at once.
+    #[serde(default, borrow)]
+    previous_definition: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    definition: Option<&'a RawValue>,
     #[serde(default)]
     previous_references: Option<Vec<ReferenceIn>>,
     #[serde(default)]
@@ -211,11 +212,8 @@ fn refs(r: Option<Vec<ReferenceIn>>) -> Vec<Reference> {
         .collect()
 }
 
-/// Reads a JSON body of at most `limit` bytes: 413 beyond, 400 for malformed JSON, 422 for the wrong shape.
-async fn json_body<T: serde::de::DeserializeOwned>(
-    req: Request,
-    limit: usize,
-) -> Result<T, ApiError> {
+/// Reads a body of at most `limit` bytes (413 beyond).
+async fn body_bytes(req: Request, limit: usize) -> Result<axum::body::Bytes, ApiError> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -224,15 +222,64 @@ async fn json_body<T: serde::de::DeserializeOwned>(
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(ApiError::TooLarge(limit));
     }
-    let bytes = axum::body::to_bytes(req.into_body(), limit)
+    axum::body::to_bytes(req.into_body(), limit)
         .await
-        .map_err(|_| ApiError::TooLarge(limit))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        if e.is_data() {
-            DomainError::invalid("body", format!("Invalid request body: {e}")).into()
+        .map_err(|_| ApiError::TooLarge(limit))
+}
+
+/// A serde error on the body: 400 for malformed JSON, 422 for the wrong shape.
+fn body_error(e: serde_json::Error, field: Option<&str>) -> ApiError {
+    if e.is_data() {
+        let message = match field {
+            Some(f) => format!("Invalid request body: `{f}`: {e}"),
+            None => format!("Invalid request body: {e}"),
+        };
+        DomainError::invalid("body", message).into()
+    } else {
+        ApiError::BadJson(format!("Malformed JSON body: {e}"))
+    }
+}
+
+/// Unescapes one definition (a JSON string).
+fn definition(raw: Option<&RawValue>, field: &str) -> Result<Option<String>, ApiError> {
+    raw.map(|r| serde_json::from_str::<String>(r.get()).map_err(|e| body_error(e, Some(field))))
+        .transpose()
+}
+
+/// Above this many bytes of escaped text per definition, the two are unescaped on two threads.
+const PARALLEL_UNESCAPE_BYTES: usize = 256 * 1024;
+
+/// Parses the body of `POST /diffs` (blocking: several MB of JSON). Unescaping two multi-MB definitions is most of
+/// the work, so they are unescaped at the same time.
+fn diff_input(bytes: &[u8]) -> Result<DiffInput, ApiError> {
+    let body: CreateDiffBody<'_> =
+        serde_json::from_slice(bytes).map_err(|e| body_error(e, None))?;
+    let large = |r: Option<&RawValue>| r.is_some_and(|r| r.get().len() > PARALLEL_UNESCAPE_BYTES);
+    let (previous_definition, definition) =
+        if large(body.previous_definition) && large(body.definition) {
+            std::thread::scope(|scope| {
+                let previous =
+                    scope.spawn(|| definition(body.previous_definition, "previous_definition"));
+                let current = definition(body.definition, "definition");
+                let previous = previous.join().unwrap_or_else(|_| {
+                    Err(DomainError::unexpected("unescaping thread panicked").into())
+                });
+                (previous, current)
+            })
         } else {
-            ApiError::BadJson(format!("Malformed JSON body: {e}"))
-        }
+            (
+                definition(body.previous_definition, "previous_definition"),
+                definition(body.definition, "definition"),
+            )
+        };
+    Ok(DiffInput {
+        previous_definition: previous_definition?,
+        previous_references: refs(body.previous_references),
+        definition: definition?,
+        references: refs(body.references),
+        previous_url: body.previous_url,
+        url: body.url,
+        expires_at: body.expires_at,
     })
 }
 
@@ -241,16 +288,10 @@ fn diff_url(state: &DiffsState, id: &str) -> String {
 }
 
 async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Response, ApiError> {
-    let body: CreateDiffBody = json_body(req, state.max_body_bytes).await?;
-    let input = DiffInput {
-        previous_definition: body.previous_definition,
-        previous_references: refs(body.previous_references),
-        definition: body.definition,
-        references: refs(body.references),
-        previous_url: body.previous_url,
-        url: body.url,
-        expires_at: body.expires_at,
-    };
+    let bytes = body_bytes(req, state.max_body_bytes).await?;
+    let input = tokio::task::spawn_blocking(move || diff_input(&bytes))
+        .await
+        .map_err(|e| ApiError::from(DomainError::unexpected(e)))??;
     let deps = DiffDeps {
         store: &*state.app.store,
         engine: &*state.engine,

@@ -765,3 +765,66 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
         "no permanent blob is left behind by a refused diff"
     );
 }
+
+/// A document of about `paths` * 180 bytes: enough paths to pass the size above which the two definitions of a
+/// request are unescaped on two threads.
+fn large_document(title: &str, paths: usize, extra: &str) -> String {
+    let mut p = serde_json::Map::new();
+    for i in 0..paths {
+        p.insert(
+            format!("/items{i}/{{id}}"),
+            json!({"get": {"description": format!("Item \"{i}\" with a quoted description"),
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "ok"}}}}),
+        );
+    }
+    p.insert(
+        extra.to_owned(),
+        json!({"get": {"responses": {"200": {"description": "ok"}}}}),
+    );
+    json!({"openapi": "3.0.3", "info": {"title": title, "version": "1"}, "paths": p}).to_string()
+}
+
+#[tokio::test]
+async fn large_definitions_are_read_exactly_and_a_non_string_one_is_a_422_naming_its_field() {
+    let s = start().await;
+    let previous = large_document("Big", 2_000, "/old");
+    let current = large_document("Big", 2_000, "/new");
+    assert!(previous.len() > 300 * 1024, "{}", previous.len());
+    let (status, resp) = s
+        .post(&json!({"previous_definition": previous, "definition": current}))
+        .await;
+    assert_eq!(status, 201, "{resp}");
+    let id = resp["id"].as_str().expect("id");
+    let (status, diff) = s.get_json(&format!("/api/v1/diffs/{id}")).await;
+    assert_eq!(status, 200, "{diff}");
+    let text = diff["text"].as_str().expect("text");
+    assert!(text.contains("/old") && text.contains("/new"), "{text}");
+    assert!(
+        !text.contains("/items1/"),
+        "unchanged paths reported: {text}"
+    );
+    // The stored definitions are the texts sent, byte for byte.
+    let r = s
+        .http
+        .get(format!("{}/diff/{id}/previous.json", s.base))
+        .send()
+        .await
+        .expect("previous.json");
+    assert_eq!(r.status().as_u16(), 200);
+    let served: Value = serde_json::from_str(&r.text().await.expect("body")).expect("json");
+    let sent: Value = serde_json::from_str(&previous).expect("json");
+    assert_eq!(served, sent);
+
+    // A definition that is not a string, small or as large as the other one: 422 naming the field.
+    for (field, other) in [
+        ("previous_definition", "definition"),
+        ("definition", "previous_definition"),
+    ] {
+        for wrong in [json!(12), json!({ "document": previous })] {
+            let (status, resp) = s.post(&json!({field: wrong, other: current})).await;
+            assert_eq!(status, 422, "{resp}");
+            assert!(resp.to_string().contains(field), "{field}: {resp}");
+        }
+    }
+}
