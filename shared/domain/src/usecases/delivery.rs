@@ -296,16 +296,21 @@ impl DeliveryService {
     }
 
     /// Starts a new series of attempts of a finished delivery and queues it.
-    pub async fn redeliver(&self, id: DeliveryId) -> Result<()> {
+    ///
+    /// Returns the delivery as restarted, read before its message is queued: once queued, a consumer may attempt
+    /// it at once, so a later read could already show the attempt's outcome instead of the restart.
+    pub async fn redeliver(&self, id: DeliveryId) -> Result<Option<Delivery>> {
         self.store
             .restart_delivery(id, OffsetDateTime::now_utc())
             .await?;
+        let restarted = self.store.get_delivery(id).await?;
         self.queue
             .send(
                 &QueueBody::Delivery { delivery_id: id }.to_json(),
                 Duration::ZERO,
             )
-            .await
+            .await?;
+        Ok(restarted)
     }
 
     /// Makes the next attempt of a delivery if it is due.

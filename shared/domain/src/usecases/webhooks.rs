@@ -326,6 +326,6 @@ pub async fn redeliver(
     if d.status == DeliveryStatus::Pending {
         return Err(DomainError::Conflict(ConflictKind::Stale));
     }
-    svc.redeliver(did).await?;
-    svc.store.get_delivery(did).await?.ok_or_else(missing)
+    // The restarted delivery (pending), not a read after queueing that may race the consumer's attempt.
+    svc.redeliver(did).await?.ok_or_else(missing)
 }
