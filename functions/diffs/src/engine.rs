@@ -9,14 +9,22 @@ use specpress_domain::{DomainError, Result};
 use specpress_spec::{Document, Limits};
 
 /// The spec and diff engines with their input budgets.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SpecDiffEngine {
     limits: Limits,
 }
 
+impl Default for SpecDiffEngine {
+    fn default() -> Self {
+        SpecDiffEngine::new(Limits::default())
+    }
+}
+
 impl SpecDiffEngine {
-    /// An engine with the given parsing budgets.
+    /// An engine with the given parsing budgets. The process keeps the memory its documents free
+    /// ([`specpress_api::allocator::retain_freed_memory`]).
     pub fn new(limits: Limits) -> Self {
+        specpress_api::allocator::retain_freed_memory();
         SpecDiffEngine { limits }
     }
 }

@@ -8,14 +8,22 @@ use specpress_domain::{DomainError, Result};
 use specpress_spec::{Invalid, Limits};
 
 /// The production engine.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Engines {
     limits: Limits,
 }
 
+impl Default for Engines {
+    fn default() -> Self {
+        Engines::new(Limits::default())
+    }
+}
+
 impl Engines {
-    /// An engine with the given budgets.
+    /// An engine with the given budgets. The process keeps the memory its documents free
+    /// ([`crate::allocator::retain_freed_memory`]).
     pub fn new(limits: Limits) -> Self {
+        crate::allocator::retain_freed_memory();
         Engines { limits }
     }
 

@@ -11,6 +11,7 @@
 //! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
 //! `/api/v1`); Lambda runs it through `lambda_http`, and `specpress serve` merges all of them.
 
+pub mod allocator;
 pub mod auth;
 pub mod body;
 pub mod config;
@@ -28,12 +29,6 @@ use specpress_domain::ports::Store;
 use time::OffsetDateTime;
 
 pub use error::{ApiError, Result};
-
-/// Every Specpress binary (the Lambda functions and `specpress`) links this crate, so this one declaration picks
-/// their allocator: mimalloc. Parsing and diffing multi-MB documents builds and frees millions of small nodes, and
-/// under the system allocator a fifth of a `POST /diffs` went to `malloc`/`free` (perf, Stripe pair).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Default request body limit: 5 MiB definitions plus JSON escaping and references headroom. Lambda's own ceiling is
 /// 6 MB, so the same default works in AWS.
