@@ -804,15 +804,9 @@ async fn large_definitions_are_read_exactly_and_a_non_string_one_is_a_422_naming
         !text.contains("/items1/"),
         "unchanged paths reported: {text}"
     );
-    // The stored definitions are the texts sent, byte for byte.
-    let r = s
-        .http
-        .get(format!("{}/diff/{id}/previous.json", s.base))
-        .send()
-        .await
-        .expect("previous.json");
-    assert_eq!(r.status().as_u16(), 200);
-    let served: Value = serde_json::from_str(&r.text().await.expect("body")).expect("json");
+    // The stored previous definition is the document sent.
+    let (status, served) = s.get_json(&format!("/diff/{id}/previous.json")).await;
+    assert_eq!(status, 200, "{served}");
     let sent: Value = serde_json::from_str(&previous).expect("json");
     assert_eq!(served, sent);
 
