@@ -166,25 +166,9 @@ fn unescape_into(raw: &[u8], out: &mut [u8]) -> usize {
     n
 }
 
-/// A key lookup that scans small objects (most schema and operation objects) instead of
-/// hashing the key with `serde_json`'s SipHash-keyed map.
-#[inline]
-pub(crate) fn get<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
-    if m.len() <= 12 {
-        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-    } else {
-        m.get(key)
-    }
-}
-
-/// `Value::get` with a string key, through [`get`].
-#[inline]
-pub(crate) fn vget<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    match v {
-        Value::Object(m) => get(m, key),
-        _ => None,
-    }
-}
+/// Key lookups that scan small objects instead of hashing the key with `serde_json`'s
+/// SipHash-keyed map: the spec engine's own.
+pub(crate) use specpress_spec::{field as vget, member as get};
 
 /// The end of the pointer token starting at `start` (the next `/` or the end), and whether
 /// it holds `~` escapes: one scan per token.

@@ -565,9 +565,9 @@ pub(crate) fn ref_of(v: &Value) -> Option<&str> {
 /// `m.get(key)`, scanning small objects instead of hashing: most objects of an API document
 /// (operations, parameters, responses, media types, schemas) have a handful of members, and
 /// comparing a few short keys is several times cheaper than hashing the wanted one (keys are
-/// unique, so the result is the same).
+/// unique, so the result is the same). Public for the engines that walk a [`Document`]'s values.
 #[inline]
-pub(crate) fn member<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
+pub fn member<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
     if m.len() <= 8 {
         m.iter().find(|(k, _)| k.as_str() == key).map(|(_, x)| x)
     } else {
@@ -577,7 +577,7 @@ pub(crate) fn member<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Op
 
 /// `v.get(key)` through [`member`].
 #[inline]
-pub(crate) fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
+pub fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
     match v {
         Value::Object(m) => member(m, key),
         _ => None,
