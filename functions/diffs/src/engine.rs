@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use specpress_domain::model::Bundle;
 use specpress_domain::usecases::diffs::{Comparison, DiffEngine, Rendered};
 use specpress_domain::{DomainError, Result};
-use specpress_spec::{Document, Limits};
+use specpress_spec::{Document, Limits, parallel};
 
 /// The spec and diff engines with their input budgets.
 #[derive(Debug, Clone)]
@@ -69,30 +69,34 @@ pub fn compare_blocking(
     } else {
         ("previous_definition", "definition")
     };
-    let (prev, cur) = std::thread::scope(|scope| {
-        let handle = scope.spawn(|| parse(previous, pf, limits));
-        let cur = parse(current, cf, limits);
-        let prev = handle
-            .join()
-            .unwrap_or_else(|_| Err(DomainError::unexpected("parser thread panicked")));
-        (prev, cur)
-    });
+    let (prev, cur) = parallel::join(
+        || parse(previous, pf, limits),
+        || parse(current, cf, limits),
+    );
     let (prev, cur) = (prev?, cur?);
     let report = specpress_diff::diff(&prev, &cur, &specpress_diff::DiffOptions::default());
-    // The four renderings are independent; the HTML and the JSON tree are the costly ones: each on its own thread.
-    // The tree is serialized where it is built: it is stored and served as JSON text.
-    let (html, details, text, markdown) = std::thread::scope(|scope| {
-        let html = scope.spawn(|| report.html());
-        let details = scope.spawn(|| serde_json::value::to_raw_value(&report.details()));
-        let (text, markdown) = (report.text(), report.markdown());
-        (html.join(), details.join(), text, markdown)
-    });
-    let panicked = |_| DomainError::unexpected("rendering thread panicked");
-    let (html, details) = (html.map_err(panicked)?, details.map_err(panicked)?);
-    let details = details.map_err(DomainError::unexpected)?;
+    // The four renderings are independent; the HTML and the JSON tree are the costly ones, so they go to different
+    // threads. Each is serialized to JSON where it is made: they are stored and served as JSON text.
+    let json = |s: String| serde_json::value::to_raw_value(&s);
+    let (html, (details, (text, markdown))) = parallel::join(
+        || json(report.html()),
+        || {
+            parallel::join(
+                || serde_json::value::to_raw_value(&report.details()),
+                || (json(report.text()), json(report.markdown())),
+            )
+        },
+    );
+    let json_error = DomainError::unexpected;
+    let (html, details) = (html.map_err(json_error)?, details.map_err(json_error)?);
+    let (text, markdown) = (text.map_err(json_error)?, markdown.map_err(json_error)?);
     let (title, breaking) = (cur.title().to_owned(), report.breaking());
     // Freeing two large documents and the report takes milliseconds: do it off the request's path.
-    std::thread::spawn(move || drop((prev, cur, report)));
+    // Not on the engines' pool: the next request's parses would wait behind it there.
+    let garbage = (prev, cur, report);
+    let _ = std::thread::Builder::new()
+        .name("specpress-free".into())
+        .spawn(move || drop(garbage));
     Ok(Comparison {
         title,
         breaking,
@@ -109,15 +113,11 @@ pub fn compare_blocking(
 impl DiffEngine for SpecDiffEngine {
     async fn compare(
         &self,
-        previous: &Bundle,
-        current: &Bundle,
+        previous: Arc<Bundle>,
+        current: Arc<Bundle>,
         from_urls: bool,
     ) -> Result<Comparison> {
-        let (previous, current, limits) = (
-            Arc::new(previous.clone()),
-            Arc::new(current.clone()),
-            self.limits.clone(),
-        );
+        let limits = self.limits.clone();
         tokio::task::spawn_blocking(move || {
             compare_blocking(&previous, &current, from_urls, &limits)
         })

@@ -257,15 +257,10 @@ fn diff_input(bytes: &[u8]) -> Result<DiffInput, ApiError> {
     let large = |r: Option<&RawValue>| r.is_some_and(|r| r.get().len() > PARALLEL_UNESCAPE_BYTES);
     let (previous_definition, definition) =
         if large(body.previous_definition) && large(body.definition) {
-            std::thread::scope(|scope| {
-                let previous =
-                    scope.spawn(|| definition(body.previous_definition, "previous_definition"));
-                let current = definition(body.definition, "definition");
-                let previous = previous.join().unwrap_or_else(|_| {
-                    Err(DomainError::unexpected("unescaping thread panicked").into())
-                });
-                (previous, current)
-            })
+            specpress_spec::parallel::join(
+                || definition(body.previous_definition, "previous_definition"),
+                || definition(body.definition, "definition"),
+            )
         } else {
             (
                 definition(body.previous_definition, "previous_definition"),

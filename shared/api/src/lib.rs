@@ -11,7 +11,7 @@
 //! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
 //! `/api/v1`); Lambda runs it through `lambda_http`, and `specpress serve` merges all of them.
 
-pub mod allocator;
+pub use specpress_alloc as allocator;
 pub mod auth;
 pub mod body;
 pub mod config;

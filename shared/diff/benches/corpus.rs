@@ -9,6 +9,8 @@
 //! showing, so run-to-run noise on a loaded machine can only lower our ratios, never inflate
 //! them. The items column is taken from the fastest run (it is the same in every run).
 //!
+//! Like every Specpress binary, the bench runs on mimalloc (`specpress-alloc`).
+//!
 //! Environment: `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`), `API_SMART_DIFF` (the
 //! `api-smart-diff` package directory, default `<repo>/.tools/npm/node_modules/api-smart-diff`),
 //! `SPECPRESS_BENCH_RUNS` (diff repetitions, default 31), `SPECPRESS_BENCH_PEER_RUNS` (peer runs
@@ -91,6 +93,8 @@ fn ms(d: Duration) -> f64 {
 
 /// Runs in a child process: one pair, prints one JSON line.
 fn child(previous: &Path, current: &Path, runs: usize) -> Result<(), String> {
+    // As in the service: the binaries' allocator, keeping freed memory for the next diff.
+    specpress_alloc::retain_freed_memory();
     let t0 = Instant::now();
     let (p, c) = load_pair(previous, current).map_err(|e| e.to_string())?;
     let _ = (p.model(), c.model());

@@ -211,39 +211,17 @@ fn normalize(path: &Path) -> Option<PathBuf> {
     Some(out)
 }
 
-/// Stack of the thread that loads the current document: the main thread's usual 8 MiB, so
-/// the parser's nesting budget fits there as it does on the calling thread.
-const LOADER_STACK_BYTES: usize = 8 * 1024 * 1024;
-
-/// Loads the previous and the current document in parallel, each as [`load_document`] does:
-/// the current one on a second thread, the previous one on the calling thread (parsing two
-/// multi-megabyte files one after the other doubles the wait on a machine with two cores or
-/// more). If the thread cannot be started, the two are loaded one after the other.
+/// Loads the previous and the current document in parallel, each as [`load_document`] does
+/// (parsing two multi-megabyte files one after the other doubles the wait on a machine with
+/// two cores or more), on the engines' pool ([`specpress_spec::parallel`]), whose threads have
+/// room for the parser's nesting budget. Without a pool, the two are loaded one after the other.
 ///
 /// Errors are those of [`load_document`], naming the file that failed; when both fail, the
 /// previous file's error is returned, as a sequential load would report it.
 pub fn load_pair(previous: &Path, current: &Path) -> Result<(Document, Document), CliError> {
-    let (p, c) = std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("specpress-load-current".into())
-            .stack_size(LOADER_STACK_BYTES)
-            .spawn_scoped(scope, || load_document(current));
-        let p = load_document(previous);
-        // `None`: no thread could be started; the current document is loaded below.
-        let c = spawned.ok().map(|handle| {
-            // A panic in the loader is a bug: surface it as it is, on this thread.
-            handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        });
-        (p, c)
-    });
-    let p = p?;
-    let c = match c {
-        Some(c) => c?,
-        None => load_document(current)?,
-    };
-    Ok((p, c))
+    let (p, c) =
+        specpress_spec::parallel::join(|| load_document(previous), || load_document(current));
+    Ok((p?, c?))
 }
 
 /// Reads a document and every file its `$ref`s name (recursively), then parses it.

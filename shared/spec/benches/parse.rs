@@ -10,6 +10,8 @@
 //!
 //! The corpus folder comes from `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`).
 
+// Like every Specpress binary, the bench runs on mimalloc.
+use specpress_alloc as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;

@@ -10,6 +10,7 @@ mod json;
 mod locate;
 pub mod model;
 mod normalize;
+pub mod parallel;
 mod pointer;
 mod refs;
 mod validate;

@@ -678,8 +678,9 @@ impl BlobStore for DynamoStore {
         if size <= INLINE_ENCODE_BYTES {
             return blob::encode(bundle);
         }
-        let bundle = bundle.clone();
-        tokio::task::spawn_blocking(move || blob::encode(&bundle))
+        // Serializing is a copy of the definition (no escaping): it is the copy the blocking task needs anyway.
+        let raw = blob::serialize(bundle)?;
+        tokio::task::spawn_blocking(move || blob::encode_serialized(raw))
             .await
             .map_err(DomainError::unexpected)?
     }

@@ -10,6 +10,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::fmt;
+use std::sync::Arc;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime};
@@ -81,17 +82,17 @@ impl DiffRecord {
 }
 
 /// Every rendering of one diff, as the engine produces them and as they are stored (their JSON is the result
-/// blob's `definition`).
+/// blob's `definition`). Each is already JSON: the engine serializes them on its rendering threads, and they are
+/// stored and served without being parsed or escaped again.
 #[derive(Debug, Clone, Serialize)]
 pub struct Rendered {
-    /// `Modified: GET /x` lines.
-    pub text: String,
-    /// Pull-request comment.
-    pub markdown: String,
-    /// HTML fragment.
-    pub html: String,
-    /// Bump.sh `DiffItem[]` tree, already serialized (the engine renders it on its own thread, and it is stored and
-    /// served without being parsed again).
+    /// `Modified: GET /x` lines (a JSON string).
+    pub text: Box<RawValue>,
+    /// Pull-request comment (a JSON string).
+    pub markdown: Box<RawValue>,
+    /// HTML fragment (a JSON string).
+    pub html: Box<RawValue>,
+    /// Bump.sh `DiffItem[]` tree.
     pub details: Box<RawValue>,
 }
 
@@ -147,11 +148,12 @@ pub struct Comparison {
 #[async_trait]
 pub trait DiffEngine: Send + Sync {
     /// Parses both bundles and diffs them. An unparseable bundle is `Invalid` with field `previous_definition` or
-    /// `definition` (`previous_url`/`url` when `from_urls`) and the engine's located messages.
+    /// `definition` (`previous_url`/`url` when `from_urls`) and the engine's located messages. The bundles are shared,
+    /// not copied: the engine runs on other threads while the caller stores them.
     async fn compare(
         &self,
-        previous: &Bundle,
-        current: &Bundle,
+        previous: Arc<Bundle>,
+        current: Arc<Bundle>,
         from_urls: bool,
     ) -> Result<Comparison>;
     /// The document as JSON text (references kept as `$ref`s), for `previous.json`/`current.json`.
@@ -213,8 +215,23 @@ fn pair_error(field: &str, message: String) -> DomainError {
     }
 }
 
-/// Decides which pair the request uses: exactly one complete pair, else a 422 naming the missing field.
-fn source(input: &DiffInput) -> Result<Source> {
+/// Decides which pair the request uses: exactly one complete pair, else a 422 naming the missing field. The pair's
+/// texts are moved out of `input` (definitions can be several MiB each).
+fn source(input: &mut DiffInput) -> Result<Source> {
+    let urls = pair(input)?;
+    let take = |v: &mut Option<String>| v.take().unwrap_or_default();
+    Ok(if urls {
+        Source::Urls(take(&mut input.previous_url), take(&mut input.url))
+    } else {
+        Source::Definitions(
+            take(&mut input.previous_definition),
+            take(&mut input.definition),
+        )
+    })
+}
+
+/// Which complete pair the request gives: `false` for the definitions, `true` for the URLs.
+fn pair(input: &DiffInput) -> Result<bool> {
     let (pd, d) = (
         present(&input.previous_definition),
         present(&input.definition),
@@ -232,7 +249,7 @@ fn source(input: &DiffInput) -> Result<Source> {
             "give either definition and previous_definition, or url and previous_url, not both".into(),
         )),
         (true, false) => match (pd, d) {
-            (Some(p), Some(c)) => Ok(Source::Definitions(p.to_owned(), c.to_owned())),
+            (Some(_), Some(_)) => Ok(false),
             (None, _) => {
                 Err(pair_error("previous_definition", "previous_definition is required when definition is given".into()))
             }
@@ -241,7 +258,7 @@ fn source(input: &DiffInput) -> Result<Source> {
             }
         },
         (false, true) => match (pu, u) {
-            (Some(p), Some(c)) => Ok(Source::Urls(p.to_owned(), c.to_owned())),
+            (Some(_), Some(_)) => Ok(true),
             (None, _) => Err(pair_error("previous_url", "previous_url is required when url is given".into())),
             (_, None) => Err(pair_error("url", "url is required when previous_url is given".into())),
         },
@@ -306,10 +323,10 @@ pub struct DiffDeps<'a> {
 /// then the record. Nothing points at a blob before the record is written, and the record is written last.
 pub async fn create_diff(
     deps: DiffDeps<'_>,
-    input: DiffInput,
+    mut input: DiffInput,
     now: OffsetDateTime,
 ) -> Result<DiffRecord> {
-    let source = source(&input)?;
+    let source = source(&mut input)?;
     let expires_at = parse_expiry(input.expires_at.as_deref(), now)?;
     let (previous, current, from_urls) = match source {
         Source::Definitions(p, c) => (
@@ -350,12 +367,14 @@ pub async fn create_diff(
         Retention::Until(t) if t <= now + DEFAULT_DIFF_TTL => retention,
         _ => Retention::Until(now + DEFAULT_DIFF_TTL),
     };
+    let (previous, current) = (Arc::new(previous), Arc::new(current));
     let store_inputs = futures_util::future::try_join(
         deps.store.put_bundle(&previous, provisional),
         deps.store.put_bundle(&current, provisional),
     );
     let (comparison, (previous_ref, current_ref)) = futures_util::future::try_join(
-        deps.engine.compare(&previous, &current, from_urls),
+        deps.engine
+            .compare(Arc::clone(&previous), Arc::clone(&current), from_urls),
         store_inputs,
     )
     .await?;
@@ -525,11 +544,17 @@ mod tests {
     #[test]
     fn exactly_one_complete_pair_is_accepted() {
         assert_eq!(
-            source(&input(Some("a"), Some("b"), None, None)).ok(),
+            source(&mut input(Some("a"), Some("b"), None, None)).ok(),
             Some(Source::Definitions("a".into(), "b".into()))
         );
         assert_eq!(
-            source(&input(None, None, Some("http://x/a"), Some("http://x/b"))).ok(),
+            source(&mut input(
+                None,
+                None,
+                Some("http://x/a"),
+                Some("http://x/b")
+            ))
+            .ok(),
             Some(Source::Urls("http://x/a".into(), "http://x/b".into()))
         );
     }
@@ -537,36 +562,44 @@ mod tests {
     #[test]
     fn half_pairs_name_the_missing_field() {
         assert_eq!(
-            field_of(source(&input(None, Some("b"), None, None))),
+            field_of(source(&mut input(None, Some("b"), None, None))),
             "previous_definition"
         );
         assert_eq!(
-            field_of(source(&input(Some("a"), None, None, None))),
+            field_of(source(&mut input(Some("a"), None, None, None))),
             "definition"
         );
         assert_eq!(
-            field_of(source(&input(Some("a"), Some("  "), None, None))),
+            field_of(source(&mut input(Some("a"), Some("  "), None, None))),
             "definition"
         );
         assert_eq!(
-            field_of(source(&input(None, None, None, Some("u")))),
+            field_of(source(&mut input(None, None, None, Some("u")))),
             "previous_url"
         );
-        assert_eq!(field_of(source(&input(None, None, Some("u"), None))), "url");
+        assert_eq!(
+            field_of(source(&mut input(None, None, Some("u"), None))),
+            "url"
+        );
     }
 
     #[test]
     fn neither_or_both_pairs_are_refused() {
         assert_eq!(
-            field_of(source(&input(None, None, None, None))),
+            field_of(source(&mut input(None, None, None, None))),
             "definition"
         );
         assert_eq!(
-            field_of(source(&input(Some("a"), Some("b"), Some("u"), Some("v")))),
+            field_of(source(&mut input(
+                Some("a"),
+                Some("b"),
+                Some("u"),
+                Some("v")
+            ))),
             "url"
         );
         assert_eq!(
-            field_of(source(&input(Some("a"), None, None, Some("v")))),
+            field_of(source(&mut input(Some("a"), None, None, Some("v")))),
             "url"
         );
     }
