@@ -2,6 +2,8 @@
 //! the same command the `specpress diff` subcommand runs, standalone.
 
 use clap::Parser;
+// The allocator the `specpress` binary ships with.
+use specpress_alloc as _;
 use specpress_diff::cli::DiffCommand;
 
 #[derive(Parser)]

@@ -167,12 +167,26 @@ impl Owner<'_> {
         match self.endpoint {
             Some((p, c)) => {
                 // `{"path", "verb", "deprecated"}`, built directly (the `json!` macro goes
-                // through the serializer for every field).
-                let value = |o: &Operation| {
+                // through the serializer for every field) from a copy of one template: copying
+                // a map copies its hash index, where inserting hashes every key again.
+                static TEMPLATE: std::sync::OnceLock<serde_json::Map<String, Value>> =
+                    std::sync::OnceLock::new();
+                let template = TEMPLATE.get_or_init(|| {
                     let mut m = serde_json::Map::with_capacity(3);
-                    m.insert("path".into(), Value::String(o.path.clone()));
-                    m.insert("verb".into(), Value::String(o.key.method.clone()));
-                    m.insert("deprecated".into(), Value::Bool(o.deprecated));
+                    m.insert("path".into(), Value::Null);
+                    m.insert("verb".into(), Value::Null);
+                    m.insert("deprecated".into(), Value::Null);
+                    m
+                });
+                let value = |o: &Operation| {
+                    let mut m = template.clone();
+                    for (k, v) in m.iter_mut() {
+                        *v = match k.as_str() {
+                            "path" => Value::String(o.path.clone()),
+                            "verb" => Value::String(o.key.method.clone()),
+                            _ => Value::Bool(o.deprecated),
+                        };
+                    }
                     Value::Object(m)
                 };
                 (p.map(value), c.map(value))

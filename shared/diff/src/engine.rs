@@ -76,13 +76,15 @@ struct PairEntry {
 impl PairMemo {
     fn hash(previous: &Location, current: &Location) -> u64 {
         use std::hash::Hasher;
+        // File, length and the last bytes of each pointer: pointers share long beginnings
+        // and differ at the end (entries with the same hash still compare whole pairs).
         let mut h = crate::nav::FxHasher::default();
-        h.write_u32(previous.file.0);
-        h.write(previous.pointer.as_bytes());
-        h.write_u32(current.file.0);
-        h.write(current.pointer.as_bytes());
-        h.write_usize(previous.pointer.len());
-        h.write_usize(current.pointer.len());
+        for at in [previous, current] {
+            let bytes = at.pointer.as_bytes();
+            h.write_u32(at.file.0);
+            h.write_usize(bytes.len());
+            h.write(bytes.get(bytes.len().saturating_sub(24)..).unwrap_or(bytes));
+        }
         h.finish()
     }
 
@@ -217,7 +219,7 @@ pub(crate) struct Engine<'a> {
     pub ref_links: FxMap<RefPairKey<'a>, usize>,
     /// Parameter schema pairs already checked for equality (shared parameters recur in
     /// every operation that uses them).
-    pub param_same: FxMap<(FileId, &'a str, FileId, &'a str), bool>,
+    pub param_same: FxMap<PointerPair<'a>, bool>,
     /// The last schema pair whose comparison came down to an edge.
     pub last_edge: LastEdge,
     /// Parameter pairs (previous source, current source, inverted) whose comparison found
@@ -225,7 +227,7 @@ pub(crate) struct Engine<'a> {
     /// function of its source, and every memo its comparison consults answers the same the
     /// next time, so comparing the pair again would find nothing either. Shared
     /// (`$ref`erenced) parameters recur in every operation that uses them.
-    pub clean_params: FxSet<(FileId, &'a str, FileId, &'a str, bool)>,
+    pub clean_params: FxSet<(PointerPair<'a>, bool)>,
     /// Changes emitted so far, ignored ones included.
     pub emitted: usize,
     /// Crumb names taken from the models (media types, statuses, parameter and header
@@ -333,6 +335,62 @@ fn small_get_near<'m, V>(m: &'m IndexMap<String, V>, i: usize, key: &str) -> Opt
         m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
     } else {
         m.get(key)
+    }
+}
+
+/// A (previous, current) pair of locations as a map key, hashed by file, length and the
+/// last bytes of each pointer: the pointers of one document's parameters share long
+/// prefixes (`/paths/<path>/parameters/…`) and differ at the end, so hashing every byte
+/// buys nothing (equal keys still compare whole pointers).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PointerPair<'a> {
+    previous: (FileId, &'a str),
+    current: (FileId, &'a str),
+}
+
+impl<'a> PointerPair<'a> {
+    fn new(previous: &'a Location, current: &'a Location) -> Self {
+        PointerPair {
+            previous: (previous.file, previous.pointer.as_str()),
+            current: (current.file, current.pointer.as_str()),
+        }
+    }
+}
+
+impl std::hash::Hash for PointerPair<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for (file, pointer) in [self.previous, self.current] {
+            let bytes = pointer.as_bytes();
+            state.write_u32(file.0);
+            state.write_usize(bytes.len());
+            state.write(bytes.get(bytes.len().saturating_sub(16)..).unwrap_or(bytes));
+        }
+    }
+}
+
+/// Finds the keys of one map, in order, in another that usually lists them in the same
+/// order give or take a few added or removed (two versions of a document): the position the
+/// last hit suggests is tried before the map's hashed lookup.
+#[derive(Default)]
+struct Near {
+    /// Position in the searched map minus position in the walked one, at the last hit.
+    shift: isize,
+}
+
+impl Near {
+    /// The index of `key` (the `i`-th key of the map walked) in `m`.
+    fn find<K: std::hash::Hash + Eq, V>(
+        &mut self,
+        m: &IndexMap<K, V>,
+        i: usize,
+        key: &K,
+    ) -> Option<usize> {
+        let guess = i
+            .checked_add_signed(self.shift)
+            .filter(|&g| m.get_index(g).is_some_and(|(k, _)| k == key));
+        let found = guess.or_else(|| m.get_index_of(key))?;
+        self.shift = found as isize - i as isize;
+        Some(found)
     }
 }
 
@@ -753,7 +811,13 @@ impl<'a> Engine<'a> {
         self.add_owner(Owner {
             item_type: if webhook { "webhook" } else { "endpoint" },
             id: String::new(),
-            name: format!("{} {}", op.key.method, op.path),
+            name: {
+                let mut name = String::with_capacity(op.key.method.len() + 1 + op.path.len());
+                name.push_str(&op.key.method);
+                name.push(' ');
+                name.push_str(&op.path);
+                name
+            },
             status,
             previous: None,
             current: None,
@@ -768,12 +832,13 @@ impl<'a> Engine<'a> {
         // The previous operations matched by a current one (by index): the removed ones are
         // the others, found without hashing every key a second time.
         let mut matched = vec![false; pm.operations.len()];
-        for (key, c) in &cm.operations {
-            let found = pm.operations.get_full(key).map(|(i, _, p)| {
+        let mut near = Near::default();
+        for (ci, (key, c)) in cm.operations.iter().enumerate() {
+            let found = near.find(&pm.operations, ci, key).and_then(|i| {
                 if let Some(m) = matched.get_mut(i) {
                     *m = true;
                 }
-                p
+                pm.operations.get_index(i).map(|(_, p)| p)
             });
             match found {
                 Some(p) => {
@@ -1019,13 +1084,7 @@ impl<'a> Engine<'a> {
                     // A parameter is a function of its (resolved) source: a pair of shared
                     // parameters compared once without any finding has none in the next
                     // operation either (see `clean_params`).
-                    let key = (
-                        p.source.file,
-                        p.source.pointer.as_str(),
-                        c.source.file,
-                        c.source.pointer.as_str(),
-                        self.inverted,
-                    );
+                    let key = (PointerPair::new(&p.source, &c.source), self.inverted);
                     if self.clean_params.contains(&key) {
                         continue;
                     }
@@ -1207,7 +1266,7 @@ impl<'a> Engine<'a> {
         );
         if let (Some(ps), Some(cs)) = (Self::param_schema(p), Self::param_schema(c)) {
             // Most parameters are small inline schemas that did not change: skip the walk.
-            let key = (ps.file, ps.pointer.as_str(), cs.file, cs.pointer.as_str());
+            let key = PointerPair::new(ps, cs);
             let unchanged = match self.param_same.get(&key) {
                 Some(&same) => same,
                 None => {
@@ -1481,6 +1540,9 @@ impl<'a> Engine<'a> {
             at,
         );
         self.content(owner, crumbs, &p.content, &c.content, false);
+        if p.headers.is_empty() && c.headers.is_empty() {
+            return;
+        }
         let lower = |m: &'a IndexMap<String, specpress_spec::Header>| {
             m.iter()
                 .map(|(k, v)| (k.to_ascii_lowercase(), (k, v)))
@@ -2199,8 +2261,9 @@ impl<'a> Engine<'a> {
     // ----------------------------------------------------------------- components
 
     fn component_schemas(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
-        for (name, loc) in &cm.schemas {
-            if !pm.schemas.contains_key(name) {
+        let mut near = Near::default();
+        for (i, (name, loc)) in cm.schemas.iter().enumerate() {
+            if near.find(&pm.schemas, i, name).is_none() {
                 let owner = self.add_owner(Owner {
                     item_type: "schema",
                     id: format!("schema-{}", slug(name)),
@@ -2221,8 +2284,9 @@ impl<'a> Engine<'a> {
                 );
             }
         }
-        for (name, loc) in &pm.schemas {
-            if !cm.schemas.contains_key(name) {
+        let mut near = Near::default();
+        for (i, (name, loc)) in pm.schemas.iter().enumerate() {
+            if near.find(&cm.schemas, i, name).is_none() {
                 let owner = self.add_owner(Owner {
                     item_type: "schema",
                     id: format!("schema-{}", slug(name)),

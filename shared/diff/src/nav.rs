@@ -66,16 +66,19 @@ impl<'a> HeadCache<'a> {
 
     fn hash(file: FileId, head: &str) -> u64 {
         use std::hash::Hasher;
+        // The length and the last bytes: prefixes share their beginnings (`/paths/~1api~1v1`)
+        // and differ at the end (entries with the same hash still compare whole prefixes).
+        let bytes = head.as_bytes();
         let mut h = FxHasher::default();
         h.write_u32(file.0);
-        h.write(head.as_bytes());
-        h.write_usize(head.len());
+        h.write_usize(bytes.len());
+        h.write(bytes.get(bytes.len().saturating_sub(24)..).unwrap_or(bytes));
         h.finish()
     }
 
     /// `Some(value)` if the prefix was walked before (the value is `None` if it led nowhere).
-    fn get(&self, file: FileId, head: &str) -> Option<Option<&'a Value>> {
-        let mut i = *self.slots.get(&Self::hash(file, head))?;
+    fn get(&self, hash: u64, file: FileId, head: &str) -> Option<Option<&'a Value>> {
+        let mut i = *self.slots.get(&hash)?;
         while let Some(e) = self.entries.get(i) {
             if e.file == file && self.text.get(e.span.clone()) == Some(head) {
                 return Some(e.value);
@@ -86,14 +89,11 @@ impl<'a> HeadCache<'a> {
     }
 
     /// Records a prefix not recorded before.
-    fn insert(&mut self, file: FileId, head: &str, value: Option<&'a Value>) {
+    fn insert(&mut self, hash: u64, file: FileId, head: &str, value: Option<&'a Value>) {
         let i = self.entries.len();
         let start = self.text.len();
         self.text.push_str(head);
-        let slot = self
-            .slots
-            .entry(Self::hash(file, head))
-            .or_insert(usize::MAX);
+        let slot = self.slots.entry(hash).or_insert(usize::MAX);
         let next = std::mem::replace(slot, i);
         self.entries.push(HeadEntry {
             file,
@@ -104,13 +104,17 @@ impl<'a> HeadCache<'a> {
     }
 }
 
-/// Length of the common byte prefix of two strings.
+/// Length of the common byte prefix of two strings, compared a word at a time.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
-    while i + 8 <= n {
-        if a[i..i + 8] != b[i..i + 8] {
-            break;
+    while let (Some(x), Some(y)) = (a.get(i..i + 8), b.get(i..i + 8)) {
+        let (mut wx, mut wy) = ([0u8; 8], [0u8; 8]);
+        wx.copy_from_slice(x);
+        wy.copy_from_slice(y);
+        let diff = u64::from_le_bytes(wx) ^ u64::from_le_bytes(wy);
+        if diff != 0 {
+            return i + (diff.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
@@ -121,10 +125,18 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// One pointer step from `v` by the raw (escaped) token.
+#[inline]
 fn step<'v>(v: &'v Value, raw: &str, escaped: bool) -> Option<&'v Value> {
-    if !escaped {
-        return step_token(v, raw);
+    if escaped {
+        step_escaped(v, raw)
+    } else {
+        step_token(v, raw)
     }
+}
+
+/// [`step`] by a token holding `~` escapes (kept out of line: most tokens hold none).
+#[inline(never)]
+fn step_escaped<'v>(v: &'v Value, raw: &str) -> Option<&'v Value> {
     // Unescaped on the stack when short (path templates, media types), else on the heap.
     let mut buf = [0u8; 256];
     match buf.get_mut(..raw.len()) {
@@ -138,6 +150,7 @@ fn step<'v>(v: &'v Value, raw: &str, escaped: bool) -> Option<&'v Value> {
 }
 
 /// One pointer step from `v` by an unescaped token.
+#[inline]
 fn step_token<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
     match v {
         Value::Object(m) => get(m, token),
@@ -170,12 +183,41 @@ fn unescape_into(raw: &[u8], out: &mut [u8]) -> usize {
 /// SipHash-keyed map: the spec engine's own.
 pub(crate) use specpress_spec::{field as vget, member as get};
 
+/// `0x01` in every byte of a word.
+const LO: u64 = 0x0101_0101_0101_0101;
+/// `0x80` in every byte of a word.
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `w` equal to `byte`, read eight bytes at a time. Bytes above
+/// the first match may be flagged falsely (a borrow), never bytes below it: the lowest flag
+/// is always exact, and any flag implies a true match at or below it.
+#[inline]
+fn matches(w: u64, byte: u8) -> u64 {
+    let x = w ^ (LO * u64::from(byte));
+    x.wrapping_sub(LO) & !x & HI
+}
+
 /// The end of the pointer token starting at `start` (the next `/` or the end), and whether
-/// it holds `~` escapes: one scan per token.
+/// it holds `~` escapes: one scan per token, a word at a time.
 #[inline]
 fn token_end(bytes: &[u8], start: usize) -> (usize, bool) {
     let mut end = start;
     let mut escaped = false;
+    while let Some(chunk) = bytes.get(end..end + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        let (slash, tilde) = (matches(w, b'/'), matches(w, b'~'));
+        if slash != 0 {
+            let below = (slash & slash.wrapping_neg()) - 1;
+            return (
+                end + (slash.trailing_zeros() / 8) as usize,
+                escaped || tilde & below != 0,
+            );
+        }
+        escaped |= tilde != 0;
+        end += 8;
+    }
     while let Some(&b) = bytes.get(end) {
         if b == b'/' {
             break;
@@ -262,16 +304,18 @@ fn direct_local_pointer(r: &str) -> Option<&str> {
 
 /// The end of the first three tokens of a pointer (`/paths/~1pets/get`), if it has more.
 fn prefix_end(pointer: &str) -> Option<usize> {
-    let mut seen = 0;
-    for (i, &b) in pointer.as_bytes().iter().enumerate().skip(1) {
-        if b == b'/' {
-            seen += 1;
-            if seen == 3 {
-                return Some(i);
-            }
+    let bytes = pointer.as_bytes();
+    if bytes.is_empty() {
+        return None;
+    }
+    let mut at = 0;
+    for _ in 0..3 {
+        at = token_end(bytes, at + 1).0;
+        if at >= bytes.len() {
+            return None;
         }
     }
-    None
+    Some(at)
 }
 
 impl<'a> Nav<'a> {
@@ -341,12 +385,15 @@ impl<'a> Nav<'a> {
 
     /// The value at a pointer prefix, cached per file.
     fn head(&mut self, file: FileId, head: &str) -> Option<&'a Value> {
-        if let Some(hit) = self.prefixes.get(file, head) {
+        let hash = HeadCache::hash(file, head);
+        if let Some(hit) = self.prefixes.get(hash, file, head) {
             return hit;
         }
         // Walk from the cached parent prefix (`/paths/<path>` for `/paths/<path>/<method>`),
         // so the big maps at the top of a document are searched once per key.
-        let base = match head.rfind('/') {
+        // The last `/` is usually a few bytes from the end (`/paths/<p>/get`): a backward
+        // byte scan beats `rfind`'s setup.
+        let base = match head.as_bytes().iter().rposition(|&b| b == b'/') {
             Some(i) if i > 0 => match head.get(..i) {
                 Some(parent) => self
                     .head(file, parent)
@@ -358,7 +405,7 @@ impl<'a> Nav<'a> {
                 .value(&Location::root(file))
                 .and_then(|root| walk(root, head)),
         };
-        self.prefixes.insert(file, head, base);
+        self.prefixes.insert(hash, file, head, base);
         base
     }
 
@@ -403,6 +450,30 @@ impl<'a> Nav<'a> {
         Some((loc, v))
     }
 
+    /// `readOnly` and `writeOnly` of a schema value that may be a `$ref`: what [`Nav::flag`]
+    /// gives for each, following the `$ref` at most once.
+    pub(crate) fn access(&mut self, file: FileId, v: &'a Value) -> (bool, bool) {
+        let local = |key: &str| vget(v, key).and_then(Value::as_bool);
+        let (ro, wo) = (local("readOnly"), local("writeOnly"));
+        if let (Some(ro), Some(wo)) = (ro, wo) {
+            return (ro, wo);
+        }
+        let target = match vget(v, "$ref").and_then(Value::as_str) {
+            Some(r) => self.follow(file, r).map(|(_, t)| t),
+            None => None,
+        };
+        let remote = |key: &str| {
+            target
+                .and_then(|t| vget(t, key))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        (
+            ro.unwrap_or_else(|| remote("readOnly")),
+            wo.unwrap_or_else(|| remote("writeOnly")),
+        )
+    }
+
     /// A boolean keyword of a schema value that may be a `$ref` (the local value wins).
     pub(crate) fn flag(&mut self, file: FileId, v: &'a Value, key: &str) -> bool {
         if let Some(b) = vget(v, key).and_then(Value::as_bool) {
@@ -425,8 +496,75 @@ mod tests {
     #[test]
     fn prefixes_are_the_first_three_pointer_tokens() {
         assert_eq!(prefix_end("/paths/~1a/get/responses"), Some(14));
+        assert_eq!(prefix_end("/a/b/c/"), Some(6));
+        assert_eq!(prefix_end("/a/b/c"), None);
+        assert_eq!(prefix_end("/"), None);
+        assert_eq!(prefix_end("//"), None);
+        assert_eq!(prefix_end("///"), None);
+        assert_eq!(prefix_end("////"), Some(3));
+        assert_eq!(
+            prefix_end("/paths/~1api~1v1~1namespaces~1{namespace}/get/responses"),
+            Some(45)
+        );
         assert_eq!(prefix_end("/paths/~1a/get"), None);
         assert_eq!(prefix_end(""), None);
+    }
+
+    #[test]
+    fn common_prefixes_are_found_a_word_at_a_time() {
+        let cases = [
+            ("", "", 0),
+            ("a", "", 0),
+            ("/paths/~1a/get", "/paths/~1a/get", 14),
+            ("/paths/~1a/get/x", "/paths/~1a/put/x", 11),
+            ("0123456789abcdefX", "0123456789abcdefY", 16),
+            ("0123456789abcdef", "0123456789abcdefY", 16),
+            ("01234567", "01234568", 7),
+        ];
+        for (a, b, n) in cases {
+            assert_eq!(common_prefix(a.as_bytes(), b.as_bytes()), n, "{a:?} {b:?}");
+            assert_eq!(common_prefix(b.as_bytes(), a.as_bytes()), n, "{b:?} {a:?}");
+        }
+    }
+
+    #[test]
+    fn word_scans_find_what_byte_scans_find() {
+        fn naive(bytes: &[u8], start: usize) -> (usize, bool) {
+            let mut end = start;
+            let mut escaped = false;
+            while let Some(&b) = bytes.get(end) {
+                if b == b'/' {
+                    break;
+                }
+                escaped |= b == b'~';
+                end += 1;
+            }
+            (end, escaped)
+        }
+        let samples = [
+            "",
+            "/",
+            "~",
+            "a~/~",
+            "/paths/~1api~1v1~1namespaces~1{namespace}~1pods/get/responses/200/schema",
+            "/definitions/io.k8s.api.core.v1.PodSpec/properties/containers",
+            "abcdefg~/hijklmnop",
+            "abcdefgh/~ijklmnop",
+            "~bcdefgh/ijklmnop~",
+            "\u{1}\u{1}~\u{0}\u{7f}\u{80}/x",
+            "ünï~1cødé~0/ünï/cødé~0",
+            "0123456789abcdef0123456789abcdef~/",
+        ];
+        for text in samples {
+            let b = text.as_bytes();
+            for start in 0..=b.len() {
+                assert_eq!(
+                    token_end(b, start),
+                    naive(b, start),
+                    "{text:?} from {start}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -435,7 +573,18 @@ mod tests {
         assert_eq!(unescape("a~01b"), "a~1b");
         assert_eq!(unescape("~1x~0"), "/x~");
         assert_eq!(unescape("a~b"), "a~b");
-        for raw in ["a~01b", "~1x~0", "a~b", "~", "~~1", "ünï~1cødé~0", ""] {
+        for raw in [
+            "a~01b",
+            "~1x~0",
+            "a~b",
+            "~",
+            "~~1",
+            "ünï~1cødé~0",
+            "",
+            "~1api~1v1~1namespaces~1{namespace}~1pods~1{name}~1status",
+            "abcdefghijklmnop~1qrstuvwxyz0123456789~0~",
+            "abcdefg~1hijklmno~",
+        ] {
             let mut out = [0u8; 64];
             let n = unescape_into(raw.as_bytes(), &mut out);
             assert_eq!(

@@ -24,6 +24,45 @@ use crate::engine::{Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
 use crate::nav::{get, vget};
 use crate::rules::{CHECKS, Role, RuleId, S};
 
+/// `get(m, key)` that first tries `near`, the entry of `m` at the position of `key` in the
+/// other version's map (read by a walk alongside it): two versions of a document usually
+/// list properties in the same order, and a large map's lookup hashes the key.
+fn get_at<'m>(
+    m: &'m Map<String, Value>,
+    near: Option<(&'m String, &'m Value)>,
+    key: &str,
+) -> Option<&'m Value> {
+    match near {
+        Some((k, v)) if k == key => Some(v),
+        _ => get(m, key),
+    }
+}
+
+/// `base.child(token)` written into `out`, whose buffer is reused.
+fn child_into(out: &mut Location, base: &Location, token: &str) {
+    out.file = base.file;
+    out.pointer.clear();
+    out.pointer.push_str(&base.pointer);
+    out.pointer.push('/');
+    if !token.contains(['~', '/']) {
+        out.pointer.push_str(token);
+        return;
+    }
+    for ch in token.chars() {
+        match ch {
+            '~' => out.pointer.push_str("~0"),
+            '/' => out.pointer.push_str("~1"),
+            c => out.pointer.push(c),
+        }
+    }
+}
+
+/// Whether a key of `from` is missing from `other`.
+fn missing_any(from: &Map<String, Value>, other: &Map<String, Value>) -> bool {
+    let mut near = other.iter();
+    from.keys().any(|k| get_at(other, near.next(), k).is_none())
+}
+
 /// Deep equality that walks objects in key order when both sides list their keys in the same
 /// order (the usual case between two versions of one document), and falls back to lookups
 /// otherwise; `serde_json`'s own equality hashes every key.
@@ -43,7 +82,9 @@ fn same(a: &Value, b: &Value) -> bool {
                     return false;
                 }
             }
-            in_order || x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+            in_order
+                || x.iter()
+                    .all(|(k, v)| crate::nav::get(y, k).is_some_and(|w| same(v, w)))
         }
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| same(v, w))
@@ -459,7 +500,8 @@ impl<'a> Engine<'a> {
                 c,
             );
         }
-        let flag = |v: &Value, k: &str| v.get(k).and_then(Value::as_bool) == Some(true);
+        let flag =
+            |v: &Value, k: &str| crate::nav::vget(v, k).and_then(Value::as_bool) == Some(true);
         if !flag(praw, "deprecated") && flag(craw, "deprecated") {
             self.check(
                 role,
@@ -1514,25 +1556,22 @@ impl<'a> Engine<'a> {
         let (pf, cf) = (pat.file, cat.file);
         // Required as clients experience it: a read-only property is never sent in a request,
         // a write-only one never returned in a response.
-        let effective = |nav: &mut crate::nav::Nav<'a>, file, v: &'a Value, required: bool| {
-            required
-                && !(contra && nav.flag(file, v, "readOnly"))
-                && (contra || !nav.flag(file, v, "writeOnly"))
-        };
-        let creq_eff = effective(&mut self.cn, cf, cval, creq);
-        let preq_eff = effective(&mut self.pn, pf, pval, preq);
+        // `readOnly` and `writeOnly` of each side, each side's `$ref` followed once.
+        let (p_ro, p_wo) = self.pn.access(pf, pval);
+        let (c_ro, c_wo) = self.cn.access(cf, cval);
+        let effective =
+            |required: bool, ro: bool, wo: bool| required && !(contra && ro) && (contra || !wo);
+        let creq_eff = effective(creq, c_ro, c_wo);
+        let preq_eff = effective(preq, p_ro, p_wo);
         crumbs.push(Crumb::new(NodeKind::Property, name));
         let required = match (preq_eff, creq_eff) {
             (false, true) => Some((S::PropertyBecameRequired, "required", false)),
             (true, false) => Some((S::PropertyBecameOptional, "optional", true)),
             _ => None,
         };
-        let mut turned_on = |s: S, became: &'static str, key: &str| {
-            (!self.pn.flag(pf, pval, key) && self.cn.flag(cf, cval, key))
-                .then_some((s, became, false))
-        };
-        let read_only = turned_on(S::PropertyBecameReadOnly, "read-only", "readOnly");
-        let write_only = turned_on(S::PropertyBecameWriteOnly, "write-only", "writeOnly");
+        let read_only = (!p_ro && c_ro).then_some((S::PropertyBecameReadOnly, "read-only", false));
+        let write_only =
+            (!p_wo && c_wo).then_some((S::PropertyBecameWriteOnly, "write-only", false));
         for (s, became, was) in [required, read_only, write_only].into_iter().flatten() {
             self.check(
                 role,
@@ -1574,12 +1613,12 @@ impl<'a> Engine<'a> {
         let (pf, cf) = (pl.file, cl.file);
         // Properties that moved between the inline schema and an `allOf` member are compared
         // where they now live, not reported as removed and added.
-        let p_moved = if cp.keys().any(|k| get(pp, k).is_none()) {
+        let p_moved = if missing_any(cp, pp) {
             self.allof_properties(true, pl, pm)
         } else {
             Vec::new()
         };
-        let c_moved = if pp.keys().any(|k| get(cp, k).is_none()) {
+        let c_moved = if missing_any(pp, cp) {
             self.allof_properties(false, cl, cm)
         } else {
             Vec::new()
@@ -1589,10 +1628,21 @@ impl<'a> Engine<'a> {
                 && !(contra && nav.flag(file, v, "readOnly"))
                 && (contra || !nav.flag(file, v, "writeOnly"))
         };
+        let mut p_near = pp.iter();
+        // One buffer for each side's property location, rewritten for each property.
+        let mut cat = Location {
+            file: cl.file,
+            pointer: String::with_capacity(cpl.pointer.len() + 32),
+        };
+        let mut pat = Location {
+            file: pl.file,
+            pointer: String::with_capacity(ppl.pointer.len() + 32),
+        };
         for (name, cval) in cp {
-            let cat = cpl.child(name);
+            let near = p_near.next();
+            child_into(&mut cat, &cpl, name);
             let creq_here = creq.contains(name.as_str());
-            if get(pp, name).is_none() {
+            if get_at(pp, near, name).is_none() {
                 if let Some((_, mloc, mval, mreq)) = p_moved.iter().find(|x| x.0 == name) {
                     let previous = (mloc, *mval, *mreq || preq.contains(name.as_str()));
                     self.matched_property(
@@ -1629,10 +1679,10 @@ impl<'a> Engine<'a> {
                 crumbs.pop();
                 continue;
             }
-            let pat = ppl.child(name);
-            let Some(pval) = get(pp, name) else {
+            let Some(pval) = get_at(pp, near, name) else {
                 continue;
             };
+            child_into(&mut pat, &ppl, name);
             self.matched_property(
                 owner,
                 crumbs,
@@ -1643,8 +1693,9 @@ impl<'a> Engine<'a> {
                 depth,
             );
         }
+        let mut c_near = cp.iter();
         for (name, pval) in pp {
-            if get(cp, name).is_some() {
+            if get_at(cp, c_near.next(), name).is_some() {
                 continue;
             }
             let pat = ppl.child(name);
@@ -1721,6 +1772,27 @@ impl<'a> Engine<'a> {
                 );
                 crumbs.pop();
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn child_locations_written_into_a_buffer_match_fresh_ones() {
+        let base = Location {
+            file: specpress_spec::FileId(1),
+            pointer: "/definitions/A/properties".into(),
+        };
+        let mut out = Location {
+            file: specpress_spec::FileId(0),
+            pointer: "/left/over/text/that/is/long".into(),
+        };
+        for token in ["name", "a/b", "x~y", "~/", "", "ünï/cødé"] {
+            child_into(&mut out, &base, token);
+            assert_eq!(out, base.child(token), "{token:?}");
         }
     }
 }

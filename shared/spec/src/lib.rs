@@ -563,13 +563,17 @@ pub(crate) fn ref_of(v: &Value) -> Option<&str> {
     member(v.as_object()?, "$ref")?.as_str()
 }
 
-/// `m.get(key)`, scanning small objects instead of hashing: most objects of an API document
-/// (operations, parameters, responses, media types, schemas) have a handful of members, and
-/// comparing a few short keys is several times cheaper than hashing the wanted one (keys are
-/// unique, so the result is the same). Public for the engines that walk a [`Document`]'s values.
+/// Objects up to this size are scanned for a key rather than searched through their hash index.
+const SCAN_MAX: usize = 32;
+
+/// `m.get(key)`, scanning objects of up to [`SCAN_MAX`] members instead of hashing: most objects
+/// of an API document (operations, parameters, responses, media types, schemas) have a handful
+/// of members, and a scan compares lengths first (about one instruction per key that differs),
+/// where hashing the wanted key with `serde_json`'s SipHash costs hundreds (keys are unique, so
+/// the result is the same). Public for the engines that walk a [`Document`]'s values.
 #[inline]
 pub fn member<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
-    if m.len() <= 8 {
+    if m.len() <= SCAN_MAX {
         m.iter().find(|(k, _)| k.as_str() == key).map(|(_, x)| x)
     } else {
         m.get(key)
