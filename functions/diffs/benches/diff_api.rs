@@ -1,6 +1,7 @@
 //! Benchmark: `POST /diffs` + `GET /diffs/{id}` on a local server (127.0.0.1, embedded DynamoDB engine persisted in a
 //! temporary data directory) with the Stripe 2022-02-08 -> 2022-04-12 pair, next to the diff engine's own time for
-//! the same pair, measured in the same run. Prints medians and the ratio (target: wall <= 2x engine).
+//! the same pair, measured in the same run: each iteration runs the engine alone, then one POST + GET, so both see
+//! the machine in the same state. Prints medians and the ratio (target: wall <= 2x engine).
 //!
 //! Corpus: `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`). Iterations: `SPECPRESS_BENCH_ITERS` (default 7).
 //! Run: `cargo bench -p diffs --bench diff_api`.
@@ -67,7 +68,7 @@ fn main() {
     );
 
     // The engine alone, two ways: as the CLI runs it (parse, parse, diff, render text and markdown, one thread), and
-    // as the service runs it (both parses in parallel, then the diff and all four renderings).
+    // as the service runs it (both parses in parallel, then the diff and all four renderings, serialized).
     let limits = Limits::default();
     let mut cli_like = Vec::new();
     let mut service_engine = Vec::new();
@@ -81,19 +82,28 @@ fn main() {
             references: vec![],
         },
     );
-    for _ in 0..iters {
+    // One iteration of the engine alone, both ways; run just before each POST, so that the three measurements of an
+    // iteration see the machine in the same state (a VM's speed drifts over minutes).
+    // Each timed phase starts once the previous one's documents have been freed (the service frees them on a
+    // background thread after answering): a phase never pays for another's cleanup.
+    let settle = || std::thread::sleep(Duration::from_millis(60));
+    let mut engine_alone = || {
+        settle();
         let t = Instant::now();
         let p = specpress_spec::parse(&previous, &[], &limits).expect("previous parses");
         let c = specpress_spec::parse(&current, &[], &limits).expect("current parses");
         let report = specpress_diff::diff(&p, &c, &specpress_diff::DiffOptions::default());
         std::hint::black_box((report.text(), report.markdown()));
         cli_like.push(t.elapsed());
+        // A CLI exits without freeing: not timed.
+        drop((report, p, c));
 
+        settle();
         let t = Instant::now();
         let cmp = diffs::engine::compare_blocking(&pb, &cb, false, &limits).expect("compares");
         std::hint::black_box(cmp);
         service_engine.push(t.elapsed());
-    }
+    };
 
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -134,6 +144,8 @@ fn main() {
         let mut posts = Vec::new();
         let mut gets = Vec::new();
         for _ in 0..iters {
+            engine_alone();
+            tokio::time::sleep(Duration::from_millis(60)).await;
             let t = Instant::now();
             let r = http
                 .post(format!("{base}/api/v1/diffs"))
