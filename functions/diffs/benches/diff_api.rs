@@ -100,7 +100,8 @@ fn main() {
 
         settle();
         let t = Instant::now();
-        let cmp = diffs::engine::compare_blocking(&pb, &cb, false, &limits).expect("compares");
+        let cmp =
+            diffs::engine::compare_blocking(&pb, &cb, false, &limits, || ()).expect("compares");
         std::hint::black_box(cmp);
         service_engine.push(t.elapsed());
     };

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use futures_channel::oneshot;
 use specpress_domain::model::Bundle;
 use specpress_domain::usecases::diffs::{Comparison, DiffEngine, Rendered};
 use specpress_domain::{DomainError, Result};
@@ -57,12 +58,13 @@ fn parse(bundle: &Bundle, field: &str, limits: &Limits) -> Result<Document> {
     })
 }
 
-/// Parses both sides (in parallel, on two threads), diffs, and renders every format.
+/// Parses both sides (in parallel, on two threads), calls `parsed` if both parse, diffs, and renders every format.
 pub fn compare_blocking(
     previous: &Bundle,
     current: &Bundle,
     from_urls: bool,
     limits: &Limits,
+    parsed: impl FnOnce(),
 ) -> Result<Comparison> {
     let (pf, cf) = if from_urls {
         ("previous_url", "url")
@@ -74,6 +76,7 @@ pub fn compare_blocking(
         || parse(current, cf, limits),
     );
     let (prev, cur) = (prev?, cur?);
+    parsed();
     let report = specpress_diff::diff(&prev, &cur, &specpress_diff::DiffOptions::default());
     // The four renderings are independent; the HTML and the JSON tree are the costly ones, so they go to different
     // threads. Each is serialized to JSON where it is made: they are stored and served as JSON text.
@@ -116,10 +119,15 @@ impl DiffEngine for SpecDiffEngine {
         previous: Arc<Bundle>,
         current: Arc<Bundle>,
         from_urls: bool,
+        parsed: oneshot::Sender<()>,
     ) -> Result<Comparison> {
         let limits = self.limits.clone();
         tokio::task::spawn_blocking(move || {
-            compare_blocking(&previous, &current, from_urls, &limits)
+            // The receiver may be gone (the caller stopped waiting): nothing to tell then.
+            let parsed = move || {
+                let _ = parsed.send(());
+            };
+            compare_blocking(&previous, &current, from_urls, &limits, parsed)
         })
         .await
         .map_err(DomainError::unexpected)?

@@ -708,7 +708,7 @@ async fn stored_with_ttl(
 }
 
 #[tokio::test]
-async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_refused_pair_leaves_nothing_permanent()
+async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_refused_pair_is_never_stored()
  {
     use specpress_domain::model::Bundle;
     use specpress_domain::usecases::diffs::{DiffDeps, DiffInput, create_diff};
@@ -755,14 +755,20 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
     .expect("diff");
     assert_eq!(stored_with_ttl(&store, &bundle(V3)).await, Some(true));
 
-    // A refused pair, even one asking to live forever: whatever was written while comparing expires.
+    // A refused pair, even one asking to live forever: the definitions are stored only once both have parsed, so
+    // neither the valid one nor the invalid one is stored.
     let valid = V3.replace("Pets", "Refused pair");
     let refused = create_diff(deps(), input("not: [an api", &valid, "never"), now).await;
     assert!(refused.is_err(), "an invalid document is refused");
-    assert_ne!(
+    assert_eq!(
         stored_with_ttl(&store, &bundle(&valid)).await,
-        Some(false),
-        "no permanent blob is left behind by a refused diff"
+        None,
+        "the valid half of a refused pair is not stored"
+    );
+    assert_eq!(
+        stored_with_ttl(&store, &bundle("not: [an api")).await,
+        None,
+        "the refused document is not stored"
     );
 }
 

@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::fmt;
 use std::sync::Arc;
+
+use futures_channel::oneshot;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime};
@@ -149,12 +151,14 @@ pub struct Comparison {
 pub trait DiffEngine: Send + Sync {
     /// Parses both bundles and diffs them. An unparseable bundle is `Invalid` with field `previous_definition` or
     /// `definition` (`previous_url`/`url` when `from_urls`) and the engine's located messages. The bundles are shared,
-    /// not copied: the engine runs on other threads while the caller stores them.
+    /// not copied: the engine runs on other threads while the caller stores them. `parsed` is sent once both bundles
+    /// have parsed (and dropped unsent if either does not).
     async fn compare(
         &self,
         previous: Arc<Bundle>,
         current: Arc<Bundle>,
         from_urls: bool,
+        parsed: oneshot::Sender<()>,
     ) -> Result<Comparison>;
     /// The document as JSON text (references kept as `$ref`s), for `previous.json`/`current.json`.
     async fn to_json(&self, bundle: &Bundle) -> Result<String>;
@@ -360,21 +364,32 @@ pub async fn create_diff(
         Some(t) => Retention::Until(t),
         None => Retention::Permanent,
     };
-    // The two definitions are stored while the engine compares them (the diff and its renderings run on one core,
-    // the encoding and the writes on the other). Until the comparison succeeds they are written to expire within
-    // the default life of a diff, so a refused document never leaves a permanent blob behind.
+    // The two definitions are stored while the engine diffs them: once both have parsed (the parses take both
+    // cores; the diff itself runs on one, and hashing and compressing the definitions on the other), and never if
+    // either is refused. Until the comparison succeeds they are written to expire within the default life of a diff,
+    // so a document refused later never leaves a permanent blob behind.
     let provisional = match retention {
         Retention::Until(t) if t <= now + DEFAULT_DIFF_TTL => retention,
         _ => Retention::Until(now + DEFAULT_DIFF_TTL),
     };
     let (previous, current) = (Arc::new(previous), Arc::new(current));
-    let store_inputs = futures_util::future::try_join(
-        deps.store.put_bundle(&previous, provisional),
-        deps.store.put_bundle(&current, provisional),
-    );
+    let (parsed, both_parsed) = oneshot::channel();
+    let store_inputs = async {
+        // Unsent: a bundle was refused, and the comparison's error ends the join before this is polled again.
+        both_parsed.await.map_err(DomainError::unexpected)?;
+        futures_util::future::try_join(
+            deps.store.put_bundle(&previous, provisional),
+            deps.store.put_bundle(&current, provisional),
+        )
+        .await
+    };
     let (comparison, (previous_ref, current_ref)) = futures_util::future::try_join(
-        deps.engine
-            .compare(Arc::clone(&previous), Arc::clone(&current), from_urls),
+        deps.engine.compare(
+            Arc::clone(&previous),
+            Arc::clone(&current),
+            from_urls,
+            parsed,
+        ),
         store_inputs,
     )
     .await?;
