@@ -772,6 +772,122 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
     );
 }
 
+/// An engine that drops its "parsed" signal at once and refuses a little later, as a refused parse does.
+struct SlowRefusal;
+
+#[async_trait::async_trait]
+impl specpress_domain::usecases::diffs::DiffEngine for SlowRefusal {
+    async fn compare(
+        &self,
+        _previous: Arc<specpress_domain::model::Bundle>,
+        _current: Arc<specpress_domain::model::Bundle>,
+        _from_urls: bool,
+        parsed: futures_channel::oneshot::Sender<()>,
+    ) -> specpress_domain::Result<specpress_domain::usecases::diffs::Comparison> {
+        drop(parsed);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        Err(specpress_domain::DomainError::invalid(
+            "definition",
+            "refused by the engine",
+        ))
+    }
+
+    async fn to_json(
+        &self,
+        _bundle: &specpress_domain::model::Bundle,
+    ) -> specpress_domain::Result<String> {
+        Err(specpress_domain::DomainError::unexpected("not used"))
+    }
+}
+
+/// The real engine, except that it never says when both documents have parsed.
+struct Silent(SpecDiffEngine);
+
+#[async_trait::async_trait]
+impl specpress_domain::usecases::diffs::DiffEngine for Silent {
+    async fn compare(
+        &self,
+        previous: Arc<specpress_domain::model::Bundle>,
+        current: Arc<specpress_domain::model::Bundle>,
+        from_urls: bool,
+        parsed: futures_channel::oneshot::Sender<()>,
+    ) -> specpress_domain::Result<specpress_domain::usecases::diffs::Comparison> {
+        drop(parsed);
+        let (unheard, _) = futures_channel::oneshot::channel();
+        self.0.compare(previous, current, from_urls, unheard).await
+    }
+
+    async fn to_json(
+        &self,
+        bundle: &specpress_domain::model::Bundle,
+    ) -> specpress_domain::Result<String> {
+        self.0.to_json(bundle).await
+    }
+}
+
+#[tokio::test]
+async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_still_gets_its_inputs_stored()
+ {
+    use specpress_domain::model::Bundle;
+    use specpress_domain::usecases::diffs::{DiffDeps, DiffInput, create_diff};
+    let db = Embedded::start(Storage::Memory)
+        .await
+        .expect("embedded engine");
+    let store = db.store("specpress").await.expect("table");
+    let fetcher = SafeFetcher::new(FetchPolicy::default()).expect("fetcher");
+    let input = || DiffInput {
+        previous_definition: Some(V1.to_owned()),
+        definition: Some(V2.to_owned()),
+        ..DiffInput::default()
+    };
+    let now = time::OffsetDateTime::now_utc();
+
+    // The signal is dropped before the refusal arrives: the refusal (a 422 on its field) is still what comes back,
+    // not an internal error, and nothing is stored.
+    let refused = create_diff(
+        DiffDeps {
+            store: &store,
+            engine: &SlowRefusal,
+            fetcher: &fetcher,
+        },
+        input(),
+        now,
+    )
+    .await;
+    match refused {
+        Err(specpress_domain::DomainError::Invalid { field, .. }) => {
+            assert_eq!(field, "definition")
+        }
+        other => panic!("expected the engine's refusal, got {other:?}"),
+    }
+    let bundle = |text: &str| Bundle {
+        definition: text.to_owned(),
+        references: vec![],
+    };
+    assert_eq!(stored_with_ttl(&store, &bundle(V1)).await, None);
+
+    // No signal but a comparison: the two definitions are stored after it, and the diff is created.
+    let silent = Silent(SpecDiffEngine::default());
+    let record = tokio::time::timeout(
+        Duration::from_secs(60),
+        create_diff(
+            DiffDeps {
+                store: &store,
+                engine: &silent,
+                fetcher: &fetcher,
+            },
+            input(),
+            now,
+        ),
+    )
+    .await
+    .expect("does not wait for a signal that never comes")
+    .expect("diff");
+    assert_eq!(stored_with_ttl(&store, &bundle(V1)).await, Some(true));
+    assert_eq!(stored_with_ttl(&store, &bundle(V2)).await, Some(true));
+    assert!(!record.previous.sha256.is_empty());
+}
+
 /// A document of about `paths` * 180 bytes: enough paths to pass the size above which the two definitions of a
 /// request are unescaped on two threads.
 fn large_document(title: &str, paths: usize, extra: &str) -> String {

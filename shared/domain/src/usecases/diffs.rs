@@ -374,16 +374,21 @@ pub async fn create_diff(
     };
     let (previous, current) = (Arc::new(previous), Arc::new(current));
     let (parsed, both_parsed) = oneshot::channel();
-    let store_inputs = async {
-        // Unsent: a bundle was refused, and the comparison's error ends the join before this is polled again.
-        both_parsed.await.map_err(DomainError::unexpected)?;
+    let store_both = || {
         futures_util::future::try_join(
             deps.store.put_bundle(&previous, provisional),
             deps.store.put_bundle(&current, provisional),
         )
-        .await
     };
-    let (comparison, (previous_ref, current_ref)) = futures_util::future::try_join(
+    let store_inputs = async {
+        match both_parsed.await {
+            Ok(()) => store_both().await.map(Some),
+            // Not sent: the engine refused a bundle (its error, not this, ends the join), or it finished without
+            // saying (then the two are stored after it).
+            Err(oneshot::Canceled) => Ok(None),
+        }
+    };
+    let (comparison, stored) = futures_util::future::try_join(
         deps.engine.compare(
             Arc::clone(&previous),
             Arc::clone(&current),
@@ -393,6 +398,10 @@ pub async fn create_diff(
         store_inputs,
     )
     .await?;
+    let (previous_ref, current_ref) = match stored {
+        Some(refs) => refs,
+        None => store_both().await?,
+    };
     if provisional != retention {
         // A longer life than the default: extend both (a permanent write drops the expiry).
         futures_util::future::try_join(
