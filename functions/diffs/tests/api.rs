@@ -10,8 +10,12 @@ use axum::Router;
 use diffs::engine::SpecDiffEngine;
 use diffs::fetcher::SafeFetcher;
 use diffs::{DiffsConfig, router_with, router_with_parts};
+use futures_channel::oneshot;
 use serde_json::{Value, json};
 use specpress_api::{ApiConfig, AppState};
+use specpress_domain::model::Bundle;
+use specpress_domain::usecases::diffs::{Comparison, DiffEngine};
+use specpress_domain::{DomainError, Result as DomainResult};
 use specpress_fetch::{DnsResolve, FetchPolicy, SafeClient};
 use specpress_store_dynamodb::embedded::{Embedded, Storage};
 
@@ -776,27 +780,21 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
 struct SlowRefusal;
 
 #[async_trait::async_trait]
-impl specpress_domain::usecases::diffs::DiffEngine for SlowRefusal {
+impl DiffEngine for SlowRefusal {
     async fn compare(
         &self,
-        _previous: Arc<specpress_domain::model::Bundle>,
-        _current: Arc<specpress_domain::model::Bundle>,
+        _previous: Arc<Bundle>,
+        _current: Arc<Bundle>,
         _from_urls: bool,
-        parsed: futures_channel::oneshot::Sender<()>,
-    ) -> specpress_domain::Result<specpress_domain::usecases::diffs::Comparison> {
+        parsed: oneshot::Sender<()>,
+    ) -> DomainResult<Comparison> {
         drop(parsed);
         tokio::time::sleep(Duration::from_millis(50)).await;
-        Err(specpress_domain::DomainError::invalid(
-            "definition",
-            "refused by the engine",
-        ))
+        Err(DomainError::invalid("definition", "refused by the engine"))
     }
 
-    async fn to_json(
-        &self,
-        _bundle: &specpress_domain::model::Bundle,
-    ) -> specpress_domain::Result<String> {
-        Err(specpress_domain::DomainError::unexpected("not used"))
+    async fn to_json(&self, _bundle: &Bundle) -> DomainResult<String> {
+        Err(DomainError::unexpected("not used"))
     }
 }
 
@@ -804,23 +802,20 @@ impl specpress_domain::usecases::diffs::DiffEngine for SlowRefusal {
 struct Silent(SpecDiffEngine);
 
 #[async_trait::async_trait]
-impl specpress_domain::usecases::diffs::DiffEngine for Silent {
+impl DiffEngine for Silent {
     async fn compare(
         &self,
-        previous: Arc<specpress_domain::model::Bundle>,
-        current: Arc<specpress_domain::model::Bundle>,
+        previous: Arc<Bundle>,
+        current: Arc<Bundle>,
         from_urls: bool,
-        parsed: futures_channel::oneshot::Sender<()>,
-    ) -> specpress_domain::Result<specpress_domain::usecases::diffs::Comparison> {
+        parsed: oneshot::Sender<()>,
+    ) -> DomainResult<Comparison> {
         drop(parsed);
-        let (unheard, _) = futures_channel::oneshot::channel();
+        let (unheard, _) = oneshot::channel();
         self.0.compare(previous, current, from_urls, unheard).await
     }
 
-    async fn to_json(
-        &self,
-        bundle: &specpress_domain::model::Bundle,
-    ) -> specpress_domain::Result<String> {
+    async fn to_json(&self, bundle: &Bundle) -> DomainResult<String> {
         self.0.to_json(bundle).await
     }
 }
@@ -828,13 +823,17 @@ impl specpress_domain::usecases::diffs::DiffEngine for Silent {
 #[tokio::test]
 async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_still_gets_its_inputs_stored()
  {
-    use specpress_domain::model::Bundle;
     use specpress_domain::usecases::diffs::{DiffDeps, DiffInput, create_diff};
     let db = Embedded::start(Storage::Memory)
         .await
         .expect("embedded engine");
     let store = db.store("specpress").await.expect("table");
     let fetcher = SafeFetcher::new(FetchPolicy::default()).expect("fetcher");
+    let deps = |engine: &'static dyn DiffEngine| DiffDeps {
+        store: &store,
+        engine,
+        fetcher: &fetcher,
+    };
     let input = || DiffInput {
         previous_definition: Some(V1.to_owned()),
         definition: Some(V2.to_owned()),
@@ -844,18 +843,9 @@ async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_stil
 
     // The signal is dropped before the refusal arrives: the refusal (a 422 on its field) is still what comes back,
     // not an internal error, and nothing is stored.
-    let refused = create_diff(
-        DiffDeps {
-            store: &store,
-            engine: &SlowRefusal,
-            fetcher: &fetcher,
-        },
-        input(),
-        now,
-    )
-    .await;
+    let refused = create_diff(deps(&SlowRefusal), input(), now).await;
     match refused {
-        Err(specpress_domain::DomainError::Invalid { field, .. }) => {
+        Err(DomainError::Invalid { field, .. }) => {
             assert_eq!(field, "definition")
         }
         other => panic!("expected the engine's refusal, got {other:?}"),
@@ -867,18 +857,10 @@ async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_stil
     assert_eq!(stored_with_ttl(&store, &bundle(V1)).await, None);
 
     // No signal but a comparison: the two definitions are stored after it, and the diff is created.
-    let silent = Silent(SpecDiffEngine::default());
+    let silent: &'static Silent = Box::leak(Box::new(Silent(SpecDiffEngine::default())));
     let record = tokio::time::timeout(
         Duration::from_secs(60),
-        create_diff(
-            DiffDeps {
-                store: &store,
-                engine: &silent,
-                fetcher: &fetcher,
-            },
-            input(),
-            now,
-        ),
+        create_diff(deps(silent), input(), now),
     )
     .await
     .expect("does not wait for a signal that never comes")

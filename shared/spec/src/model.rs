@@ -55,6 +55,15 @@ impl Location {
         }
     }
 
+    /// [`Location::child`] written into `out`, reusing its buffer (for walks that visit many
+    /// siblings and keep only the current one).
+    pub fn child_into(&self, token: &str, out: &mut Location) {
+        out.file = self.file;
+        out.pointer.clear();
+        out.pointer.push_str(&self.pointer);
+        crate::pointer::push_token(&mut out.pointer, token);
+    }
+
     pub fn index(&self, i: usize) -> Self {
         // Digits written straight into the pointer: `to_string` goes through the formatting
         // machinery and allocates, and array members are many.
@@ -365,6 +374,22 @@ pub struct Channel {
 #[cfg(test)]
 mod location_tests {
     use super::*;
+
+    #[test]
+    fn child_locations_written_into_a_buffer_match_fresh_ones() {
+        let base = Location {
+            file: FileId(1),
+            pointer: "/definitions/A/properties".into(),
+        };
+        let mut out = Location {
+            file: FileId(0),
+            pointer: "/left/over/text/that/is/long".into(),
+        };
+        for token in ["name", "a/b", "x~y", "~/", "", "ünï/cødé"] {
+            base.child_into(token, &mut out);
+            assert_eq!(out, base.child(token), "{token:?}");
+        }
+    }
 
     #[test]
     fn index_writes_the_same_pointer_as_a_decimal_child_token() {
