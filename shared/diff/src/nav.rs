@@ -1,22 +1,21 @@
 //! Fast navigation in a document: pointer lookups and `$ref` resolution with two caches.
 //!
-//! The spec engine's `value`/`resolve` walk every pointer from the file root and allocate a
-//! string per token; on large documents that dominated the diff. Here a pointer is walked
-//! without allocation (unless it holds `~` escapes), from the last path item looked up when
-//! the pointer lies inside it, and each `$ref` string is resolved once per file.
+//! The spec engine's `value`/`resolve` walk every pointer from the file root; on large
+//! documents that dominated the diff. Here a pointer is walked without allocation, from the
+//! last path item looked up when the pointer lies inside it (or from a cached three-token
+//! prefix), and each `$ref` string is resolved once per file.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use serde_json::Value;
-use specpress_spec::{Document, FileId, Location};
+use specpress_spec::{Document, FileId, Kind, Location, V};
 
 /// Longest `$ref` chain followed (the spec engine's default limit).
 const MAX_CHAIN: usize = 64;
 
 /// Where a `$ref` leads: the final location (shared, so handing it out copies no pointer)
 /// and the value there.
-pub(crate) type Target<'a> = (Rc<Location>, &'a Value);
+pub(crate) type Target<'a> = (Rc<Location>, V<'a>);
 
 pub(crate) struct Nav<'a> {
     doc: &'a Document,
@@ -31,7 +30,7 @@ pub(crate) struct Nav<'a> {
     /// (consecutive lookups are siblings: `…/responses/200/schema`, `…/responses/404/schema`).
     last: Option<FileId>,
     last_pointer: String,
-    stack: Vec<(usize, &'a Value)>,
+    stack: Vec<(usize, V<'a>)>,
 }
 
 /// The pointer prefixes walked so far and their values: a hash table keyed by file and
@@ -50,7 +49,7 @@ struct HeadEntry<'a> {
     file: FileId,
     /// Where the prefix is in [`HeadCache::text`].
     span: std::ops::Range<usize>,
-    value: Option<&'a Value>,
+    value: Option<V<'a>>,
     /// The previous entry with the same hash (`usize::MAX`: none).
     next: usize,
 }
@@ -77,7 +76,7 @@ impl<'a> HeadCache<'a> {
     }
 
     /// `Some(value)` if the prefix was walked before (the value is `None` if it led nowhere).
-    fn get(&self, hash: u64, file: FileId, head: &str) -> Option<Option<&'a Value>> {
+    fn get(&self, hash: u64, file: FileId, head: &str) -> Option<Option<V<'a>>> {
         let mut i = *self.slots.get(&hash)?;
         while let Some(e) = self.entries.get(i) {
             if e.file == file && self.text.get(e.span.clone()) == Some(head) {
@@ -89,7 +88,7 @@ impl<'a> HeadCache<'a> {
     }
 
     /// Records a prefix not recorded before.
-    fn insert(&mut self, hash: u64, file: FileId, head: &str, value: Option<&'a Value>) {
+    fn insert(&mut self, hash: u64, file: FileId, head: &str, value: Option<V<'a>>) {
         let i = self.entries.len();
         let start = self.text.len();
         self.text.push_str(head);
@@ -126,7 +125,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// One pointer step from `v` by the raw (escaped) token.
 #[inline]
-fn step<'v>(v: &'v Value, raw: &str, escaped: bool) -> Option<&'v Value> {
+fn step<'v>(v: V<'v>, raw: &str, escaped: bool) -> Option<V<'v>> {
     if escaped {
         step_escaped(v, raw)
     } else {
@@ -136,7 +135,7 @@ fn step<'v>(v: &'v Value, raw: &str, escaped: bool) -> Option<&'v Value> {
 
 /// [`step`] by a token holding `~` escapes (kept out of line: most tokens hold none).
 #[inline(never)]
-fn step_escaped<'v>(v: &'v Value, raw: &str) -> Option<&'v Value> {
+fn step_escaped<'v>(v: V<'v>, raw: &str) -> Option<V<'v>> {
     // Unescaped on the stack when short (path templates, media types), else on the heap.
     let mut buf = [0u8; 256];
     match buf.get_mut(..raw.len()) {
@@ -149,12 +148,12 @@ fn step_escaped<'v>(v: &'v Value, raw: &str) -> Option<&'v Value> {
     }
 }
 
-/// One pointer step from `v` by an unescaped token.
+/// One pointer step from `v` by an unescaped token (an array index as `usize` parses it).
 #[inline]
-fn step_token<'v>(v: &'v Value, token: &str) -> Option<&'v Value> {
-    match v {
-        Value::Object(m) => get(m, token),
-        Value::Array(a) => a.get(token.parse::<usize>().ok()?),
+fn step_token<'v>(v: V<'v>, token: &str) -> Option<V<'v>> {
+    match v.kind() {
+        Kind::Object(m) => m.get(token),
+        Kind::Array(a) => a.get(token.parse::<usize>().ok()?),
         _ => None,
     }
 }
@@ -178,10 +177,6 @@ fn unescape_into(raw: &[u8], out: &mut [u8]) -> usize {
     }
     n
 }
-
-/// Key lookups that scan small objects instead of hashing the key with `serde_json`'s
-/// SipHash-keyed map: the spec engine's own.
-pub(crate) use specpress_spec::{field as vget, member as get};
 
 /// `0x01` in every byte of a word.
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -235,7 +230,7 @@ fn token_end_bytewise(bytes: &[u8], mut end: usize, mut escaped: bool) -> (usize
     (end, escaped)
 }
 
-fn walk<'v>(mut v: &'v Value, pointer: &str) -> Option<&'v Value> {
+fn walk<'v>(mut v: V<'v>, pointer: &str) -> Option<V<'v>> {
     if pointer.is_empty() {
         return Some(v);
     }
@@ -343,7 +338,7 @@ impl<'a> Nav<'a> {
     }
 
     /// The value at a location (no `$ref` following).
-    pub(crate) fn lookup(&mut self, at: &Location) -> Option<&'a Value> {
+    pub(crate) fn lookup(&mut self, at: &Location) -> Option<V<'a>> {
         let ptr = at.pointer.as_str();
         if ptr.is_empty() {
             return self.doc.value(&Location::root(at.file));
@@ -391,7 +386,7 @@ impl<'a> Nav<'a> {
     }
 
     /// The value at a pointer prefix, cached per file.
-    fn head(&mut self, file: FileId, head: &str) -> Option<&'a Value> {
+    fn head(&mut self, file: FileId, head: &str) -> Option<V<'a>> {
         let hash = HeadCache::hash(file, head);
         if let Some(hit) = self.prefixes.get(hash, file, head) {
             return hit;
@@ -417,7 +412,7 @@ impl<'a> Nav<'a> {
     }
 
     /// Resolves the `$ref` string `r` written in `file`.
-    pub(crate) fn follow(&mut self, file: FileId, r: &'a str) -> Option<(Rc<Location>, &'a Value)> {
+    pub(crate) fn follow(&mut self, file: FileId, r: &'a str) -> Option<(Rc<Location>, V<'a>)> {
         if let Some(hit) = self.refs.get(&(file, r)) {
             return hit.clone();
         }
@@ -425,7 +420,7 @@ impl<'a> Nav<'a> {
         let mut out = None;
         for _ in 0..MAX_CHAIN {
             let Some((loc, v)) = here.take() else { break };
-            match vget(v, "$ref").and_then(Value::as_str) {
+            match v.get("$ref").and_then(V::as_str) {
                 Some(next) => here = self.target(loc.file, next),
                 None => {
                     out = Some((Rc::new(loc), v));
@@ -442,7 +437,7 @@ impl<'a> Nav<'a> {
     /// [`Document::ref_target`] would find it, and is walked here through the caches; the
     /// others (other files, pointers through `$ref`s, percent-encoding, errors) are left to
     /// the spec engine.
-    fn target(&mut self, file: FileId, r: &str) -> Option<(Location, &'a Value)> {
+    fn target(&mut self, file: FileId, r: &str) -> Option<(Location, V<'a>)> {
         if let Some(pointer) = direct_local_pointer(r) {
             let loc = Location {
                 file,
@@ -459,20 +454,20 @@ impl<'a> Nav<'a> {
 
     /// `readOnly` and `writeOnly` of a schema value that may be a `$ref`: what [`Nav::flag`]
     /// gives for each, following the `$ref` at most once.
-    pub(crate) fn access(&mut self, file: FileId, v: &'a Value) -> (bool, bool) {
-        let local = |key: &str| vget(v, key).and_then(Value::as_bool);
+    pub(crate) fn access(&mut self, file: FileId, v: V<'a>) -> (bool, bool) {
+        let local = |key: &str| v.get(key).and_then(V::as_bool);
         let (ro, wo) = (local("readOnly"), local("writeOnly"));
         if let (Some(ro), Some(wo)) = (ro, wo) {
             return (ro, wo);
         }
-        let target = match vget(v, "$ref").and_then(Value::as_str) {
+        let target = match v.get("$ref").and_then(V::as_str) {
             Some(r) => self.follow(file, r).map(|(_, t)| t),
             None => None,
         };
         let remote = |key: &str| {
             target
-                .and_then(|t| vget(t, key))
-                .and_then(Value::as_bool)
+                .and_then(|t| t.get(key))
+                .and_then(V::as_bool)
                 .unwrap_or(false)
         };
         (
@@ -482,14 +477,14 @@ impl<'a> Nav<'a> {
     }
 
     /// A boolean keyword of a schema value that may be a `$ref` (the local value wins).
-    pub(crate) fn flag(&mut self, file: FileId, v: &'a Value, key: &str) -> bool {
-        if let Some(b) = vget(v, key).and_then(Value::as_bool) {
+    pub(crate) fn flag(&mut self, file: FileId, v: V<'a>, key: &str) -> bool {
+        if let Some(b) = v.get(key).and_then(V::as_bool) {
             return b;
         }
-        match vget(v, "$ref").and_then(Value::as_str) {
+        match v.get("$ref").and_then(V::as_str) {
             Some(r) => self
                 .follow(file, r)
-                .and_then(|(_, t)| vget(t, key).and_then(Value::as_bool))
+                .and_then(|(_, t)| t.get(key).and_then(V::as_bool))
                 .unwrap_or(false),
             None => false,
         }
@@ -499,6 +494,7 @@ impl<'a> Nav<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use specpress_spec::Tree;
 
     #[test]
     fn prefixes_are_the_first_three_pointer_tokens() {
@@ -588,10 +584,11 @@ mod tests {
                 "{raw:?}"
             );
         }
-        let v = serde_json::json!({"": {"a": 1}, "b": [{"c": 2}]});
-        assert_eq!(walk(&v, "/b/0/c"), Some(&serde_json::json!(2)));
-        assert_eq!(walk(&v, "//a"), Some(&serde_json::json!(1)));
-        assert_eq!(walk(&v, "/b/x"), None);
+        let t = Tree::from_value(&serde_json::json!({"": {"a": 1}, "b": [{"c": 2}]}));
+        let v = t.root();
+        assert_eq!(walk(v, "/b/0/c").and_then(V::as_u64), Some(2));
+        assert_eq!(walk(v, "//a").and_then(V::as_u64), Some(1));
+        assert!(walk(v, "/b/x").is_none());
     }
 
     #[test]
@@ -599,7 +596,7 @@ mod tests {
         let text = r#"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a/{b}":{"get":{"responses":{"200":{"description":"x","content":{"application/json":{"schema":{"type":"string"}}}},"404":{"description":"y"}}}}},"components":{"schemas":{"A":{"properties":{"p":{"type":"integer"},"p~q":{"items":[1,2]}}}}}}"#;
         let doc =
             specpress_spec::parse(text, &[], &specpress_spec::Limits::default()).expect("parses");
-        let root = doc.root().clone();
+        let root = doc.root();
         let mut nav = Nav::new(&doc);
         let pointers = [
             "/paths/~1a~1{b}/get/responses/200/content/application~1json/schema",
@@ -623,19 +620,22 @@ mod tests {
                     file: FileId(0),
                     pointer: p.to_string(),
                 };
-                assert_eq!(nav.lookup(&at), walk(&root, p), "{p}");
+                let (found, walked) = (nav.lookup(&at), walk(root, p));
+                assert_eq!(found.map(V::id), walked.map(V::id), "{p}");
             }
         }
     }
 
     #[test]
     fn walking_unescapes_tokens() {
-        let v = serde_json::json!({"paths": {"/a/{b}": {"x~y": [1, 2]}}});
+        let t = Tree::from_value(&serde_json::json!({"paths": {"/a/{b}": {"x~y": [1, 2]}}}));
+        let v = t.root();
         assert_eq!(
-            walk(&v, "/paths/~1a~1{b}/x~0y/1"),
-            Some(&serde_json::json!(2))
+            walk(v, "/paths/~1a~1{b}/x~0y/1").and_then(V::as_u64),
+            Some(2)
         );
-        assert_eq!(walk(&v, "/paths/missing"), None);
+        assert!(walk(v, "/paths/missing").is_none());
+        assert!(walk(v, "/paths/~1a~1{b}/x~0y/01").is_some_and(|x| x.as_u64() == Some(2)));
     }
 }
 

@@ -11,84 +11,126 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use serde_json::{Map, Value, json};
-use specpress_spec::Location;
-
-/// An empty list, for schemas without a composition keyword.
-static EMPTY_LIST: Vec<Value> = Vec::new();
-/// An empty object, for schemas without `properties`.
-static EMPTY_MAP: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+use serde_json::json;
+use specpress_spec::{Arr, Kind, Location, Obj, V};
 
 use crate::change::{Crumb, NodeKind, Status};
 use crate::engine::{Engine, MAX_INLINE_DEPTH, MAX_SCHEMA_VISITS};
-use crate::nav::{get, vget};
+use crate::nav::{FxBuild, FxSet};
 use crate::rules::{CHECKS, Role, RuleId, S};
 
-/// `get(m, key)` that first tries `near`, the entry of `m` at the position of `key` in the
+/// `m.get(key)` that first tries `near`, the entry of `m` at the position of `key` in the
 /// other version's map (read by a walk alongside it): two versions of a document usually
-/// list properties in the same order, and a large map's lookup hashes the key.
-fn get_at<'m>(
-    m: &'m Map<String, Value>,
-    near: Option<(&'m String, &'m Value)>,
-    key: &str,
-) -> Option<&'m Value> {
+/// list properties in the same order, and a lookup compares keys.
+fn get_at<'m>(m: Obj<'m>, near: Option<(&'m str, V<'m>)>, key: &str) -> Option<V<'m>> {
     match near {
         Some((k, v)) if k == key => Some(v),
-        _ => get(m, key),
+        _ => m.get(key),
     }
 }
 
 /// Whether a key of `from` is missing from `other`.
-fn missing_any(from: &Map<String, Value>, other: &Map<String, Value>) -> bool {
+fn missing_any(from: Obj<'_>, other: Obj<'_>) -> bool {
     let mut near = other.iter();
     from.keys().any(|k| get_at(other, near.next(), k).is_none())
 }
 
 /// Deep equality that walks objects in key order when both sides list their keys in the same
 /// order (the usual case between two versions of one document), and falls back to lookups
-/// otherwise; `serde_json`'s own equality hashes every key.
-fn same(a: &Value, b: &Value) -> bool {
+/// otherwise (a lookup per key).
+fn same(a: V<'_>, b: V<'_>) -> bool {
+    same_kind(a.kind(), b.kind())
+}
+
+/// [`same`] on values already read; leaves (most members) are compared without a call.
+fn same_kind(a: Kind<'_>, b: Kind<'_>) -> bool {
+    let child = |v: V<'_>, w: V<'_>| match (v.kind(), w.kind()) {
+        (x @ (Kind::Object(_) | Kind::Array(_)), y) => same_kind(x, y),
+        (x, y) => same_leaf(x, y),
+    };
     match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
+        (Kind::Object(x), Kind::Object(y)) => {
             if x.len() != y.len() {
                 return false;
             }
             let mut in_order = true;
-            for ((ka, va), (kb, vb)) in x.iter().zip(y.iter()) {
+            let mut ys = y.iter();
+            for (ka, va) in x.iter() {
+                let Some((kb, vb)) = ys.next() else { break };
                 if ka != kb {
                     in_order = false;
                     break;
                 }
-                if !same(va, vb) {
+                if !child(va, vb) {
                     return false;
                 }
             }
-            in_order
-                || x.iter()
-                    .all(|(k, v)| crate::nav::get(y, k).is_some_and(|w| same(v, w)))
+            in_order || x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
         }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| same(v, w))
+        (Kind::Array(x), Kind::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| child(v, w))
         }
-        _ => a == b,
+        (x, y) => same_leaf(x, y),
     }
+}
+
+/// Equality of two values of which one at least is not a container (`V`'s own equality,
+/// without reading each value's kind again).
+#[inline]
+fn same_leaf(a: Kind<'_>, b: Kind<'_>) -> bool {
+    match (a, b) {
+        (Kind::String(x), Kind::String(y)) => x == y,
+        (Kind::Bool(x), Kind::Bool(y)) => x == y,
+        (Kind::Number(x), Kind::Number(y)) => x == y,
+        (Kind::Null, Kind::Null) => true,
+        _ => false,
+    }
+}
+
+/// The values of `from` that `other` does not hold, in the order of `from`. Strings (most
+/// enum values) are looked up in a set, other values compared one by one.
+fn not_in<'v>(from: &[V<'v>], other: &[V<'v>]) -> Vec<V<'v>> {
+    if other.len() <= 8 {
+        return from
+            .iter()
+            .filter(|v| !other.contains(v))
+            .copied()
+            .collect();
+    }
+    let mut strings = FxSet::with_capacity_and_hasher(other.len(), FxBuild::default());
+    let mut rest = Vec::new();
+    for v in other {
+        match v.as_str() {
+            Some(s) => {
+                strings.insert(s);
+            }
+            None => rest.push(*v),
+        }
+    }
+    from.iter()
+        .filter(|v| match v.as_str() {
+            Some(s) => !strings.contains(s),
+            None => !rest.contains(v),
+        })
+        .copied()
+        .collect()
 }
 
 /// Deep equality of two subtrees that also holds no `$ref` (so nothing outside them can
 /// differ either).
-pub(crate) fn same_without_refs(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
+pub(crate) fn same_without_refs(a: V<'_>, b: V<'_>) -> bool {
+    match (a.kind(), b.kind()) {
+        (Kind::Object(x), Kind::Object(y)) => {
             x.len() == y.len()
-                && get(x, "$ref").is_none()
+                && !x.contains_key("$ref")
                 && x.iter()
                     .zip(y.iter())
                     .all(|((ka, va), (kb, vb))| ka == kb && same_without_refs(va, vb))
         }
-        (Value::Array(x), Value::Array(y)) => {
+        (Kind::Array(x), Kind::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(v, w)| same_without_refs(v, w))
         }
-        _ => a == b,
+        (x, y) => same_leaf(x, y),
     }
 }
 
@@ -122,7 +164,7 @@ const MAX_ALLOF_NESTING: usize = 16;
 /// location, schema), the union of its `required` entries, and whether it holds nothing but
 /// properties (`type: object`, `properties`, `required`, `allOf`, `description`, `title`).
 struct MemberParts<'a> {
-    properties: Vec<(&'a str, Location, &'a Value)>,
+    properties: Vec<(&'a str, Location, V<'a>)>,
     required: BTreeSet<&'a str>,
     only_properties: bool,
 }
@@ -143,16 +185,16 @@ struct Types<'v> {
     nullable: bool,
 }
 
-fn types(m: &Map<String, Value>) -> Types<'_> {
+fn types(m: Obj<'_>) -> Types<'_> {
     let mut set = BTreeSet::new();
     let mut nullable = false;
-    match get(m, "type") {
-        Some(Value::String(t)) if t == "null" => nullable = true,
-        Some(Value::String(t)) => {
-            set.insert(t.as_str());
+    match m.get("type").map(V::kind) {
+        Some(Kind::String("null")) => nullable = true,
+        Some(Kind::String(t)) => {
+            set.insert(t);
         }
-        Some(Value::Array(ts)) => {
-            for t in ts.iter().filter_map(Value::as_str) {
+        Some(Kind::Array(ts)) => {
+            for t in ts.iter().filter_map(V::as_str) {
                 if t == "null" {
                     nullable = true;
                 } else {
@@ -162,8 +204,8 @@ fn types(m: &Map<String, Value>) -> Types<'_> {
         }
         _ => {}
     }
-    if get(m, "nullable").and_then(Value::as_bool) == Some(true)
-        || get(m, "x-nullable").and_then(Value::as_bool) == Some(true)
+    if m.get("nullable").and_then(V::as_bool) == Some(true)
+        || m.get("x-nullable").and_then(V::as_bool) == Some(true)
     {
         nullable = true;
     }
@@ -181,12 +223,12 @@ fn join(set: &BTreeSet<&str>) -> String {
 }
 
 /// An upper or lower numeric bound: (value, exclusive).
-fn bound(m: &Map<String, Value>, plain: &str, exclusive: &str) -> Option<(f64, bool)> {
-    let inclusive = get(m, plain).and_then(Value::as_f64);
-    match get(m, exclusive) {
+fn bound(m: Obj<'_>, plain: &str, exclusive: &str) -> Option<(f64, bool)> {
+    let inclusive = m.get(plain).and_then(V::as_f64);
+    match m.get(exclusive).map(V::kind) {
         // JSON Schema 2020-12 / 3.1: a number.
-        Some(Value::Number(n)) => {
-            let e = n.as_f64()?;
+        Some(Kind::Number(n)) => {
+            let e = n.as_f64();
             match inclusive {
                 Some(i) if plain == "maximum" && i < e => Some((i, false)),
                 Some(i) if plain == "minimum" && i > e => Some((i, false)),
@@ -194,7 +236,7 @@ fn bound(m: &Map<String, Value>, plain: &str, exclusive: &str) -> Option<(f64, b
             }
         }
         // Draft 4 / OpenAPI 3.0: a boolean modifying the plain bound.
-        Some(Value::Bool(b)) => inclusive.map(|i| (i, *b)),
+        Some(Kind::Bool(b)) => inclusive.map(|i| (i, b)),
         _ => inclusive.map(|i| (i, false)),
     }
 }
@@ -208,18 +250,18 @@ fn fmt_bound(b: Option<(f64, bool)>) -> String {
 }
 
 /// The allowed values (enum ∪ const), if restricted.
-fn allowed(m: &Map<String, Value>) -> Option<Vec<&Value>> {
-    let mut out: Option<Vec<&Value>> = None;
-    if let Some(Value::Array(vs)) = get(m, "enum") {
+fn allowed(m: Obj<'_>) -> Option<Vec<V<'_>>> {
+    let mut out: Option<Vec<V<'_>>> = None;
+    if let Some(vs) = m.get("enum").and_then(V::as_array) {
         out = Some(vs.iter().collect());
     }
-    if let Some(c) = get(m, "const") {
+    if let Some(c) = m.get("const") {
         out.get_or_insert_with(Vec::new).push(c);
     }
     out
 }
 
-fn short(v: &Value) -> String {
+fn short(v: V<'_>) -> String {
     let s = v.to_string();
     if s.len() > 60 {
         let mut cut = 57;
@@ -232,21 +274,24 @@ fn short(v: &Value) -> String {
     }
 }
 
-fn names(list: &[&Value]) -> String {
-    list.iter().map(|v| short(v)).collect::<Vec<_>>().join(", ")
+fn names(list: &[V<'_>]) -> String {
+    list.iter()
+        .map(|v| short(*v))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The `properties` of a schema (empty when it has none).
-fn props_of(m: &Map<String, Value>) -> &Map<String, Value> {
-    get(m, "properties")
-        .and_then(Value::as_object)
-        .unwrap_or(&EMPTY_MAP)
+fn props_of(m: Obj<'_>) -> Obj<'_> {
+    m.get("properties")
+        .and_then(V::as_object)
+        .unwrap_or_else(|| Obj::empty())
 }
 
-fn required_set(m: &Map<String, Value>) -> BTreeSet<&str> {
-    get(m, "required")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
+fn required_set(m: Obj<'_>) -> BTreeSet<&str> {
+    m.get("required")
+        .and_then(V::as_array)
+        .map(|a| a.iter().filter_map(V::as_str).collect())
         .unwrap_or_default()
 }
 
@@ -265,10 +310,10 @@ fn shared_pointer(pointer: &str) -> bool {
 
 /// How a member of allOf/oneOf/anyOf is matched across versions: by the component a `$ref`
 /// points to, else by position among the inline members.
-fn member_keys(list: &[Value]) -> Vec<String> {
+fn member_keys(list: Arr<'_>) -> Vec<String> {
     let mut inline = 0usize;
     list.iter()
-        .map(|v| match vget(v, "$ref").and_then(Value::as_str) {
+        .map(|v| match v.get("$ref").and_then(V::as_str) {
             Some(r) => format!("ref:{}", r.rsplit('/').next().unwrap_or(r)),
             None => {
                 inline += 1;
@@ -326,12 +371,12 @@ impl<'a> Engine<'a> {
             return;
         };
         let (pref, cref) = (
-            vget(praw, "$ref").and_then(Value::as_str),
-            vget(craw, "$ref").and_then(Value::as_str),
+            praw.get("$ref").and_then(V::as_str),
+            craw.get("$ref").and_then(V::as_str),
         );
         // A use of a named component seen before (the same `$ref` strings in the same role):
         // only the edge is new.
-        let pure = |v: &Value| v.as_object().is_some_and(|m| m.len() == 1);
+        let pure = |v: V<'_>| v.as_object().is_some_and(|m| m.len() == 1);
         let memo = match (pref, cref) {
             (Some(a), Some(b)) if !definition && pure(praw) && pure(craw) => {
                 Some((p.file, a, c.file, b, role))
@@ -447,11 +492,11 @@ impl<'a> Engine<'a> {
         crumbs: &[Crumb],
         role: Role,
         p: &Location,
-        praw: &Value,
+        praw: V<'_>,
         c: &Location,
-        craw: &Value,
+        craw: V<'_>,
     ) {
-        let (pa, ca) = (vget(praw, "description"), vget(craw, "description"));
+        let (pa, ca) = (praw.get("description"), craw.get("description"));
         if pa != ca {
             self.check(
                 role,
@@ -460,13 +505,13 @@ impl<'a> Engine<'a> {
                 crumbs,
                 Status::Modified,
                 "description changed".into(),
-                pa.cloned(),
-                ca.cloned(),
+                pa.map(V::to_value),
+                ca.map(V::to_value),
                 p,
                 c,
             );
         }
-        let (pa, ca) = (vget(praw, "title"), vget(craw, "title"));
+        let (pa, ca) = (praw.get("title"), craw.get("title"));
         if pa != ca {
             self.check(
                 role,
@@ -475,14 +520,13 @@ impl<'a> Engine<'a> {
                 crumbs,
                 Status::Modified,
                 "title changed".into(),
-                pa.cloned(),
-                ca.cloned(),
+                pa.map(V::to_value),
+                ca.map(V::to_value),
                 p,
                 c,
             );
         }
-        let flag =
-            |v: &Value, k: &str| crate::nav::vget(v, k).and_then(Value::as_bool) == Some(true);
+        let flag = |v: V<'_>, k: &str| v.get(k).and_then(V::as_bool) == Some(true);
         if !flag(praw, "deprecated") && flag(craw, "deprecated") {
             self.check(
                 role,
@@ -516,7 +560,7 @@ impl<'a> Engine<'a> {
                 c,
             );
         }
-        let (pa, ca) = (vget(praw, "default"), vget(craw, "default"));
+        let (pa, ca) = (praw.get("default"), craw.get("default"));
         if pa != ca {
             self.check(
                 role,
@@ -525,8 +569,8 @@ impl<'a> Engine<'a> {
                 crumbs,
                 Status::Modified,
                 "default changed".into(),
-                pa.cloned(),
-                ca.cloned(),
+                pa.map(V::to_value),
+                ca.map(V::to_value),
                 p,
                 c,
             );
@@ -545,8 +589,8 @@ impl<'a> Engine<'a> {
         role: Role,
         pl: &Location,
         cl: &Location,
-        pv: &'a Value,
-        cv: &'a Value,
+        pv: V<'a>,
+        cv: V<'a>,
         (index, cached): (usize, Option<Option<crate::engine::ComponentRefs>>),
     ) -> bool {
         let targets = match cached {
@@ -581,14 +625,14 @@ impl<'a> Engine<'a> {
         &mut self,
         pl: &Location,
         cl: &Location,
-        value: &'a Value,
+        value: V<'a>,
     ) -> Option<Vec<(String, Location, Location)>> {
-        let mut stack: Vec<&'a Value> = vec![value];
+        let mut stack: Vec<V<'a>> = vec![value];
         let mut targets: Vec<(String, Location, Location)> = Vec::new();
         while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) => {
-                    if let Some(Value::String(r)) = get(m, "$ref") {
+            match v.kind() {
+                Kind::Object(m) => {
+                    if let Some(r) = m.get("$ref").and_then(V::as_str) {
                         let (pt, _) = self.pn.follow(pl.file, r)?;
                         let (ct, _) = self.cn.follow(cl.file, r)?;
                         match (self.p_names.get(&*pt), self.c_names.get(&*ct)) {
@@ -600,7 +644,7 @@ impl<'a> Engine<'a> {
                     }
                     stack.extend(m.values());
                 }
-                Value::Array(a) => stack.extend(a.iter()),
+                Kind::Array(a) => stack.extend(a.iter()),
                 _ => {}
             }
         }
@@ -616,8 +660,8 @@ impl<'a> Engine<'a> {
         crumbs: &[Crumb],
         status: Status,
         message: String,
-        previous: Option<Value>,
-        current: Option<Value>,
+        previous: Option<serde_json::Value>,
+        current: Option<serde_json::Value>,
         pl: &Location,
         cl: &Location,
     ) {
@@ -666,14 +710,14 @@ impl<'a> Engine<'a> {
         crumbs: &mut Vec<Crumb>,
         role: Role,
         pl: &Location,
-        pv: &'a Value,
+        pv: V<'a>,
         cl: &Location,
-        cv: &'a Value,
+        cv: V<'a>,
         depth: usize,
     ) {
         let contra = role.contravariant();
-        let (pm, cm) = match (pv, cv) {
-            (Value::Object(pm), Value::Object(cm)) => (pm, cm),
+        let (pm, cm) = match (pv.kind(), cv.kind()) {
+            (Kind::Object(pm), Kind::Object(cm)) => (pm, cm),
             _ => {
                 // Boolean schemas (3.1): `true` accepts everything, `false` nothing.
                 if pv != cv {
@@ -684,8 +728,8 @@ impl<'a> Engine<'a> {
                         crumbs,
                         Status::Modified,
                         format!("schema changed from `{}` to `{}`", short(pv), short(cv)),
-                        Some(pv.clone()),
-                        Some(cv.clone()),
+                        Some(pv.to_value()),
+                        Some(cv.to_value()),
                         pl,
                         cl,
                     );
@@ -714,21 +758,25 @@ impl<'a> Engine<'a> {
             ("description", S::DescriptionChanged),
             ("title", S::TitleChanged),
         ] {
-            let (a, b) = (get(pm, key), get(cm, key));
+            let (a, b) = (pm.get(key), cm.get(key));
             if a != b {
-                emit!(s, format!("{key} changed"), a.cloned(), b.cloned());
+                emit!(
+                    s,
+                    format!("{key} changed"),
+                    a.map(V::to_value),
+                    b.map(V::to_value)
+                );
             }
         }
-        if get(pm, "example") != get(cm, "example") || get(pm, "examples") != get(cm, "examples") {
+        if pm.get("example") != cm.get("example") || pm.get("examples") != cm.get("examples") {
             emit!(
                 S::ExampleChanged,
                 "example changed".into(),
-                get(pm, "example").or(get(pm, "examples")).cloned(),
-                get(cm, "example").or(get(cm, "examples")).cloned()
+                pm.get("example").or(pm.get("examples")).map(V::to_value),
+                cm.get("example").or(cm.get("examples")).map(V::to_value)
             );
         }
-        let dep =
-            |m: &Map<String, Value>| get(m, "deprecated").and_then(Value::as_bool) == Some(true);
+        let dep = |m: Obj<'_>| m.get("deprecated").and_then(V::as_bool) == Some(true);
         if !dep(pm) && dep(cm) {
             emit!(
                 S::PropertyDeprecated,
@@ -802,8 +850,8 @@ impl<'a> Engine<'a> {
             };
         }
         let quoted = |v: &str| format!("`{v}`");
-        let str_of = |m: &'a Map<String, Value>, key: &str| get(m, key).and_then(Value::as_str);
-        let num_of = |m: &'a Map<String, Value>, key: &str| get(m, key).and_then(Value::as_f64);
+        let str_of = |m: Obj<'a>, key: &str| m.get(key).and_then(V::as_str);
+        let num_of = |m: Obj<'a>, key: &str| m.get(key).and_then(V::as_f64);
         // Format.
         set_unset!(
             "format",
@@ -817,8 +865,7 @@ impl<'a> Engine<'a> {
         // Enum / const.
         match (allowed(pm), allowed(cm)) {
             (Some(a), Some(b)) => {
-                let added: Vec<&Value> = b.iter().filter(|v| !a.contains(v)).copied().collect();
-                let removed: Vec<&Value> = a.iter().filter(|v| !b.contains(v)).copied().collect();
+                let (added, removed) = (not_in(&b, &a), not_in(&a, &b));
                 if !added.is_empty() {
                     emit!(
                         S::EnumValueAdded,
@@ -915,8 +962,8 @@ impl<'a> Engine<'a> {
             ),
         ] {
             let (a, b) = (
-                get(pm, key).and_then(Value::as_f64),
-                get(cm, key).and_then(Value::as_f64),
+                pm.get(key).and_then(V::as_f64),
+                cm.get(key).and_then(V::as_f64),
             );
             let s = match (a, b) {
                 (Some(a), Some(b)) if b < a => Some(dec),
@@ -947,8 +994,8 @@ impl<'a> Engine<'a> {
                 S::MinPropertiesDecreased,
             ),
         ] {
-            let a = get(pm, key).and_then(Value::as_f64).unwrap_or(0.0);
-            let b = get(cm, key).and_then(Value::as_f64).unwrap_or(0.0);
+            let a = pm.get(key).and_then(V::as_f64).unwrap_or(0.0);
+            let b = cm.get(key).and_then(V::as_f64).unwrap_or(0.0);
             if a != b {
                 emit!(
                     if b > a { inc } else { dec },
@@ -977,8 +1024,7 @@ impl<'a> Engine<'a> {
             S::MultipleOfSet,
             S::MultipleOfUnset
         );
-        let unique =
-            |m: &Map<String, Value>| get(m, "uniqueItems").and_then(Value::as_bool) == Some(true);
+        let unique = |m: Obj<'_>| m.get("uniqueItems").and_then(V::as_bool) == Some(true);
         if unique(pm) != unique(cm) {
             let s = if unique(cm) {
                 S::UniqueItemsSet
@@ -992,25 +1038,25 @@ impl<'a> Engine<'a> {
                 Some(unique(cm).into())
             );
         }
-        if get(pm, "default") != get(cm, "default") {
+        if pm.get("default") != cm.get("default") {
             emit!(
                 S::DefaultChanged,
                 format!(
                     "default changed from {} to {}",
-                    get(pm, "default").map_or("none".into(), short),
-                    get(cm, "default").map_or("none".into(), short)
+                    pm.get("default").map_or("none".into(), short),
+                    cm.get("default").map_or("none".into(), short)
                 ),
-                get(pm, "default").cloned(),
-                get(cm, "default").cloned()
+                pm.get("default").map(V::to_value),
+                cm.get("default").map(V::to_value)
             );
         }
-        if let (Some(pd), Some(cd)) = (get(pm, "discriminator"), get(cm, "discriminator")) {
-            let prop = |d: &Value| d.get("propertyName").cloned();
+        if let (Some(pd), Some(cd)) = (pm.get("discriminator"), cm.get("discriminator")) {
+            let prop = |d: V<'a>| d.get("propertyName");
             let mapping_removed = pd
                 .get("mapping")
-                .and_then(Value::as_object)
+                .and_then(V::as_object)
                 .map(|pmap| {
-                    let cmap = cd.get("mapping").and_then(Value::as_object);
+                    let cmap = cd.get("mapping").and_then(V::as_object);
                     pmap.keys()
                         .any(|k| cmap.is_none_or(|cmap| !cmap.contains_key(k)))
                 })
@@ -1019,41 +1065,41 @@ impl<'a> Engine<'a> {
                 emit!(
                     S::DiscriminatorChanged,
                     "discriminator property or mapping changed".into(),
-                    Some(pd.clone()),
-                    Some(cd.clone())
+                    Some(pd.to_value()),
+                    Some(cd.to_value())
                 );
             }
         }
         for key in ["contentMediaType", "contentEncoding"] {
-            if get(pm, key) != get(cm, key) {
+            if pm.get(key) != cm.get(key) {
                 emit!(
                     S::ContentMediaTypeChanged,
                     format!("{key} changed"),
-                    get(pm, key).cloned(),
-                    get(cm, key).cloned()
+                    pm.get(key).map(V::to_value),
+                    cm.get(key).map(V::to_value)
                 );
             }
         }
         // Objects.
         self.properties(owner, crumbs, role, pl, pm, cl, cm, depth);
         for key in ["additionalProperties", "unevaluatedProperties"] {
-            let open = |v: Option<&Value>| !matches!(v, Some(Value::Bool(false)));
-            let (a, b) = (get(pm, key), get(cm, key));
+            let open = |v: Option<V<'a>>| v.and_then(V::as_bool) != Some(false);
+            let (a, b) = (pm.get(key), cm.get(key));
             if open(a) && !open(b) {
                 emit!(
                     S::AdditionalPropertiesNarrowed,
                     format!("{key} are no longer allowed"),
-                    a.cloned(),
-                    b.cloned()
+                    a.map(V::to_value),
+                    b.map(V::to_value)
                 );
             } else if !open(a) && open(b) {
                 emit!(
                     S::AdditionalPropertiesWidened,
                     format!("{key} are now allowed"),
-                    a.cloned(),
-                    b.cloned()
+                    a.map(V::to_value),
+                    b.map(V::to_value)
                 );
-            } else if matches!(a, Some(Value::Object(_))) && matches!(b, Some(Value::Object(_))) {
+            } else if a.is_some_and(V::is_object) && b.is_some_and(V::is_object) {
                 self.child(
                     owner,
                     crumbs,
@@ -1065,21 +1111,17 @@ impl<'a> Engine<'a> {
                 );
             }
         }
-        if let (Some(Value::Object(_)), Some(Value::Object(_))) = (
-            get(pm, "dependentRequired").or(get(pm, "dependencies")),
-            get(cm, "dependentRequired").or(get(cm, "dependencies")),
-        ) {}
-        let dr = |m: &'a Map<String, Value>| -> BTreeSet<(String, String)> {
-            get(m, "dependentRequired")
-                .and_then(Value::as_object)
+        let dr = |m: Obj<'a>| -> BTreeSet<(String, String)> {
+            m.get("dependentRequired")
+                .and_then(V::as_object)
                 .map(|o| {
                     o.iter()
                         .flat_map(|(k, v)| {
                             v.as_array()
                                 .into_iter()
-                                .flatten()
-                                .filter_map(Value::as_str)
-                                .map(move |d| (k.clone(), d.to_string()))
+                                .flat_map(Arr::iter)
+                                .filter_map(V::as_str)
+                                .map(move |d| (k.to_string(), d.to_string()))
                         })
                         .collect()
                 })
@@ -1090,16 +1132,16 @@ impl<'a> Engine<'a> {
             emit!(
                 S::DependentRequiredAdded,
                 "dependentRequired constraints were added".into(),
-                get(pm, "dependentRequired").cloned(),
-                get(cm, "dependentRequired").cloned()
+                pm.get("dependentRequired").map(V::to_value),
+                cm.get("dependentRequired").map(V::to_value)
             );
         }
         if pdr.difference(&cdr).next().is_some() {
             emit!(
                 S::DependentRequiredRemoved,
                 "dependentRequired constraints were removed".into(),
-                get(pm, "dependentRequired").cloned(),
-                get(cm, "dependentRequired").cloned()
+                pm.get("dependentRequired").map(V::to_value),
+                cm.get("dependentRequired").map(V::to_value)
             );
         }
         for (key, added, removed) in [
@@ -1114,13 +1156,15 @@ impl<'a> Engine<'a> {
                 S::PatternPropertyRemoved,
             ),
         ] {
-            let a = get(pm, key)
-                .and_then(Value::as_object)
-                .unwrap_or(&EMPTY_MAP);
-            let b = get(cm, key)
-                .and_then(Value::as_object)
-                .unwrap_or(&EMPTY_MAP);
-            for (k, v) in a {
+            let a = pm
+                .get(key)
+                .and_then(V::as_object)
+                .unwrap_or_else(|| Obj::empty());
+            let b = cm
+                .get(key)
+                .and_then(V::as_object)
+                .unwrap_or_else(|| Obj::empty());
+            for (k, v) in a.iter() {
                 if b.contains_key(k) {
                     self.child(
                         owner,
@@ -1140,7 +1184,7 @@ impl<'a> Engine<'a> {
                         crumbs,
                         Status::Removed,
                         format!("{key} entry `{k}` was removed"),
-                        Some(v.clone()),
+                        Some(v.to_value()),
                         None,
                         &pl.child(key).child(k),
                         cl,
@@ -1148,7 +1192,7 @@ impl<'a> Engine<'a> {
                     crumbs.pop();
                 }
             }
-            for (k, v) in b {
+            for (k, v) in b.iter() {
                 if a.contains_key(k) {
                     continue;
                 }
@@ -1161,7 +1205,7 @@ impl<'a> Engine<'a> {
                     Status::Added,
                     format!("{key} entry `{k}` was added"),
                     None,
-                    Some(v.clone()),
+                    Some(v.to_value()),
                     pl,
                     &cl.child(key).child(k),
                 );
@@ -1169,8 +1213,8 @@ impl<'a> Engine<'a> {
             }
         }
         // Arrays.
-        match (get(pm, "items"), get(cm, "items")) {
-            (Some(Value::Array(a)), Some(Value::Array(b))) => self.tuple(
+        match (pm.get("items").map(V::kind), cm.get("items").map(V::kind)) {
+            (Some(Kind::Array(a)), Some(Kind::Array(b))) => self.tuple(
                 owner,
                 crumbs,
                 role,
@@ -1181,22 +1225,20 @@ impl<'a> Engine<'a> {
                 b.len(),
                 depth,
             ),
-            (Some(a), Some(b)) if !a.is_array() && !b.is_array() => self.child(
-                owner,
-                crumbs,
-                role,
-                &pl.child("items"),
-                &cl.child("items"),
-                Some(Crumb::new(NodeKind::Items, "items")),
-                depth,
-            ),
+            (Some(a), Some(b)) if !matches!(a, Kind::Array(_)) && !matches!(b, Kind::Array(_)) => {
+                self.child(
+                    owner,
+                    crumbs,
+                    role,
+                    &pl.child("items"),
+                    &cl.child("items"),
+                    Some(Crumb::new(NodeKind::Items, "items")),
+                    depth,
+                )
+            }
             _ => {}
         }
-        let tuple_len = |m: &Map<String, Value>| {
-            get(m, "prefixItems")
-                .and_then(Value::as_array)
-                .map(Vec::len)
-        };
+        let tuple_len = |m: Obj<'_>| m.get("prefixItems").and_then(V::as_array).map(Arr::len);
         match (tuple_len(pm), tuple_len(cm)) {
             (Some(a), Some(b)) => {
                 self.tuple(owner, crumbs, role, pl, cl, "prefixItems", a, b, depth)
@@ -1205,18 +1247,18 @@ impl<'a> Engine<'a> {
                 S::TupleItemAdded,
                 format!("{b} positional items were added"),
                 None,
-                get(cm, "prefixItems").cloned()
+                cm.get("prefixItems").map(V::to_value)
             ),
             (Some(a), None) if a > 0 => emit!(
                 S::TupleItemRemoved,
                 format!("{a} positional items were removed"),
-                get(pm, "prefixItems").cloned(),
+                pm.get("prefixItems").map(V::to_value),
                 None
             ),
             _ => {}
         }
         for key in ["contains", "propertyNames", "unevaluatedItems"] {
-            if let (Some(Value::Object(_)), Some(Value::Object(_))) = (get(pm, key), get(cm, key)) {
+            if pm.get(key).is_some_and(V::is_object) && cm.get(key).is_some_and(V::is_object) {
                 self.child(
                     owner,
                     crumbs,
@@ -1234,12 +1276,14 @@ impl<'a> Engine<'a> {
             ("oneOf", S::OneOfAdded, S::OneOfRemoved),
             ("anyOf", S::AnyOfAdded, S::AnyOfRemoved),
         ] {
-            let a = get(pm, key)
-                .and_then(Value::as_array)
-                .unwrap_or(&EMPTY_LIST);
-            let b = get(cm, key)
-                .and_then(Value::as_array)
-                .unwrap_or(&EMPTY_LIST);
+            let a = pm
+                .get(key)
+                .and_then(V::as_array)
+                .unwrap_or_else(|| Arr::empty());
+            let b = cm
+                .get(key)
+                .and_then(V::as_array)
+                .unwrap_or_else(|| Arr::empty());
             if a.is_empty() && b.is_empty() {
                 continue;
             }
@@ -1320,32 +1364,32 @@ impl<'a> Engine<'a> {
                 crumbs.pop();
             }
         }
-        match (get(pm, "not").is_some(), get(cm, "not").is_some()) {
+        match (pm.get("not").is_some(), cm.get("not").is_some()) {
             (false, true) => emit!(
                 S::NotAdded,
                 "a `not` exclusion was added".into(),
                 None,
-                get(cm, "not").cloned()
+                cm.get("not").map(V::to_value)
             ),
             (true, false) => emit!(
                 S::NotRemoved,
                 "the `not` exclusion was removed".into(),
-                get(pm, "not").cloned(),
+                pm.get("not").map(V::to_value),
                 None
             ),
             _ => {}
         }
-        match (get(pm, "if").is_some(), get(cm, "if").is_some()) {
+        match (pm.get("if").is_some(), cm.get("if").is_some()) {
             (false, true) => emit!(
                 S::ConditionalAdded,
                 "an if/then/else condition was added".into(),
                 None,
-                get(cm, "if").cloned()
+                cm.get("if").map(V::to_value)
             ),
             (true, false) => emit!(
                 S::ConditionalRemoved,
                 "the if/then/else condition was removed".into(),
-                get(pm, "if").cloned(),
+                pm.get("if").map(V::to_value),
                 None
             ),
             (true, true) => {
@@ -1429,9 +1473,9 @@ impl<'a> Engine<'a> {
         &mut self,
         previous: bool,
         at: &Location,
-        m: &'a Map<String, Value>,
-    ) -> Vec<(&'a str, Location, &'a Value, bool)> {
-        let Some(Value::Array(members)) = get(m, "allOf") else {
+        m: Obj<'a>,
+    ) -> Vec<(&'a str, Location, V<'a>, bool)> {
+        let Some(members) = m.get("allOf").and_then(V::as_array) else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -1457,33 +1501,33 @@ impl<'a> Engine<'a> {
         &mut self,
         previous: bool,
         at: Location,
-        member: &'a Value,
+        member: V<'a>,
         depth: usize,
         parts: &mut MemberParts<'a>,
     ) {
         let nav = if previous { &mut self.pn } else { &mut self.cn };
-        let resolved = match vget(member, "$ref").and_then(Value::as_str) {
+        let resolved = match member.get("$ref").and_then(V::as_str) {
             Some(r) => nav.follow(at.file, r).map(|(l, v)| ((*l).clone(), v)),
             None => Some((at, member)),
         };
-        let Some((loc, Value::Object(obj))) = resolved else {
+        let Some((loc, Some(obj))) = resolved.map(|(l, v)| (l, v.as_object())) else {
             parts.only_properties = false;
             return;
         };
         parts.required.extend(required_set(obj));
-        if let Some(Value::Object(props)) = get(obj, "properties") {
+        if let Some(props) = obj.get("properties").and_then(V::as_object) {
             let ploc = loc.child("properties");
-            for (name, v) in props {
-                parts.properties.push((name.as_str(), ploc.child(name), v));
+            for (name, v) in props.iter() {
+                parts.properties.push((name, ploc.child(name), v));
             }
         }
-        parts.only_properties &= obj.iter().all(|(k, v)| match k.as_str() {
+        parts.only_properties &= obj.iter().all(|(k, v)| match k {
             "properties" | "required" | "description" | "title" => true,
             "allOf" => v.is_array(),
             "type" => v.as_str() == Some("object"),
             _ => false,
         });
-        if let Some(Value::Array(nested)) = get(obj, "allOf") {
+        if let Some(nested) = obj.get("allOf").and_then(V::as_array) {
             if depth >= MAX_ALLOF_NESTING {
                 parts.only_properties = false;
                 return;
@@ -1504,9 +1548,9 @@ impl<'a> Engine<'a> {
         &mut self,
         previous: bool,
         at: &Location,
-        member: &'a Value,
-        here: &Map<String, Value>,
-        there: &Map<String, Value>,
+        member: V<'a>,
+        here: Obj<'_>,
+        there: Obj<'_>,
         there_required: &BTreeSet<&str>,
     ) -> bool {
         let mut parts = MemberParts::default();
@@ -1516,7 +1560,7 @@ impl<'a> Engine<'a> {
             && parts
                 .properties
                 .iter()
-                .all(|(k, _, _)| there.contains_key(*k) && !here.contains_key(*k))
+                .all(|(k, _, _)| there.contains_key(k) && !here.contains_key(k))
             && parts.required.iter().all(|r| there_required.contains(r))
     }
 
@@ -1529,8 +1573,8 @@ impl<'a> Engine<'a> {
         crumbs: &mut Vec<Crumb>,
         role: Role,
         name: &str,
-        (pat, pval, preq): (&Location, &'a Value, bool),
-        (cat, cval, creq): (&Location, &'a Value, bool),
+        (pat, pval, preq): (&Location, V<'a>, bool),
+        (cat, cval, creq): (&Location, V<'a>, bool),
         depth: usize,
     ) {
         let contra = role.contravariant();
@@ -1578,9 +1622,9 @@ impl<'a> Engine<'a> {
         crumbs: &mut Vec<Crumb>,
         role: Role,
         pl: &Location,
-        pm: &'a Map<String, Value>,
+        pm: Obj<'a>,
         cl: &Location,
-        cm: &'a Map<String, Value>,
+        cm: Obj<'a>,
         depth: usize,
     ) {
         let contra = role.contravariant();
@@ -1604,7 +1648,7 @@ impl<'a> Engine<'a> {
         } else {
             Vec::new()
         };
-        let effective = |nav: &mut crate::nav::Nav<'a>, file, v: &'a Value, required: bool| {
+        let effective = |nav: &mut crate::nav::Nav<'a>, file, v: V<'a>, required: bool| {
             required
                 && !(contra && nav.flag(file, v, "readOnly"))
                 && (contra || !nav.flag(file, v, "writeOnly"))
@@ -1619,13 +1663,13 @@ impl<'a> Engine<'a> {
             file: pl.file,
             pointer: String::with_capacity(ppl.pointer.len() + 32),
         };
-        for (name, cval) in cp {
+        for (name, cval) in cp.iter() {
             let near = p_near.next();
             cpl.child_into(name, &mut cat);
-            let creq_here = creq.contains(name.as_str());
+            let creq_here = creq.contains(name);
             if get_at(pp, near, name).is_none() {
                 if let Some((_, mloc, mval, mreq)) = p_moved.iter().find(|x| x.0 == name) {
-                    let previous = (mloc, *mval, *mreq || preq.contains(name.as_str()));
+                    let previous = (mloc, *mval, *mreq || preq.contains(name));
                     self.matched_property(
                         owner,
                         crumbs,
@@ -1638,7 +1682,7 @@ impl<'a> Engine<'a> {
                     continue;
                 }
                 let creq_eff = effective(&mut self.cn, cf, cval, creq_here);
-                crumbs.push(Crumb::new(NodeKind::Property, name.as_str()));
+                crumbs.push(Crumb::new(NodeKind::Property, name));
                 let s = if creq_eff {
                     S::RequiredPropertyAdded
                 } else {
@@ -1669,25 +1713,25 @@ impl<'a> Engine<'a> {
                 crumbs,
                 role,
                 name,
-                (&pat, pval, preq.contains(name.as_str())),
+                (&pat, pval, preq.contains(name)),
                 (&cat, cval, creq_here),
                 depth,
             );
         }
         let mut c_near = cp.iter();
-        for (name, pval) in pp {
+        for (name, pval) in pp.iter() {
             if get_at(cp, c_near.next(), name).is_some() {
                 continue;
             }
             let pat = ppl.child(name);
             if let Some((_, mloc, mval, mreq)) = c_moved.iter().find(|x| x.0 == name) {
-                let current = (mloc, *mval, *mreq || creq.contains(name.as_str()));
+                let current = (mloc, *mval, *mreq || creq.contains(name));
                 self.matched_property(
                     owner,
                     crumbs,
                     role,
                     name,
-                    (&pat, pval, preq.contains(name.as_str())),
+                    (&pat, pval, preq.contains(name)),
                     current,
                     depth,
                 );
@@ -1704,7 +1748,7 @@ impl<'a> Engine<'a> {
             } else {
                 S::PropertyRemoved
             };
-            crumbs.push(Crumb::new(NodeKind::Property, name.as_str()));
+            crumbs.push(Crumb::new(NodeKind::Property, name));
             self.check(
                 role,
                 s,
@@ -1735,7 +1779,7 @@ impl<'a> Engine<'a> {
             ),
         ] {
             for name in names {
-                if get(cp, name).is_some() || get(pp, name).is_some() {
+                if cp.contains_key(name) || pp.contains_key(name) {
                     continue;
                 }
                 crumbs.push(Crumb::new(NodeKind::Property, *name));

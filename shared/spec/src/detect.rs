@@ -1,7 +1,6 @@
 //! Spec family and version detection.
 
-use crate::{Diagnostic, SpecVersion};
-use serde_json::Value;
+use crate::{Diagnostic, Kind, SpecVersion, V};
 
 fn version_parts(v: &str) -> Option<(u32, u32)> {
     let mut it = v.split('.');
@@ -11,13 +10,13 @@ fn version_parts(v: &str) -> Option<(u32, u32)> {
     Some((major, digits.parse().ok()?))
 }
 
-fn found(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("'{}'", crate::refs::shorten(s)),
-        other => format!(
+fn found(v: V) -> String {
+    match v.kind() {
+        Kind::String(s) => format!("'{}'", crate::refs::shorten(s)),
+        _ => format!(
             "{} ({})",
-            crate::refs::shorten(&other.to_string()),
-            if other.is_number() {
+            crate::refs::shorten(&v.to_string()),
+            if v.is_number() {
                 "a number: quote it"
             } else {
                 "not a string"
@@ -27,7 +26,7 @@ fn found(v: &Value) -> String {
 }
 
 /// Detects the family and version from the root value; returns the version as written too.
-pub(crate) fn detect(root: &Value) -> Result<(SpecVersion, String), Diagnostic> {
+pub(crate) fn detect(root: V) -> Result<(SpecVersion, String), Diagnostic> {
     let Some(obj) = root.as_object() else {
         return Err(Diagnostic::new(
             "not-an-api-document",

@@ -7,15 +7,14 @@
 //! integer, so YAML `1.0` and JSON `1` agree). Formatting, key order and JSON vs YAML do not
 //! change it; any change of content does. The walk is iterative.
 
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::{Document, SYNTHETIC_FILE};
+use crate::{Document, Kind, Num, SYNTHETIC_FILE, V};
 
 enum Work<'a> {
-    Value(&'a Value),
+    Value(V<'a>),
     /// An object member: its key is written, then its value.
-    Entry(&'a str, &'a Value),
+    Entry(&'a str, V<'a>),
     Close(u8),
 }
 
@@ -64,7 +63,10 @@ fn write_str(h: &mut Sink, tag: u8, s: &str) {
     h.update(s.as_bytes());
 }
 
-fn write_number(h: &mut Sink, n: &serde_json::Number) {
+/// Numbers are written as their `serde_json::Number` spelling (the canonical form was defined
+/// on `serde_json::Value`s: stored fingerprints must not change).
+fn write_number(h: &mut Sink, n: Num) {
+    let n = &n.to_number();
     let text = match n.as_f64() {
         Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
             format!("{}", f as i64)
@@ -74,7 +76,7 @@ fn write_number(h: &mut Sink, n: &serde_json::Number) {
     write_str(h, b'#', &text);
 }
 
-fn write_value(h: &mut Sink, root: &Value) {
+fn write_value(h: &mut Sink, root: V<'_>) {
     let mut stack = vec![Work::Value(root)];
     while let Some(w) = stack.pop() {
         match w {
@@ -83,20 +85,20 @@ fn write_value(h: &mut Sink, root: &Value) {
                 write_str(h, b'k', k);
                 stack.push(Work::Value(v));
             }
-            Work::Value(v) => match v {
-                Value::Null => h.update(b"n"),
-                Value::Bool(true) => h.update(b"t"),
-                Value::Bool(false) => h.update(b"f"),
-                Value::Number(n) => write_number(h, n),
-                Value::String(s) => write_str(h, b's', s),
-                Value::Array(a) => {
+            Work::Value(v) => match v.kind() {
+                Kind::Null => h.update(b"n"),
+                Kind::Bool(true) => h.update(b"t"),
+                Kind::Bool(false) => h.update(b"f"),
+                Kind::Number(n) => write_number(h, n),
+                Kind::String(s) => write_str(h, b's', s),
+                Kind::Array(a) => {
                     h.update(b"[");
                     stack.push(Work::Close(b']'));
                     for item in a.iter().rev() {
                         stack.push(Work::Value(item));
                     }
                 }
-                Value::Object(m) => {
+                Kind::Object(m) => {
                     h.update(b"{");
                     stack.push(Work::Close(b'}'));
                     // Members go on the stack in descending key order (so they pop in
@@ -124,7 +126,7 @@ pub(crate) fn compute(doc: &Document) -> [u8; 32] {
     files.sort_by(|a, b| a.key.cmp(&b.key));
     for f in files {
         write_str(&mut h, b'F', &f.key);
-        write_value(&mut h, &f.value);
+        write_value(&mut h, f.value.root());
     }
     h.finalize()
 }
@@ -132,7 +134,8 @@ pub(crate) fn compute(doc: &Document) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::Tree;
+    use serde_json::{Value, json};
 
     /// The canonical form fed to the hasher piece by piece with a sorted copy of each
     /// object's members: the straightforward reading of the format the buffered walk must
@@ -188,8 +191,9 @@ mod tests {
     }
 
     fn buffered(v: &Value) -> [u8; 32] {
+        let tree = Tree::from_value(v);
         let mut h = Sink::new();
-        write_value(&mut h, v);
+        write_value(&mut h, tree.root());
         h.finalize()
     }
 

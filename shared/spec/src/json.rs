@@ -7,11 +7,12 @@
 //! success path pays nothing for it.
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use crate::Diagnostic;
+use crate::tree::{Builder, Num, Tree};
 
 /// What went wrong inside the visitor (serde's error type only carries a string).
 enum Failure {
@@ -29,10 +30,7 @@ struct Ctx {
     failure: RefCell<Option<Failure>>,
     /// Path tokens of the failure, innermost first.
     path: RefCell<Vec<String>>,
-    /// Shared stacks of the members/items of the containers being read: a container is built
-    /// from its segment when it closes, with the exact capacity (no growth slack).
-    entries: RefCell<Vec<(String, Value)>>,
-    items: RefCell<Vec<Value>>,
+    tree: RefCell<Builder>,
 }
 
 impl Ctx {
@@ -56,92 +54,95 @@ impl Ctx {
             self.path.borrow_mut().push(token());
         }
     }
+
+    fn deeper<E: de::Error>(&self) -> Result<usize, E> {
+        self.count()?;
+        let depth = self.depth.get() + 1;
+        if depth > self.max_depth {
+            return Err(self.fail(Failure::Depth));
+        }
+        self.depth.set(depth);
+        Ok(depth)
+    }
 }
 
+/// Builds one value into the tree; yields its node id.
 struct Seed<'a>(&'a Ctx);
 
 impl<'de> DeserializeSeed<'de> for Seed<'_> {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+    type Value = u32;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for Seed<'_> {
-    type Value = Value;
+    type Value = u32;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<u32, E> {
         self.0.count()?;
-        Ok(Value::Bool(v))
+        Ok(self.0.tree.borrow_mut().bool(v))
     }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<u32, E> {
         self.0.count()?;
-        Ok(Value::from(v))
+        Ok(self.0.tree.borrow_mut().number(Num::Int(v)))
     }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u32, E> {
         self.0.count()?;
-        Ok(Value::from(v))
+        Ok(self.0.tree.borrow_mut().number(Num::Uint(v)))
     }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<u32, E> {
         self.0.count()?;
         // serde_json refuses out-of-range numbers itself; NaN/inf cannot come from JSON text.
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        let mut t = self.0.tree.borrow_mut();
+        Ok(if v.is_finite() {
+            t.number(Num::Float(v))
+        } else {
+            t.null()
+        })
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
-        self.visit_string(v.to_owned())
-    }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
         self.0.count()?;
         if v.contains('\0') {
             return Err(self.0.fail(Failure::Nul));
         }
-        Ok(Value::String(v))
+        Ok(self.0.tree.borrow_mut().string(v))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<u32, E> {
         self.0.count()?;
-        Ok(Value::Null)
+        Ok(self.0.tree.borrow_mut().null())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u32, A::Error> {
         let ctx = self.0;
-        ctx.count()?;
-        let depth = ctx.depth.get() + 1;
-        if depth > ctx.max_depth {
-            return Err(ctx.fail(Failure::Depth));
-        }
-        ctx.depth.set(depth);
-        let start = ctx.items.borrow().len();
+        let depth = ctx.deeper()?;
+        let mark = ctx.tree.borrow().mark();
+        let mut i = 0usize;
         loop {
             match seq.next_element_seed(Seed(ctx)) {
-                Ok(Some(v)) => ctx.items.borrow_mut().push(v),
+                Ok(Some(v)) => ctx.tree.borrow_mut().push_item(v),
                 Ok(None) => break,
                 Err(e) => {
-                    let i = ctx.items.borrow().len() - start;
                     ctx.unwind(|| i.to_string());
                     return Err(e);
                 }
             }
+            i += 1;
         }
-        let out: Vec<Value> = ctx.items.borrow_mut().drain(start..).collect();
         ctx.depth.set(depth - 1);
-        Ok(Value::Array(out))
+        Ok(ctx.tree.borrow_mut().close_array(mark))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u32, A::Error> {
         let ctx = self.0;
-        ctx.count()?;
-        let depth = ctx.depth.get() + 1;
-        if depth > ctx.max_depth {
-            return Err(ctx.fail(Failure::Depth));
-        }
-        ctx.depth.set(depth);
-        let start = ctx.entries.borrow().len();
+        let depth = ctx.deeper()?;
+        let mark = ctx.tree.borrow().mark();
         loop {
-            let key: String = match map.next_key()? {
+            let key: Cow<'de, str> = match map.next_key_seed(KeySeed)? {
                 Some(k) => k,
                 None => break,
             };
@@ -150,36 +151,57 @@ impl<'de> Visitor<'de> for Seed<'_> {
                 return Err(ctx.fail(Failure::Nul));
             }
             match map.next_value_seed(Seed(ctx)) {
-                Ok(v) => ctx.entries.borrow_mut().push((key, v)),
+                Ok(v) => ctx.tree.borrow_mut().push_member(&key, v),
                 Err(e) => {
-                    ctx.unwind(|| key);
+                    ctx.unwind(|| key.into_owned());
                     return Err(e);
                 }
             }
         }
-        let mut entries = ctx.entries.borrow_mut();
-        let mut out = Map::with_capacity(entries.len() - start);
-        for (k, v) in entries.drain(start..) {
-            match out.entry(k) {
-                serde_json::map::Entry::Vacant(slot) => {
-                    slot.insert(v);
-                }
-                serde_json::map::Entry::Occupied(slot) => {
-                    let key = slot.key().clone();
-                    let err = ctx.fail(Failure::Duplicate(key.clone()));
-                    ctx.path.borrow_mut().push(key);
-                    return Err(err);
-                }
+        ctx.depth.set(depth - 1);
+        let closed = ctx.tree.borrow_mut().close_object(mark);
+        match closed {
+            Ok(id) => Ok(id),
+            Err(dup) => {
+                let key = ctx.tree.borrow().pending_key(mark, dup.0).to_string();
+                let err = ctx.fail(Failure::Duplicate(key.clone()));
+                ctx.path.borrow_mut().push(key);
+                Err(err)
             }
         }
-        ctx.depth.set(depth - 1);
-        Ok(Value::Object(out))
+    }
+}
+
+/// A member name, borrowed from the text when it has no escapes.
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
     }
 }
 
 /// Result of loading one JSON text: the value and its node count.
 pub(crate) struct Loaded {
-    pub value: Value,
+    pub value: Tree,
     pub nodes: usize,
 }
 
@@ -198,17 +220,16 @@ pub(crate) fn load(
         nodes: Cell::new(nodes_before),
         failure: RefCell::new(None),
         path: RefCell::new(Vec::new()),
-        entries: RefCell::new(Vec::new()),
-        items: RefCell::new(Vec::new()),
+        tree: RefCell::new(Builder::new(text.len())),
     };
     let mut de = serde_json::Deserializer::from_str(text);
     let result = Seed(&ctx)
         .deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v));
     match result {
-        Ok(value) => Ok(Loaded {
-            value,
+        Ok(root) => Ok(Loaded {
             nodes: ctx.nodes.get() - nodes_before,
+            value: ctx.tree.into_inner().finish(root),
         }),
         Err(e) => {
             let mut path = ctx.path.into_inner();

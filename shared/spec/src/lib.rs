@@ -13,16 +13,16 @@ mod normalize;
 pub mod parallel;
 mod pointer;
 mod refs;
+pub mod tree;
 mod validate;
 mod yaml;
 
 pub use model::*;
+pub use tree::{Arr, Kind, Num, Obj, Tree, V};
 pub use validate::warm_up;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
-
-use serde_json::Value;
 
 /// Budgets applied to every document. All are hard limits: exceeding one is an error with a
 /// clear message, never unbounded time or memory.
@@ -195,7 +195,7 @@ pub(crate) struct SourceFile {
     pub(crate) name: Option<String>,
     /// Normalized location, the key `$ref`s are matched against (`""` for the root).
     pub(crate) key: String,
-    pub(crate) value: Value,
+    pub(crate) value: Tree,
     /// The source text, kept for the lazy line/column lookup of diagnostics.
     pub(crate) text: Option<Box<str>>,
     pub(crate) format: SourceFormat,
@@ -249,7 +249,7 @@ fn load_text(
     text: &str,
     limits: &Limits,
     nodes_before: usize,
-) -> Result<(Value, SourceFormat, usize), Diagnostic> {
+) -> Result<(Tree, SourceFormat, usize), Diagnostic> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.trim_start().chars().next();
     let max_depth = limits.max_depth.min(MAX_DEPTH_CEILING);
@@ -293,14 +293,14 @@ fn load_text(
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+fn kind_of(v: V<'_>) -> &'static str {
+    match v.kind() {
+        Kind::Null => "null",
+        Kind::Bool(_) => "a boolean",
+        Kind::Number(_) => "a number",
+        Kind::String(_) => "a string",
+        Kind::Array(_) => "an array",
+        Kind::Object(_) => "an object",
     }
 }
 
@@ -380,16 +380,16 @@ fn parse_impl(
         }
         Invalid::one(d)
     })?;
-    if !root.is_object() {
+    if !root.root().is_object() {
         return Err(Invalid::one(Diagnostic::new(
             "not-an-api-document",
             format!(
                 "the document is {}, not an object: expected an OpenAPI or AsyncAPI document with an 'openapi', 'swagger' or 'asyncapi' field",
-                kind_of(&root)
+                kind_of(root.root())
             ),
         )));
     }
-    let (version, raw_version) = detect::detect(&root).map_err(|mut d| {
+    let (version, raw_version) = detect::detect(root.root()).map_err(|mut d| {
         if d.line.is_none() {
             locate::fill(std::slice::from_mut(&mut d), |_| Some((definition, format)));
         }
@@ -451,7 +451,7 @@ fn parse_impl(
             continue;
         }
         let (value, fmt) = if is_text_location(&key) {
-            (Value::String(r.content.clone()), SourceFormat::Yaml)
+            (Tree::string(&r.content), SourceFormat::Yaml)
         } else {
             match load_text(&r.content, limits, nodes) {
                 Ok((v, f, n)) => {
@@ -504,7 +504,7 @@ fn parse_impl(
         doc.files.push(SourceFile {
             name: Some(SYNTHETIC_FILE.to_string()),
             key: SYNTHETIC_FILE.to_string(),
-            value,
+            value: Tree::from_value(&value),
             text: None,
             format: SourceFormat::Json,
         });
@@ -554,42 +554,27 @@ pub fn check(
     }
 }
 
-fn info_str<'a>(root: &'a Value, key: &str) -> Option<&'a str> {
+fn info_str<'a>(root: V<'a>, key: &str) -> Option<&'a str> {
     root.get("info")?.get(key)?.as_str()
 }
 
 /// The `$ref` string of a reference object, if `v` is one.
-pub(crate) fn ref_of(v: &Value) -> Option<&str> {
-    member(v.as_object()?, "$ref")?.as_str()
+pub(crate) fn ref_of(v: V<'_>) -> Option<&str> {
+    v.get("$ref")?.as_str()
 }
 
-/// Objects up to this size are scanned for a key rather than searched through their hash index.
-const SCAN_MAX: usize = 32;
-
-/// `m.get(key)`, scanning objects of up to [`SCAN_MAX`] members instead of hashing: most objects
-/// of an API document (operations, parameters, responses, media types, schemas) have a handful
-/// of members, and a scan compares lengths first (about one instruction per key that differs),
-/// where hashing the wanted key with `serde_json`'s SipHash costs hundreds (keys are unique, so
-/// the result is the same). Public for the engines that walk a [`Document`]'s values.
+/// `m.get(key)` (kept as a free function for the engines that walk a [`Document`]'s values).
 #[inline]
-pub fn member<'v>(m: &'v serde_json::Map<String, Value>, key: &str) -> Option<&'v Value> {
-    if m.len() <= SCAN_MAX {
-        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, x)| x)
-    } else {
-        m.get(key)
-    }
+pub fn member<'v>(m: Obj<'v>, key: &str) -> Option<V<'v>> {
+    m.get(key)
 }
 
-/// `v.get(key)` through [`member`].
+/// `v.get(key)`: the member `key` of an object, `None` for anything else.
 #[inline]
-pub fn field<'v>(v: &'v Value, key: &str) -> Option<&'v Value> {
-    match v {
-        Value::Object(m) => member(m, key),
-        _ => None,
-    }
+pub fn field<'v>(v: V<'v>, key: &str) -> Option<V<'v>> {
+    v.get(key)
 }
 
-/// One step of a path being walked (borrowed: no allocation per node).
 #[derive(Clone, Copy)]
 enum Tok<'a> {
     Key(&'a str),
@@ -695,8 +680,8 @@ impl Document {
     }
 
     /// The root file's value.
-    pub fn root(&self) -> &Value {
-        &self.files[0].value
+    pub fn root(&self) -> V<'_> {
+        self.files[0].value.root()
     }
 
     /// Number of files (root, references, and the synthetic file if any).
@@ -705,8 +690,12 @@ impl Document {
     }
 
     /// The value at `at`, without following `$ref`s.
-    pub fn value(&self, at: &Location) -> Option<&Value> {
-        pointer::lookup(&self.files.get(at.file.0 as usize)?.value, &at.pointer)
+    pub fn value(&self, at: &Location) -> Option<V<'_>> {
+        self.files
+            .get(at.file.0 as usize)?
+            .value
+            .root()
+            .pointer(&at.pointer)
     }
 
     fn describe(&self, at: &Location) -> String {
@@ -715,7 +704,7 @@ impl Document {
 
     /// Follows `$ref` chains starting at `at` (if the value there is `{"$ref": ...}`, jump to
     /// the target, repeat). Returns the final location and value.
-    pub fn resolve(&self, at: &Location) -> Result<(Location, &Value), RefError> {
+    pub fn resolve(&self, at: &Location) -> Result<(Location, V<'_>), RefError> {
         let mut here = at.clone();
         let mut seen: Vec<Location> = Vec::new();
         loop {
@@ -797,7 +786,7 @@ impl Document {
         let Some(file) = self.files.get(loc.file.0 as usize) else {
             return Err("unknown file".into());
         };
-        if pointer::lookup(&file.value, &loc.pointer).is_some() {
+        if file.value.root().pointer(&loc.pointer).is_some() {
             return Ok(loc);
         }
         let tokens = pointer::tokens(&loc.pointer).ok_or("invalid JSON pointer")?;
@@ -830,13 +819,7 @@ impl Document {
                     .value(&here)
                     .ok_or_else(|| format!("there is no value at '{}'", here.pointer))?;
             }
-            let exists = match v {
-                Value::Object(m) => m.contains_key(tok.as_str()),
-                Value::Array(a) => tok
-                    .parse::<usize>()
-                    .is_ok_and(|n| n < a.len() && (tok == "0" || !tok.starts_with('0'))),
-                _ => false,
-            };
+            let exists = v.step(tok).is_some();
             if !exists {
                 let at = pointer::from_tokens(&tokens[..=i]);
                 return Err(format!(
@@ -856,7 +839,7 @@ impl Document {
 
     /// The document as JSON text (the root file), with references kept as refs.
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self.root()).unwrap_or_default()
+        serde_json::to_string(&self.root()).unwrap_or_default()
     }
 
     /// Walks every file once (iteratively), checking each `$ref`: its string is acceptable,
@@ -871,16 +854,16 @@ impl Document {
         for (fi, file) in self.files.iter().enumerate() {
             let fid = FileId(fi as u32);
             // (value, depth, token) with an explicit path of tokens.
-            let mut stack: Vec<(&Value, usize, Option<Tok>)> = vec![(&file.value, 0, None)];
+            let mut stack: Vec<(V, usize, Option<Tok>)> = vec![(file.value.root(), 0, None)];
             let mut path: Vec<Tok> = Vec::new();
             while let Some((v, depth, token)) = stack.pop() {
                 path.truncate(depth.saturating_sub(1));
                 if let Some(t) = token {
                     path.push(t);
                 }
-                match v {
-                    Value::Object(m) => {
-                        if let Some(Value::String(r)) = member(m, "$ref") {
+                match v.kind() {
+                    Kind::Object(m) => {
+                        if let Some(r) = m.get("$ref").and_then(V::as_str) {
                             count += 1;
                             if count > self.limits.max_refs {
                                 errors.push(Diagnostic::new(
@@ -896,11 +879,11 @@ impl Document {
                                 file: fid,
                                 pointer: tokens_pointer(&path),
                             };
-                            let known = targets.get(&(fid, r.as_str())).cloned();
+                            let known = targets.get(&(fid, r)).cloned();
                             let checked = self.check_chain(here.clone(), r, known, &mut good);
                             let checked = match checked {
                                 Ok(Some(target)) => {
-                                    targets.insert((fid, r.as_str()), target);
+                                    targets.insert((fid, r), target);
                                     Ok(())
                                 }
                                 Ok(None) => Ok(()),
@@ -935,7 +918,7 @@ impl Document {
                             }
                         }
                     }
-                    Value::Array(a) => {
+                    Kind::Array(a) => {
                         for (i, child) in a.iter().enumerate().rev() {
                             if child.is_object() || child.is_array() {
                                 stack.push((child, depth + 1, Some(Tok::Index(i))));

@@ -9,22 +9,22 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use crate::model::*;
-use crate::{Document, field, ref_of};
+use crate::{Document, V, field, ref_of};
 
 pub(crate) const HTTP_METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
-fn s(v: &Value, key: &str) -> Option<String> {
+fn s(v: V<'_>, key: &str) -> Option<String> {
     field(v, key)?.as_str().map(str::to_string)
 }
 
-fn b(v: &Value, key: &str) -> bool {
-    field(v, key).and_then(Value::as_bool).unwrap_or(false)
+fn b(v: V<'_>, key: &str) -> bool {
+    field(v, key).and_then(V::as_bool).unwrap_or(false)
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
+fn strings(v: Option<V<'_>>) -> Vec<String> {
+    v.and_then(V::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(|x| x.as_str().map(str::to_string))
@@ -66,26 +66,26 @@ pub(crate) fn template_params(path: &str) -> Vec<String> {
     out
 }
 
-fn security(v: Option<&Value>) -> Option<Vec<SecurityRequirement>> {
+fn security(v: Option<V<'_>>) -> Option<Vec<SecurityRequirement>> {
     let arr = v?.as_array()?;
     Some(
         arr.iter()
-            .filter_map(Value::as_object)
+            .filter_map(V::as_object)
             .map(|req| {
                 req.iter()
-                    .map(|(k, scopes)| (k.clone(), strings(Some(scopes))))
+                    .map(|(k, scopes)| (k.to_string(), strings(Some(scopes))))
                     .collect()
             })
             .collect(),
     )
 }
 
-fn server_variables(v: Option<&Value>) -> IndexMap<String, ServerVariable> {
+fn server_variables(v: Option<V<'_>>) -> IndexMap<String, ServerVariable> {
     let mut out = IndexMap::new();
-    if let Some(vars) = v.and_then(Value::as_object) {
-        for (name, var) in vars {
+    if let Some(vars) = v.and_then(V::as_object) {
+        for (name, var) in vars.iter() {
             out.insert(
-                name.clone(),
+                name.to_string(),
                 ServerVariable {
                     default: var
                         .get("default")
@@ -127,7 +127,7 @@ struct Builder<'a> {
 }
 
 /// [`Builder::resolved`]: (file, `$ref` string) → final location and value.
-type Resolved<'a> = std::collections::HashMap<(FileId, &'a str), (Location, &'a Value)>;
+type Resolved<'a> = std::collections::HashMap<(FileId, &'a str), (Location, V<'a>)>;
 
 /// Builds the model; returns the synthetic file's value when one was needed.
 pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
@@ -152,7 +152,7 @@ pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
 }
 
 impl<'a> Builder<'a> {
-    fn resolve(&self, loc: &Location) -> Option<(Location, &'a Value)> {
+    fn resolve(&self, loc: &Location) -> Option<(Location, V<'a>)> {
         let doc: &'a Document = self.doc;
         let v = doc.value(loc)?;
         if ref_of(v).is_none() {
@@ -163,7 +163,7 @@ impl<'a> Builder<'a> {
 
     /// [`Builder::resolve`] for a caller that already holds `v`, the value at `loc` (found by
     /// walking down from its parent), so the pointer is not looked up again from the root.
-    fn resolve_at(&self, loc: Location, v: &'a Value) -> Option<(Location, &'a Value)> {
+    fn resolve_at(&self, loc: Location, v: V<'a>) -> Option<(Location, V<'a>)> {
         let doc: &'a Document = self.doc;
         let Some(r) = ref_of(v) else {
             return Some((loc, v));
@@ -203,13 +203,13 @@ impl<'a> Builder<'a> {
             )
         };
         model.security_schemes = self.security_schemes(&schemes_loc);
-        if let Some(Value::Object(m)) = self.doc.value(&schemas_loc) {
+        if let Some(m) = self.doc.value(&schemas_loc).and_then(V::as_object) {
             for k in m.keys() {
-                model.schemas.insert(k.clone(), schemas_loc.child(k));
+                model.schemas.insert(k.to_string(), schemas_loc.child(k));
             }
         }
         let mut ops: Vec<Operation> = Vec::new();
-        if let Some(Value::Object(paths)) = field(root, "paths") {
+        if let Some(paths) = field(root, "paths").and_then(V::as_object) {
             let paths_loc = rl.child("paths");
             for (path, item) in paths.iter().filter(|(k, _)| !k.starts_with("x-")) {
                 self.path_item(
@@ -222,9 +222,9 @@ impl<'a> Builder<'a> {
                 );
             }
         }
-        if let Some(Value::Object(hooks)) = field(root, "webhooks") {
+        if let Some(hooks) = field(root, "webhooks").and_then(V::as_object) {
             let hooks_loc = rl.child("webhooks");
-            for (name, item) in hooks {
+            for (name, item) in hooks.iter() {
                 self.path_item(
                     OperationKind::Webhook,
                     name,
@@ -241,7 +241,7 @@ impl<'a> Builder<'a> {
         model.operations.sort_keys();
     }
 
-    fn swagger_servers(&self, root: &Value) -> Vec<Server> {
+    fn swagger_servers(&self, root: V<'_>) -> Vec<Server> {
         let host = s(root, "host");
         let base = s(root, "basePath").unwrap_or_default();
         let mut schemes = strings(field(root, "schemes"));
@@ -268,8 +268,8 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn servers(&self, v: Option<&Value>) -> Vec<Server> {
-        let Some(arr) = v.and_then(Value::as_array) else {
+    fn servers(&self, v: Option<V<'_>>) -> Vec<Server> {
+        let Some(arr) = v.and_then(V::as_array) else {
             return Vec::new();
         };
         arr.iter()
@@ -284,7 +284,7 @@ impl<'a> Builder<'a> {
 
     fn security_schemes(&self, loc: &Location) -> IndexMap<String, SecurityScheme> {
         let mut out = IndexMap::new();
-        let Some(Value::Object(m)) = self.doc.value(loc) else {
+        let Some(m) = self.doc.value(loc).and_then(V::as_object) else {
             return out;
         };
         for name in m.keys() {
@@ -296,16 +296,16 @@ impl<'a> Builder<'a> {
                 if let Some(flow) = s(sv, "flow") {
                     flows.insert(flow, scopes(field(sv, "scopes")));
                 }
-            } else if let Some(Value::Object(fm)) = field(sv, "flows") {
-                for (fname, f) in fm {
+            } else if let Some(fm) = field(sv, "flows").and_then(V::as_object) {
+                for (fname, f) in fm.iter() {
                     flows.insert(
-                        fname.clone(),
+                        fname.to_string(),
                         scopes(field(f, "scopes").or_else(|| field(f, "availableScopes"))),
                     );
                 }
             }
             out.insert(
-                name.clone(),
+                name.to_string(),
                 SecurityScheme {
                     scheme_type: s(sv, "type").unwrap_or_default(),
                     scheme: s(sv, "scheme"),
@@ -326,7 +326,7 @@ impl<'a> Builder<'a> {
         kind: OperationKind,
         path: &str,
         loc: Location,
-        value: &'a Value,
+        value: V<'a>,
         callbacks: bool,
         out: &mut Vec<Operation>,
     ) {
@@ -378,17 +378,17 @@ impl<'a> Builder<'a> {
         key: OperationKey,
         path: &str,
         iloc: &Location,
-        item: &'a Value,
+        item: V<'a>,
         oloc: &Location,
-        op: &'a Value,
+        op: V<'a>,
         path_servers: Option<Vec<Server>>,
         callbacks: bool,
     ) -> Operation {
         let template = template_params(path);
         // Parameters: path-level first, then operation-level overriding on (in, name).
-        let mut merged: IndexMap<(String, String), (Location, &'a Value)> = IndexMap::new();
+        let mut merged: IndexMap<(String, String), (Location, V<'a>)> = IndexMap::new();
         for (owner_loc, owner) in [(iloc, item), (oloc, op)] {
-            if let Some(Value::Array(ps)) = field(owner, "parameters") {
+            if let Some(ps) = field(owner, "parameters").and_then(V::as_array) {
                 let ps_loc = owner_loc.child("parameters");
                 for (i, pv) in ps.iter().enumerate() {
                     let Some((ploc, p)) = self.resolve_at(ps_loc.index(i), pv) else {
@@ -403,8 +403,8 @@ impl<'a> Builder<'a> {
             }
         }
         let mut parameters = Vec::new();
-        let mut body: Option<(Location, &Value)> = None;
-        let mut form: Vec<(Location, &Value)> = Vec::new();
+        let mut body: Option<(Location, V<'a>)> = None;
+        let mut form: Vec<(Location, V<'a>)> = Vec::new();
         for ((pin, name), (ploc, p)) in merged {
             if self.swagger && pin == "body" {
                 body = Some((ploc, p));
@@ -430,7 +430,7 @@ impl<'a> Builder<'a> {
                 deprecated: b(p, "deprecated"),
                 description: s(p, "description"),
                 style: s(p, "style"),
-                explode: field(p, "explode").and_then(Value::as_bool),
+                explode: field(p, "explode").and_then(V::as_bool),
                 allow_empty_value: b(p, "allowEmptyValue"),
                 allow_reserved: b(p, "allowReserved"),
                 schema: if self.swagger {
@@ -448,22 +448,22 @@ impl<'a> Builder<'a> {
             field(op, "requestBody").and_then(|bv| self.request_body(oloc.child("requestBody"), bv))
         };
         let mut responses = IndexMap::new();
-        if let Some(Value::Object(rs)) = field(op, "responses") {
+        if let Some(rs) = field(op, "responses").and_then(V::as_object) {
             let rs_loc = oloc.child("responses");
             for (status, rv) in rs.iter().filter(|(k, _)| !k.starts_with("x-")) {
                 if let Some(r) = self.response(status, rs_loc.child(status), rv, op) {
-                    responses.insert(status.clone(), r);
+                    responses.insert(status.to_string(), r);
                 }
             }
         }
         let mut cbs = IndexMap::new();
-        if callbacks && let Some(Value::Object(cm)) = field(op, "callbacks") {
+        if callbacks && let Some(cm) = field(op, "callbacks").and_then(V::as_object) {
             for name in cm.keys() {
                 let Some((cloc, cb)) = self.resolve(&oloc.child("callbacks").child(name)) else {
                     continue;
                 };
                 let mut list = Vec::new();
-                if let Value::Object(exprs) = cb {
+                if let Some(exprs) = cb.as_object() {
                     for (expr, ev) in exprs.iter().filter(|(k, _)| !k.starts_with("x-")) {
                         self.path_item(
                             OperationKind::Path,
@@ -475,7 +475,7 @@ impl<'a> Builder<'a> {
                         );
                     }
                 }
-                cbs.insert(name.clone(), list);
+                cbs.insert(name.to_string(), list);
             }
         }
         let servers = match field(op, "servers") {
@@ -501,13 +501,13 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn content(&self, owner: &Location, v: &Value) -> IndexMap<String, MediaType> {
+    fn content(&self, owner: &Location, v: V<'_>) -> IndexMap<String, MediaType> {
         let mut out = IndexMap::new();
-        if let Some(Value::Object(c)) = field(v, "content") {
-            for (mt, m) in c {
+        if let Some(c) = field(v, "content").and_then(V::as_object) {
+            for (mt, m) in c.iter() {
                 let mloc = owner.child("content").child(mt);
                 out.insert(
-                    mt.clone(),
+                    mt.to_string(),
                     MediaType {
                         schema: field(m, "schema").map(|_| mloc.child("schema")),
                         encoding: field(m, "encoding").map(|_| mloc.child("encoding")),
@@ -519,7 +519,7 @@ impl<'a> Builder<'a> {
         out
     }
 
-    fn request_body(&self, loc: Location, value: &'a Value) -> Option<RequestBody> {
+    fn request_body(&self, loc: Location, value: V<'a>) -> Option<RequestBody> {
         let (bloc, bv) = self.resolve_at(loc, value)?;
         Some(RequestBody {
             required: b(bv, "required"),
@@ -529,7 +529,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn media_types(&self, op: &Value, key: &str, default: &str) -> Vec<String> {
+    fn media_types(&self, op: V<'_>, key: &str, default: &str) -> Vec<String> {
         let own = field(op, key).or_else(|| self.doc.root().get(key));
         let list = strings(own);
         if list.is_empty() {
@@ -543,9 +543,9 @@ impl<'a> Builder<'a> {
         &mut self,
         key: &OperationKey,
         oloc: &Location,
-        op: &Value,
-        body: Option<(Location, &Value)>,
-        form: &[(Location, &Value)],
+        op: V<'_>,
+        body: Option<(Location, V<'_>)>,
+        form: &[(Location, V<'_>)],
     ) -> Option<RequestBody> {
         if let Some((ploc, p)) = body {
             let content = self
@@ -576,13 +576,13 @@ impl<'a> Builder<'a> {
         let mut properties = Map::new();
         let mut required = Vec::new();
         let mut has_file = false;
-        for (_, p) in form {
+        for &(_, p) in form {
             let Some(name) = s(p, "name") else { continue };
             let mut prop = Map::new();
-            if let Value::Object(pm) = p {
-                for (k, v) in pm {
-                    if !matches!(k.as_str(), "name" | "in" | "required" | "allowEmptyValue") {
-                        prop.insert(k.clone(), v.clone());
+            if let Some(pm) = p.as_object() {
+                for (k, v) in pm.iter() {
+                    if !matches!(k, "name" | "in" | "required" | "allowEmptyValue") {
+                        prop.insert(k.to_string(), v.to_value());
                     }
                 }
             }
@@ -638,23 +638,17 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn response(
-        &self,
-        status: &str,
-        loc: Location,
-        value: &'a Value,
-        op: &Value,
-    ) -> Option<Response> {
+    fn response(&self, status: &str, loc: Location, value: V<'a>, op: V<'_>) -> Option<Response> {
         let (rloc, r) = self.resolve_at(loc, value)?;
         let mut headers = IndexMap::new();
-        if let Some(Value::Object(hm)) = field(r, "headers") {
+        if let Some(hm) = field(r, "headers").and_then(V::as_object) {
             let hm_loc = rloc.child("headers");
-            for (name, hv) in hm {
+            for (name, hv) in hm.iter() {
                 let Some((hloc, h)) = self.resolve_at(hm_loc.child(name), hv) else {
                     continue;
                 };
                 headers.insert(
-                    name.clone(),
+                    name.to_string(),
                     Header {
                         required: b(h, "required"),
                         deprecated: b(h, "deprecated"),
@@ -705,7 +699,7 @@ impl<'a> Builder<'a> {
         let root = self.doc.root();
         let rl = self.root_loc();
         let v3 = self.doc.version() == SpecVersion::AsyncApi30;
-        if let Some(Value::Object(servers)) = field(root, "servers") {
+        if let Some(servers) = field(root, "servers").and_then(V::as_object) {
             for name in servers.keys() {
                 let Some((_, sv)) = self.resolve(&rl.child("servers").child(name)) else {
                     continue;
@@ -729,30 +723,34 @@ impl<'a> Builder<'a> {
         }
         let comps = rl.child("components");
         model.security_schemes = self.security_schemes(&comps.child("securitySchemes"));
-        if let Some(Value::Object(m)) = self.doc.value(&comps.child("schemas")) {
+        if let Some(m) = self
+            .doc
+            .value(&comps.child("schemas"))
+            .and_then(V::as_object)
+        {
             for k in m.keys() {
                 model
                     .schemas
-                    .insert(k.clone(), comps.child("schemas").child(k));
+                    .insert(k.to_string(), comps.child("schemas").child(k));
             }
         }
         let default_ct = s(root, "defaultContentType");
         let mut ops: Vec<MessageOperation> = Vec::new();
-        if let Some(Value::Object(channels)) = field(root, "channels") {
+        if let Some(channels) = field(root, "channels").and_then(V::as_object) {
             for id in channels.keys() {
                 let Some((cloc, ch)) = self.resolve(&rl.child("channels").child(id)) else {
                     continue;
                 };
                 let address = if v3 {
-                    match field(ch, "address") {
-                        Some(Value::String(a)) => a.clone(),
-                        _ => id.clone(),
+                    match field(ch, "address").and_then(V::as_str) {
+                        Some(a) => a.to_string(),
+                        None => id.to_string(),
                     }
                 } else {
-                    id.clone()
+                    id.to_string()
                 };
                 let mut parameters = IndexMap::new();
-                if let Some(Value::Object(ps)) = field(ch, "parameters") {
+                if let Some(ps) = field(ch, "parameters").and_then(V::as_object) {
                     for name in ps.keys() {
                         let resolved = self.resolve(&cloc.child("parameters").child(name));
                         let schema = resolved.map(|(ploc, p)| {
@@ -762,11 +760,11 @@ impl<'a> Builder<'a> {
                                 ploc
                             }
                         });
-                        parameters.insert(name.clone(), schema);
+                        parameters.insert(name.to_string(), schema);
                     }
                 }
-                let servers = match field(ch, "servers") {
-                    Some(Value::Array(a)) => a
+                let servers = match field(ch, "servers").and_then(V::as_array) {
+                    Some(a) => a
                         .iter()
                         .filter_map(|x| {
                             x.as_str()
@@ -774,7 +772,7 @@ impl<'a> Builder<'a> {
                                 .or_else(|| ref_of(x).and_then(ref_name))
                         })
                         .collect(),
-                    _ => Vec::new(),
+                    None => Vec::new(),
                 };
                 let channel = Channel {
                     address: address.clone(),
@@ -798,13 +796,9 @@ impl<'a> Builder<'a> {
                         if field(op, "message").is_some() {
                             let mloc = oloc.child("message");
                             match self.resolve(&mloc) {
-                                Some((rloc, m))
-                                    if field(m, "oneOf").is_some_and(Value::is_array) =>
-                                {
-                                    let n = m
-                                        .get("oneOf")
-                                        .and_then(Value::as_array)
-                                        .map_or(0, Vec::len);
+                                Some((rloc, m)) if field(m, "oneOf").is_some_and(V::is_array) => {
+                                    let n =
+                                        m.get("oneOf").and_then(V::as_array).map_or(0, |a| a.len());
                                     for i in 0..n {
                                         self.push_message(
                                             &rloc.child("oneOf").index(i),
@@ -840,27 +834,27 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        if v3 && let Some(Value::Object(operations)) = field(root, "operations") {
+        if v3 && let Some(operations) = field(root, "operations").and_then(V::as_object) {
             for id in operations.keys() {
                 let Some((oloc, op)) = self.resolve(&rl.child("operations").child(id)) else {
                     continue;
                 };
-                let direction = match field(op, "action").and_then(Value::as_str) {
+                let direction = match field(op, "action").and_then(V::as_str) {
                     Some("send") => Direction::Send,
                     Some("receive") => Direction::Receive,
                     _ => continue,
                 };
                 let channel = self.resolve(&oloc.child("channel"));
                 let address = match &channel {
-                    Some((cloc, ch)) => match field(ch, "address") {
-                        Some(Value::String(a)) => a.clone(),
-                        _ => cloc.pointer.rsplit('/').next().unwrap_or("").to_string(),
+                    Some((cloc, ch)) => match field(*ch, "address").and_then(V::as_str) {
+                        Some(a) => a.to_string(),
+                        None => cloc.pointer.rsplit('/').next().unwrap_or("").to_string(),
                     },
                     None => String::new(),
                 };
                 let mut messages = IndexMap::new();
-                match field(op, "messages") {
-                    Some(Value::Array(list)) => {
+                match field(op, "messages").and_then(V::as_array) {
+                    Some(list) => {
                         for i in 0..list.len() {
                             self.push_message(
                                 &oloc.child("messages").index(i),
@@ -871,9 +865,9 @@ impl<'a> Builder<'a> {
                             );
                         }
                     }
-                    _ => {
+                    None => {
                         if let Some((cloc, ch)) = &channel
-                            && let Some(Value::Object(ms)) = field(ch, "messages")
+                            && let Some(ms) = field(*ch, "messages").and_then(V::as_object)
                         {
                             for (i, name) in ms.keys().enumerate() {
                                 self.push_message(
@@ -893,7 +887,7 @@ impl<'a> Builder<'a> {
                         channel: normalize_template(&address),
                         discriminator: None,
                     },
-                    operation_id: Some(id.clone()),
+                    operation_id: Some(id.to_string()),
                     channel_address: address,
                     summary: s(op, "summary"),
                     description: s(op, "description"),
@@ -989,11 +983,11 @@ impl<'a> Builder<'a> {
     }
 }
 
-fn scopes(v: Option<&Value>) -> IndexMap<String, String> {
-    v.and_then(Value::as_object)
+fn scopes(v: Option<V<'_>>) -> IndexMap<String, String> {
+    v.and_then(V::as_object)
         .map(|m| {
             m.iter()
-                .map(|(k, d)| (k.clone(), d.as_str().unwrap_or("").to_string()))
+                .map(|(k, d)| (k.to_string(), d.as_str().unwrap_or("").to_string()))
                 .collect()
         })
         .unwrap_or_default()

@@ -35,39 +35,6 @@ pub(crate) fn push_index(pointer: &mut String, i: usize) {
     }
 }
 
-/// Looks a pointer up in `root` (no `$ref` following). Like `Value::pointer`, without
-/// allocating for tokens that need no unescaping.
-pub(crate) fn lookup<'v>(
-    root: &'v serde_json::Value,
-    pointer: &str,
-) -> Option<&'v serde_json::Value> {
-    if pointer.is_empty() {
-        return Some(root);
-    }
-    let rest = pointer.strip_prefix('/')?;
-    let mut here = root;
-    for raw in rest.split('/') {
-        let owned;
-        let token = if raw.contains('~') {
-            owned = unescape(raw)?;
-            owned.as_str()
-        } else {
-            raw
-        };
-        here = match here {
-            serde_json::Value::Object(m) => crate::member(m, token)?,
-            serde_json::Value::Array(a) => {
-                if token.len() > 1 && token.starts_with('0') {
-                    return None;
-                }
-                a.get(token.parse::<usize>().ok()?)?
-            }
-            _ => return None,
-        };
-    }
-    Some(here)
-}
-
 /// Builds a pointer from raw tokens.
 pub(crate) fn from_tokens<S: AsRef<str>>(tokens: &[S]) -> String {
     let mut p = String::new();
@@ -110,7 +77,7 @@ pub(crate) fn tokens(pointer: &str) -> Option<Vec<String>> {
     rest.split('/').map(unescape).collect()
 }
 
-fn unescape(token: &str) -> Option<String> {
+pub(crate) fn unescape(token: &str) -> Option<String> {
     if !token.contains('~') {
         return Some(token.to_string());
     }
@@ -155,7 +122,7 @@ mod tests {
     }
 
     #[test]
-    fn lookup_matches_serde_json_pointer() {
+    fn tree_pointers_match_serde_json_pointer() {
         let v = serde_json::json!({"a/b": {"c~d": [10, {"e": true}]}, "": 1});
         for p in [
             "",
@@ -167,7 +134,12 @@ mod tests {
             "/a~1b/c~0d/01",
             "/a~1b/c~0d/9",
         ] {
-            assert_eq!(lookup(&v, p), v.pointer(p), "{p}");
+            let tree = crate::Tree::from_value(&v);
+            assert_eq!(
+                tree.root().pointer(p).map(crate::V::to_value).as_ref(),
+                v.pointer(p),
+                "{p}"
+            );
         }
     }
 }

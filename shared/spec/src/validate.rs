@@ -20,6 +20,8 @@ use serde_json::Value;
 
 use crate::model::{Location, OperationKind, ParameterIn, SpecVersion};
 use crate::normalize::{normalize_template, template_params};
+use crate::tree::schema::TreeJson;
+use crate::tree::{Builder, Kind, Tree, V};
 use crate::{Diagnostic, Document};
 
 struct Bundled {
@@ -78,7 +80,8 @@ const SCHEMAS: [Bundled; 12] = [
     },
 ];
 
-static COMPILED: [OnceLock<Result<Validator, String>>; 12] = [const { OnceLock::new() }; 12];
+static COMPILED: [OnceLock<Result<Validator<TreeJson>, String>>; 12] =
+    [const { OnceLock::new() }; 12];
 
 fn schema_index(doc: &Document) -> Option<usize> {
     Some(match doc.version() {
@@ -97,11 +100,11 @@ fn schema_index(doc: &Document) -> Option<usize> {
     })
 }
 
-fn compiled(i: usize) -> &'static Result<Validator, String> {
+fn compiled(i: usize) -> &'static Result<Validator<TreeJson>, String> {
     COMPILED[i].get_or_init(|| {
         let schema: Value = serde_json::from_str(SCHEMAS[i].text)
             .map_err(|e| format!("bundled schema is not JSON: {e}"))?;
-        jsonschema::options()
+        jsonschema::options_for::<TreeJson>()
             .build(&schema)
             .map_err(|e| format!("bundled schema does not compile: {e}"))
     })
@@ -207,7 +210,7 @@ fn schema_diagnostics(doc: &Document, out: &mut Vec<Diagnostic>) {
     } else {
         None
     };
-    let root = inlined.as_ref().unwrap_or(doc.root());
+    let root = inlined.as_ref().map_or(doc.root(), Tree::root);
     if validator.is_valid(root) {
         return;
     }
@@ -247,73 +250,79 @@ const INLINE_DEPTH: usize = 256;
 
 /// A copy of the root with every `$ref` replaced by its target; a ref that would re-enter a
 /// target being inlined (a cycle) is kept as a ref. `None` when over budget or too deep.
-fn inline_refs(doc: &Document, budget: usize) -> Option<Value> {
+fn inline_refs(doc: &Document, budget: usize) -> Option<Tree> {
     let mut nodes = 0usize;
     let mut active: Vec<Location> = Vec::new();
-    inline(
+    let mut out = Builder::new(0);
+    let root = inline(
         doc,
         doc.root(),
         Location::root(crate::FileId::ROOT),
-        &mut active,
-        &mut nodes,
-        budget,
+        &mut Inlining {
+            active: &mut active,
+            nodes: &mut nodes,
+            budget,
+            out: &mut out,
+        },
         0,
-    )
+    )?;
+    Some(out.finish(root))
+}
+
+struct Inlining<'a> {
+    active: &'a mut Vec<Location>,
+    nodes: &'a mut usize,
+    budget: usize,
+    out: &'a mut Builder,
 }
 
 fn inline(
     doc: &Document,
-    v: &Value,
+    v: V<'_>,
     here: Location,
-    active: &mut Vec<Location>,
-    nodes: &mut usize,
-    budget: usize,
+    st: &mut Inlining,
     depth: usize,
-) -> Option<Value> {
-    *nodes += 1;
-    if *nodes > budget || depth > INLINE_DEPTH {
+) -> Option<u32> {
+    *st.nodes += 1;
+    if *st.nodes > st.budget || depth > INLINE_DEPTH {
         return None;
     }
-    match v {
-        Value::Object(m) => {
+    match v.kind() {
+        Kind::Object(m) => {
             if crate::ref_of(v).is_some() {
                 let Ok((target, tv)) = doc.resolve(&here) else {
-                    return Some(v.clone());
+                    return Some(copy(st.out, v));
                 };
-                if active.contains(&target) {
-                    return Some(v.clone());
+                if st.active.contains(&target) {
+                    return Some(copy(st.out, v));
                 }
-                active.push(target.clone());
-                let out = inline(doc, tv, target, active, nodes, budget, depth + 1);
-                active.pop();
+                st.active.push(target.clone());
+                let out = inline(doc, tv, target, st, depth + 1);
+                st.active.pop();
                 return out;
             }
-            let mut out = serde_json::Map::new();
-            for (k, c) in m {
-                out.insert(
-                    k.clone(),
-                    inline(doc, c, here.child(k), active, nodes, budget, depth + 1)?,
-                );
+            let mark = st.out.mark();
+            for (k, c) in m.iter() {
+                let id = inline(doc, c, here.child(k), st, depth + 1)?;
+                st.out.push_member(k, id);
             }
-            Some(Value::Object(out))
+            st.out.close_object(mark).ok()
         }
-        Value::Array(a) => {
-            let mut out = Vec::with_capacity(a.len());
+        Kind::Array(a) => {
+            let mark = st.out.mark();
             for (i, c) in a.iter().enumerate() {
-                out.push(inline(
-                    doc,
-                    c,
-                    here.index(i),
-                    active,
-                    nodes,
-                    budget,
-                    depth + 1,
-                )?);
+                let id = inline(doc, c, here.index(i), st, depth + 1)?;
+                st.out.push_item(id);
             }
-            Some(Value::Array(out))
+            Some(st.out.close_array(mark))
         }
-        other => Some(other.clone()),
+        _ => Some(copy(st.out, v)),
     }
+}
+
+/// Copies `v` (a reference kept as it is, or a scalar) into `out`.
+fn copy(out: &mut Builder, v: V<'_>) -> u32 {
+    out.value(&v.to_value())
 }
 
 fn at(doc: &Document, loc: &Location, code: &'static str, message: String) -> Diagnostic {
@@ -408,8 +417,8 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
     }
     // Paths that differ only in parameter names are the same path: an error when they
     // declare the same method (one of the two operations could never be matched).
-    if let Some(Value::Object(paths)) = doc.root().get("paths") {
-        let mut seen: HashMap<String, (&str, &Value)> = HashMap::new();
+    if let Some(paths) = doc.root().get("paths").and_then(V::as_object) {
+        let mut seen: HashMap<String, (&str, V)> = HashMap::new();
         for (p, item) in paths.iter().filter(|(k, _)| !k.starts_with("x-")) {
             if let Some((first, first_item)) = seen.insert(normalize_template(p), (p, item)) {
                 for m in crate::normalize::HTTP_METHODS {

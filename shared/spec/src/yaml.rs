@@ -25,10 +25,9 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
-use serde_json::{Map, Number, Value};
-
 use crate::Diagnostic;
+use crate::tree::{Builder, Num, Tree};
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 /// Budgets for one YAML file.
 pub(crate) struct YamlBudget {
@@ -39,9 +38,9 @@ pub(crate) struct YamlBudget {
     pub max_aliases: usize,
 }
 
-/// An open collection. Its members live in the loader's shared buffers from `start` on, and
-/// the collection is built from them with the exact capacity when it closes.
-enum Frame {
+/// An open collection. Its members are pending in the tree builder from `start` (its mark)
+/// on, and the collection is built from them when it closes.
+enum Frame<'a> {
     Seq {
         start: usize,
         count: usize,
@@ -50,15 +49,36 @@ enum Frame {
     },
     Map {
         start: usize,
+        /// Where this mapping's key positions start in the loader's list.
+        positions: usize,
         /// The key read and waiting for its value, with its position.
-        key: Option<(String, (u32, u32))>,
+        key: Option<(Cow<'a, str>, (u32, u32))>,
         anchor: usize,
         start_nodes: usize,
     },
 }
 
+/// A resolved scalar.
+enum Leaf<'a> {
+    Null,
+    Bool(bool),
+    Num(Num),
+    Str(Cow<'a, str>),
+}
+
+impl Leaf<'_> {
+    fn add(self, b: &mut Builder) -> u32 {
+        match self {
+            Leaf::Null => b.null(),
+            Leaf::Bool(x) => b.bool(x),
+            Leaf::Num(n) => b.number(n),
+            Leaf::Str(s) => b.string(&s),
+        }
+    }
+}
+
 pub(crate) struct Loaded {
-    pub value: Value,
+    pub value: Tree,
     pub nodes: usize,
 }
 
@@ -74,7 +94,7 @@ fn diag(
             Frame::Seq { count, .. } => tokens.push(count.to_string()),
             Frame::Map {
                 key: Some((k, _)), ..
-            } => tokens.push(k.clone()),
+            } => tokens.push(k.to_string()),
             Frame::Map { key: None, .. } => {}
         }
     }
@@ -161,19 +181,17 @@ fn is_float(s: &str) -> bool {
 }
 
 /// Resolves an integer/float literal to a JSON number.
-fn number(s: &str) -> Result<Value, String> {
+fn number(s: &str) -> Result<Leaf<'static>, String> {
     if is_int(s) {
         if let Ok(i) = s.parse::<i64>() {
-            return Ok(Value::from(i));
+            return Ok(Leaf::Num(Num::Int(i)));
         }
         if let Ok(u) = s.trim_start_matches('+').parse::<u64>() {
-            return Ok(Value::from(u));
+            return Ok(Leaf::Num(Num::Uint(u)));
         }
     }
     match s.parse::<f64>() {
-        Ok(f) if f.is_finite() => Number::from_f64(f)
-            .map(Value::Number)
-            .ok_or_else(|| s.to_string()),
+        Ok(f) if f.is_finite() => Ok(Leaf::Num(Num::Float(f))),
         _ => Err(format!(
             "the number {} is out of range (JSON numbers must be finite 64-bit floats)",
             abbreviate(s)
@@ -193,12 +211,12 @@ fn abbreviate(s: &str) -> String {
     }
 }
 
-fn resolve_plain(text: Cow<'_, str>) -> Result<Value, String> {
+fn resolve_plain(text: Cow<'_, str>) -> Result<Leaf<'_>, String> {
     let s: &str = &text;
     match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
-        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Leaf::Null),
+        "true" | "True" | "TRUE" => return Ok(Leaf::Bool(true)),
+        "false" | "False" | "FALSE" => return Ok(Leaf::Bool(false)),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
         | ".nan" | ".NaN" | ".NAN" => {
             return Err(format!(
@@ -212,7 +230,7 @@ fn resolve_plain(text: Cow<'_, str>) -> Result<Value, String> {
         && h.bytes().all(|b| b.is_ascii_hexdigit())
     {
         return u64::from_str_radix(h, 16)
-            .map(Value::from)
+            .map(|u| Leaf::Num(Num::Uint(u)))
             .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
     }
     if let Some(o) = s.strip_prefix("0o")
@@ -220,32 +238,36 @@ fn resolve_plain(text: Cow<'_, str>) -> Result<Value, String> {
         && o.bytes().all(|b| (b'0'..=b'7').contains(&b))
     {
         return u64::from_str_radix(o, 8)
-            .map(Value::from)
+            .map(|u| Leaf::Num(Num::Uint(u)))
             .map_err(|_| format!("the number {} is out of range", abbreviate(s)));
     }
     if is_int(s) || is_float(s) {
         return number(s);
     }
-    Ok(Value::String(text.into_owned()))
+    Ok(Leaf::Str(text))
 }
 
-fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
+fn scalar<'a>(
+    text: Cow<'a, str>,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+) -> Result<Leaf<'a>, String> {
     let w = want(tag).map_err(|t| {
         format!(
             "the YAML tag '{t}' is not supported (only the YAML 1.2 core schema tags are accepted)"
         )
     })?;
     match w {
-        Want::Str => Ok(Value::String(text.into_owned())),
-        Want::Auto if style != ScalarStyle::Plain => Ok(Value::String(text.into_owned())),
+        Want::Str => Ok(Leaf::Str(text)),
+        Want::Auto if style != ScalarStyle::Plain => Ok(Leaf::Str(text)),
         Want::Auto => resolve_plain(text),
         Want::Int | Want::Float => number(text.trim()),
         Want::Bool => match &*text {
-            "true" | "True" | "TRUE" => Ok(Value::Bool(true)),
-            "false" | "False" | "FALSE" => Ok(Value::Bool(false)),
+            "true" | "True" | "TRUE" => Ok(Leaf::Bool(true)),
+            "false" | "False" | "FALSE" => Ok(Leaf::Bool(false)),
             _ => Err(format!("'{}' is not a boolean", abbreviate(&text))),
         },
-        Want::Null => Ok(Value::Null),
+        Want::Null => Ok(Leaf::Null),
         Want::Seq | Want::Map => Err("a collection tag on a scalar".to_string()),
     }
 }
@@ -254,13 +276,14 @@ fn scalar(text: Cow<'_, str>, style: ScalarStyle, tag: Option<&Tag>) -> Result<V
 pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Frame> = Vec::new();
-    let mut root: Option<Value> = None;
+    let mut root: Option<u32> = None;
     let mut nodes = b.nodes_before;
     let mut aliases = 0usize;
-    let mut anchors: HashMap<usize, (Value, usize)> = HashMap::new();
+    // Anchored values by anchor id: an alias shares the node (and counts its size again
+    // against the node budget, as if expanded).
+    let mut anchors: HashMap<usize, (u32, usize)> = HashMap::new();
     let mut documents = 0usize;
-    let mut items: Vec<Value> = Vec::new();
-    let mut entries: Vec<(String, Value)> = Vec::new();
+    let mut tree = Builder::new(text.len());
     let mut key_positions: Vec<(u32, u32)> = Vec::new();
 
     macro_rules! fail {
@@ -294,7 +317,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
             }
         };
         // A finished value to attach to the parent (with its anchor id and node count).
-        let finished: Option<(Value, usize, usize)> = match event {
+        let finished: Option<(u32, usize, usize)> = match event {
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => None,
             Event::DocumentStart(_) => {
                 documents += 1;
@@ -339,7 +362,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         );
                     }
                     let pos = (span.start.line() as u32, span.start.col() as u32 + 1);
-                    *key = Some((value.into_owned(), pos));
+                    *key = Some((value, pos));
                     continue;
                 }
                 nodes += 1;
@@ -354,7 +377,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     );
                 }
                 match scalar(value, style, tag.as_deref()) {
-                    Ok(v) => Some((v, anchor, 1)),
+                    Ok(v) => Some((v.add(&mut tree), anchor, 1)),
                     Err(m) => fail!(
                         if m.contains("tag") {
                             "yaml-tag"
@@ -412,14 +435,15 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                 let start_nodes = nodes - 1;
                 stack.push(if is_map {
                     Frame::Map {
-                        start: entries.len(),
+                        start: tree.mark(),
+                        positions: key_positions.len(),
                         key: None,
                         anchor,
                         start_nodes,
                     }
                 } else {
                     Frame::Seq {
-                        start: items.len(),
+                        start: tree.mark(),
                         count: 0,
                         anchor,
                         start_nodes,
@@ -433,44 +457,36 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     anchor,
                     start_nodes,
                     ..
-                }) => Some((
-                    Value::Array(items.drain(start..).collect()),
-                    anchor,
-                    nodes - start_nodes,
-                )),
+                }) => Some((tree.close_array(start), anchor, nodes - start_nodes)),
                 Some(Frame::Map {
                     start,
+                    positions,
                     anchor,
                     start_nodes,
                     ..
-                }) => {
-                    let mut map = Map::with_capacity(entries.len() - start);
-                    for (i, (k, v)) in entries.drain(start..).enumerate() {
-                        match map.entry(k) {
-                            serde_json::map::Entry::Vacant(slot) => {
-                                slot.insert(v);
-                            }
-                            serde_json::map::Entry::Occupied(slot) => {
-                                let k = slot.key().clone();
-                                let mut d = diag(
-                                    "duplicate-key",
-                                    format!(
-                                        "duplicate key '{k}': each key may appear only once in a mapping; remove or rename one of them"
-                                    ),
-                                    None,
-                                    &stack,
-                                );
-                                crate::pointer::push_token(&mut d.pointer, &k);
-                                let (line, column) = key_positions[start + i];
-                                d.line = Some(line);
-                                d.column = Some(column);
-                                return Err(d);
-                            }
-                        }
+                }) => match tree.close_object(start) {
+                    Ok(id) => {
+                        key_positions.truncate(positions);
+                        Some((id, anchor, nodes - start_nodes))
                     }
-                    key_positions.truncate(start);
-                    Some((Value::Object(map), anchor, nodes - start_nodes))
-                }
+                    Err(dup) => {
+                        let k = tree.pending_key(start, dup.0);
+                        let mut d = diag(
+                            "duplicate-key",
+                            format!(
+                                "duplicate key '{k}': each key may appear only once in a mapping; remove or rename one of them"
+                            ),
+                            None,
+                            &stack,
+                        );
+                        crate::pointer::push_token(&mut d.pointer, k);
+                        if let Some(&(line, column)) = key_positions.get(positions + dup.0) {
+                            d.line = Some(line);
+                            d.column = Some(column);
+                        }
+                        return Err(d);
+                    }
+                },
                 None => fail!(
                     "syntax",
                     "invalid YAML: unbalanced collection end",
@@ -518,12 +534,12 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         Some(&span)
                     );
                 }
-                Some((v.clone(), 0, *n))
+                Some((*v, 0, *n))
             }
         };
         if let Some((value, anchor, count)) = finished {
             if anchor != 0 && b.allow_aliases {
-                anchors.insert(anchor, (value.clone(), count));
+                anchors.insert(anchor, (value, count));
             }
             match stack.last_mut() {
                 None => {
@@ -537,12 +553,12 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     root = Some(value);
                 }
                 Some(Frame::Seq { count, .. }) => {
-                    items.push(value);
+                    tree.push_item(value);
                     *count += 1;
                 }
                 Some(Frame::Map { key, .. }) => {
                     if let Some((k, pos)) = key.take() {
-                        entries.push((k, value));
+                        tree.push_member(&k, value);
                         key_positions.push(pos);
                     }
                 }
@@ -550,8 +566,8 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
         }
     }
     match root {
-        Some(value) => Ok(Loaded {
-            value,
+        Some(root) => Ok(Loaded {
+            value: tree.finish(root),
             nodes: nodes - b.nodes_before,
         }),
         None => Err(Diagnostic {
