@@ -127,7 +127,7 @@ struct Builder<'a> {
 }
 
 /// [`Builder::resolved`]: (file, `$ref` string) → final location and value.
-type Resolved<'a> = std::collections::HashMap<(FileId, &'a str), (Location, V<'a>)>;
+type Resolved<'a> = hashbrown::HashMap<(FileId, &'a str), (Location, V<'a>)>;
 
 /// Builds the model; returns the synthetic file's value when one was needed.
 pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
@@ -386,7 +386,11 @@ impl<'a> Builder<'a> {
     ) -> Operation {
         let template = template_params(path);
         // Parameters: path-level first, then operation-level overriding on (in, name).
-        let mut merged: IndexMap<(String, String), (Location, V<'a>)> = IndexMap::new();
+        let mut merged: IndexMap<
+            (String, String),
+            (Location, V<'a>),
+            hashbrown::DefaultHashBuilder,
+        > = IndexMap::default();
         for (owner_loc, owner) in [(iloc, item), (oloc, op)] {
             if let Some(ps) = field(owner, "parameters").and_then(V::as_array) {
                 let ps_loc = owner_loc.child("parameters");

@@ -585,13 +585,11 @@ impl<'t> Obj<'t> {
 
     /// Members in document order.
     #[inline]
-    pub fn iter(
-        self,
-    ) -> impl DoubleEndedIterator<Item = (&'t str, V<'t>)> + ExactSizeIterator + Clone + 't {
-        let t = self.t;
-        self.links()
-            .iter()
-            .map(move |l| (t.key(*l), V { t, i: l.node }))
+    pub fn iter(self) -> Members<'t> {
+        Members {
+            t: self.t,
+            links: self.links().iter(),
+        }
     }
 
     pub fn keys(self) -> impl DoubleEndedIterator<Item = &'t str> + ExactSizeIterator + Clone + 't {
@@ -671,13 +669,91 @@ impl<'t> Arr<'t> {
     }
 
     #[inline]
-    pub fn iter(self) -> impl DoubleEndedIterator<Item = V<'t>> + ExactSizeIterator + Clone + 't {
-        let t = self.t;
-        t.links[self.start as usize..(self.start + self.len) as usize]
-            .iter()
-            .map(move |l| V { t, i: l.node })
+    pub fn iter(self) -> Items<'t> {
+        Items {
+            t: self.t,
+            links: self.t.links[self.start as usize..(self.start + self.len) as usize].iter(),
+        }
     }
 }
+
+/// An object's members, in document order (see [`Obj::iter`]).
+#[derive(Clone)]
+pub struct Members<'t> {
+    t: &'t Tree,
+    links: std::slice::Iter<'t, Link>,
+}
+
+impl<'t> Iterator for Members<'t> {
+    type Item = (&'t str, V<'t>);
+    #[inline]
+    fn next(&mut self) -> Option<(&'t str, V<'t>)> {
+        let l = *self.links.next()?;
+        Some((
+            self.t.key(l),
+            V {
+                t: self.t,
+                i: l.node,
+            },
+        ))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.links.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Members<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let l = *self.links.next_back()?;
+        Some((
+            self.t.key(l),
+            V {
+                t: self.t,
+                i: l.node,
+            },
+        ))
+    }
+}
+
+impl ExactSizeIterator for Members<'_> {}
+
+/// An array's items (see [`Arr::iter`]).
+#[derive(Clone)]
+pub struct Items<'t> {
+    t: &'t Tree,
+    links: std::slice::Iter<'t, Link>,
+}
+
+impl<'t> Iterator for Items<'t> {
+    type Item = V<'t>;
+    #[inline]
+    fn next(&mut self) -> Option<V<'t>> {
+        let l = self.links.next()?;
+        Some(V {
+            t: self.t,
+            i: l.node,
+        })
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.links.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Items<'_> {
+    #[inline]
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let l = self.links.next_back()?;
+        Some(V {
+            t: self.t,
+            i: l.node,
+        })
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
 
 impl fmt::Debug for Arr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -740,7 +816,7 @@ impl Builder {
             tree: Tree {
                 nodes: Vec::with_capacity(hint / 40),
                 links: Vec::with_capacity(hint / 40),
-                arena: String::with_capacity(hint / 8),
+                arena: String::with_capacity(hint / 4),
                 ..Tree::default()
             },
             pending: Vec::new(),
@@ -911,9 +987,6 @@ impl Builder {
     /// The finished tree, rooted at `root`.
     pub fn finish(mut self, root: u32) -> Tree {
         self.tree.root = root;
-        self.tree.nodes.shrink_to_fit();
-        self.tree.links.shrink_to_fit();
-        self.tree.arena.shrink_to_fit();
         self.tree
     }
 }
@@ -1027,7 +1100,10 @@ pub(crate) mod schema {
                 (Kind::String(a), Value::String(b)) => a == b,
                 (Kind::Bool(a), Value::Bool(b)) => a == *b,
                 (Kind::Null, Value::Null) => true,
-                (Kind::String(_) | Kind::Bool(_) | Kind::Null, _) => false,
+                (Kind::Number(n), Value::Number(_)) => {
+                    jsonschema::json::cmp::equal(&Value::Number(n.to_number()), expected)
+                }
+                (Kind::String(_) | Kind::Bool(_) | Kind::Null | Kind::Number(_), _) => false,
                 _ => jsonschema::json::cmp::equal(&self.to_value(), expected),
             }
         }
@@ -1045,7 +1121,7 @@ pub(crate) mod schema {
     impl<'a> Object<'a, TreeJson> for SchemaObj<'a> {
         type Node = V<'a>;
         type MemberName = &'a str;
-        type MembersIter = std::vec::IntoIter<(&'a str, V<'a>)>;
+        type MembersIter = Members<'a>;
 
         fn len(&self) -> usize {
             self.0.len()
@@ -1053,20 +1129,31 @@ pub(crate) mod schema {
         fn get(&self, key: &Box<str>) -> Option<V<'a>> {
             self.0.get(key)
         }
-        fn members(&self) -> Self::MembersIter {
-            self.0.iter().collect::<Vec<_>>().into_iter()
+        fn members(&self) -> Members<'a> {
+            self.0.iter()
         }
     }
 
     impl<'a> Array<'a, TreeJson> for SchemaArr<'a> {
         type Node = V<'a>;
-        type ElementsIter = std::vec::IntoIter<V<'a>>;
+        type ElementsIter = Items<'a>;
 
         fn len(&self) -> usize {
             self.0.len()
         }
-        fn elements(&self) -> Self::ElementsIter {
-            self.0.iter().collect::<Vec<_>>().into_iter()
+        fn elements(&self) -> Items<'a> {
+            self.0.iter()
+        }
+        /// Arrays of strings (`required`, `enum`, `tags`, ...) are checked without building
+        /// `serde_json::Value` copies.
+        fn is_unique(&self) -> bool {
+            let items = self.0;
+            if items.iter().all(V::is_string) {
+                let mut seen = std::collections::HashSet::with_capacity(items.len());
+                return items.iter().filter_map(V::as_str).all(|s| seen.insert(s));
+            }
+            let values: Vec<Value> = items.iter().map(V::to_value).collect();
+            jsonschema::json::unique::is_unique(&values)
         }
     }
 }
