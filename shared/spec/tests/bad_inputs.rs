@@ -370,6 +370,70 @@ fn duplicate_keys_are_errors_with_location() {
 }
 
 #[test]
+fn duplicate_keys_in_large_objects_are_errors_with_location() {
+    // Objects of more than 32 members are checked through a hash index rather than a scan:
+    // the repeat is still the one reported, with its position.
+    let mut members: Vec<String> = (0..100).map(|i| format!("\"k{i}\": {i}")).collect();
+    members.insert(70, "\"k10\": 0".to_string());
+    let json = format!(
+        "{{\"openapi\":\"3.0.3\",\"info\":{{\"title\":\"T\",\"version\":\"1\"}},\"paths\":{{}},\n\"x-big\":{{{}}}}}",
+        members.join(",\n")
+    );
+    let (code, d) = first_code(parse(&json, &[], &Limits::default()));
+    assert_eq!(code, "duplicate-key", "{d}");
+    assert_eq!(d.pointer, "/x-big/k10");
+    assert!(d.message.contains("'k10'"), "{d}");
+
+    let mut lines: Vec<String> = (0..100).map(|i| format!("  k{i}: {i}")).collect();
+    lines.insert(70, "  k10: 0".to_string());
+    let yaml = format!("{HEAD_YAML}x-big:\n{}\n", lines.join("\n"));
+    let (code, d) = first_code(parse(&yaml, &[], &Limits::default()));
+    assert_eq!(code, "duplicate-key", "{d}");
+    assert_eq!(d.pointer, "/x-big/k10");
+    // Line 6 is `x-big:`; its 71st entry is on line 77.
+    assert_eq!((d.line, d.column), (Some(77), Some(3)));
+
+    // Without the repeat, every member is found.
+    lines.remove(70);
+    let yaml = format!("{HEAD_YAML}x-big:\n{}\n", lines.join("\n"));
+    let doc = parse(&yaml, &[], &Limits::default()).expect("valid");
+    for i in 0..100u64 {
+        assert_eq!(
+            doc.root()
+                .pointer(&format!("/x-big/k{i}"))
+                .and_then(V::as_u64),
+            Some(i)
+        );
+    }
+    assert!(doc.root().pointer("/x-big/k100").is_none());
+}
+
+#[test]
+fn a_yaml_alias_reads_like_its_anchor_and_counts_against_the_node_budget() {
+    let anchored = format!("{HEAD_YAML}x-a: &x {{k: [1, 2, {{d: e}}]}}\nx-b: *x\nx-c: *x\n");
+    let allowed = Limits {
+        allow_aliases: true,
+        max_aliases: 10,
+        ..Limits::default()
+    };
+    let doc = parse(&anchored, &[], &allowed).expect("aliases allowed");
+    let (a, b) = (doc.root().get("x-a"), doc.root().get("x-c"));
+    assert!(a.is_some() && a == b);
+    assert_eq!(
+        doc.root().pointer("/x-c/k/2/d").and_then(V::as_str),
+        Some("e")
+    );
+    // The head is 6 nodes and the anchored value 6; each alias counts the 6 again: 24 in all.
+    let budget = |max_nodes| Limits {
+        max_nodes,
+        ..allowed.clone()
+    };
+    assert!(parse(&anchored, &[], &budget(24)).is_ok());
+    let (code, d) = first_code(parse(&anchored, &[], &budget(23)));
+    assert_eq!(code, "too-many-nodes", "{d}");
+}
+
+#[test]
 fn yaml_merge_keys_are_refused() {
     let yaml = format!("{HEAD_YAML}x-base: &b {{a: 1}}\nx-more:\n  <<: *b\n  c: 2\n");
     for limits in [

@@ -184,3 +184,33 @@ fn asyncapi_examples_map_directions_across_versions() {
     );
     assert_eq!(v2.model().message_operations.len(), 4);
 }
+
+#[test]
+fn the_tree_holds_exactly_what_serde_json_reads_from_every_corpus_json_document() {
+    let Some(dir) = corpus_dir() else { return };
+    let mut files = Vec::new();
+    walk(&dir, &mut files);
+    let mut compared = 0;
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+    {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {path:?}: {e}"));
+        let doc = specpress_spec::parse(&text, &[], &corpus_limits())
+            .unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        let expected: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        // Member order included: the tree keeps document order, as serde_json's ordered maps do.
+        assert_eq!(
+            serde_json::to_string(&doc.root()).ok(),
+            serde_json::to_string(&expected).ok(),
+            "{path:?}"
+        );
+        assert!(doc.root().equals(&expected), "{path:?}");
+        compared += 1;
+    }
+    assert!(
+        compared >= 8,
+        "only {compared} JSON documents in the corpus"
+    );
+}
