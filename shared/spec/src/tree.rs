@@ -543,7 +543,7 @@ impl<'t> Obj<'t> {
     }
 
     /// The value of member `key`.
-    #[inline]
+    #[inline(always)]
     pub fn get(self, key: &str) -> Option<V<'t>> {
         if self.len as usize > SCAN_MAX {
             return self.search(key);
