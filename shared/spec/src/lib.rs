@@ -28,7 +28,8 @@ use std::sync::OnceLock;
 /// clear message, never unbounded time or memory.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Maximum size of each file (the definition and each reference), checked before parsing.
+    /// Maximum size of each file (the definition and each reference), checked before parsing
+    /// (clamped to [`MAX_BYTES_CEILING`]).
     pub max_bytes: usize,
     /// Maximum nesting depth of arrays/objects (clamped to [`MAX_DEPTH_CEILING`]).
     pub max_depth: usize,
@@ -63,6 +64,10 @@ impl Default for Limits {
         }
     }
 }
+
+/// The largest file accepted whatever [`Limits::max_bytes`] says: a [`Tree`] addresses its
+/// strings with 32-bit offsets.
+pub const MAX_BYTES_CEILING: usize = 1 << 30;
 
 /// The highest nesting depth accepted whatever [`Limits::max_depth`] says: values are
 /// dropped and validated recursively, so depth must stay far from what a 2 MiB stack holds.
@@ -354,11 +359,12 @@ fn parse_impl(
         max: limits.max_errors.max(1),
         list: Vec::new(),
     };
-    if definition.len() > limits.max_bytes {
+    let max_bytes = limits.max_bytes.min(MAX_BYTES_CEILING);
+    if definition.len() > max_bytes {
         return Err(Invalid::one(too_large(
             "the definition",
             definition.len(),
-            limits.max_bytes,
+            max_bytes,
         )));
     }
     if references.len() > limits.max_files {
@@ -440,11 +446,11 @@ fn parse_impl(
             ));
             continue;
         }
-        if r.content.len() > limits.max_bytes {
+        if r.content.len() > max_bytes {
             let mut d = too_large(
                 &format!("reference '{}'", refs::shorten(&r.location)),
                 r.content.len(),
-                limits.max_bytes,
+                max_bytes,
             );
             d.file = Some(r.location.clone());
             errors.push(d);

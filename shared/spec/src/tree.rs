@@ -3,7 +3,7 @@
 //! A `serde_json::Value` costs about 150 bytes per object member (an ordered map bucket, a
 //! heap-allocated key, a hash index) and one allocation per string: the 4 MB Stripe YAML
 //! document needed 40 MB of heap as `Value`s. Here a node is 12 bytes in one vector, the
-//! members and items of every container are 8-byte links in a second vector, and every key and
+//! members and items of every container are 12-byte links in a second vector, and every key and
 //! every short string is stored once in one string arena (API documents repeat the same few
 //! thousand keys and values: `type`, `string`, `description`, ...). Reading is through
 //! [`V`], a copyable handle (tree + index), with the accessors of `serde_json::Value`.
