@@ -13,9 +13,8 @@
 //! lengths first) and through a hash index built once for larger ones.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::BuildHasher;
+use std::hash::BuildHasher as _;
 
 use serde_json::Value;
 
@@ -69,7 +68,7 @@ pub struct Tree {
     arena: String,
     /// For objects of more than [`SCAN_MAX`] members: the slot in `tables` of their index,
     /// which holds their link indices hashed by key.
-    index: HashMap<u32, u32, Fx>,
+    index: hashbrown::HashMap<u32, u32>,
     tables: Vec<hashbrown::HashTable<u32>>,
     /// Hashes strings for the indexes and for interning (seeded per tree, so that crafted
     /// input cannot aim collisions at them).
@@ -758,37 +757,6 @@ impl ExactSizeIterator for Items<'_> {}
 impl fmt::Debug for Arr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-/// FxHash-style hasher for the node-id index (keys are node ids the builder assigned, never
-/// input).
-#[derive(Default, Clone, Copy)]
-pub(crate) struct Fx;
-
-impl BuildHasher for Fx {
-    type Hasher = FxHasher;
-    fn build_hasher(&self) -> FxHasher {
-        FxHasher(0)
-    }
-}
-
-pub(crate) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
