@@ -185,20 +185,6 @@ impl Tree {
         }
     }
 
-    /// Number of nodes (a value reached through several YAML aliases counts once).
-    pub fn node_count(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Bytes held (for measurements and tests).
-    pub fn heap_bytes(&self) -> usize {
-        self.nodes.capacity() * size_of::<Node>()
-            + self.links.capacity() * size_of::<Link>()
-            + self.arena.capacity()
-            + self.tables.iter().map(|t| t.capacity() * 5).sum::<usize>()
-            + self.index.capacity() * 9
-    }
-
     /// A tree holding one string.
     pub fn string(s: &str) -> Tree {
         let mut b = Builder::new(0);
