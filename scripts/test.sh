@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 ROOT="$PWD"
 export CI="${CI:-false}"
 export SAM_CLI_TELEMETRY=0
+# One clean build per run: incremental caches would only add gigabytes of disk.
+if [ "$CI" = "true" ]; then export CARGO_INCREMENTAL=0; fi
 export SPECPRESS_CORPUS="${SPECPRESS_CORPUS:-$ROOT/../shared/corpus}"
 
 step() { printf '\n==> %s\n' "$*"; }
