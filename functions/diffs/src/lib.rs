@@ -12,6 +12,7 @@
 //!
 //! Diffs are computed synchronously at creation, so `GET` never answers 202.
 
+mod body;
 pub mod engine;
 pub mod fetcher;
 pub mod limit;
@@ -23,15 +24,14 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
+use serde::Serialize;
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 use serde_json::value::RawValue;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
-use specpress_domain::model::Reference;
 use specpress_domain::usecases::diffs::{
-    self, DiffDeps, DiffEngine, DiffFormat, DiffInput, DiffSide, DiffView, DocumentFetcher,
+    self, DiffDeps, DiffEngine, DiffFormat, DiffSide, DiffView, DocumentFetcher,
 };
 use specpress_fetch::FetchPolicy;
 
@@ -172,46 +172,6 @@ impl DocumentFetcher for Unavailable {
     }
 }
 
-/// One `references` entry as received.
-#[derive(Debug, Deserialize)]
-struct ReferenceIn {
-    location: String,
-    content: String,
-    #[serde(default)]
-    name: Option<String>,
-}
-
-/// The `POST /diffs` body. Unknown fields are ignored, as the contract's clients send extra ones.
-#[derive(Debug, Deserialize)]
-struct CreateDiffBody<'a> {
-    /// The definitions stay escaped JSON text here (several MB each): they are unescaped afterwards, both at once.
-    #[serde(default, borrow)]
-    previous_definition: Option<&'a RawValue>,
-    #[serde(default, borrow)]
-    definition: Option<&'a RawValue>,
-    #[serde(default)]
-    previous_references: Option<Vec<ReferenceIn>>,
-    #[serde(default)]
-    references: Option<Vec<ReferenceIn>>,
-    #[serde(default)]
-    previous_url: Option<String>,
-    #[serde(default)]
-    url: Option<String>,
-    #[serde(default)]
-    expires_at: Option<String>,
-}
-
-fn refs(r: Option<Vec<ReferenceIn>>) -> Vec<Reference> {
-    r.unwrap_or_default()
-        .into_iter()
-        .map(|r| Reference {
-            location: r.location,
-            content: r.content,
-            name: r.name,
-        })
-        .collect()
-}
-
 /// Reads a body of at most `limit` bytes (413 beyond).
 async fn body_bytes(req: Request, limit: usize) -> Result<axum::body::Bytes, ApiError> {
     let declared = req
@@ -227,64 +187,13 @@ async fn body_bytes(req: Request, limit: usize) -> Result<axum::body::Bytes, Api
         .map_err(|_| ApiError::TooLarge(limit))
 }
 
-/// A serde error on the body: 400 for malformed JSON, 422 for the wrong shape.
-fn body_error(e: serde_json::Error, field: Option<&str>) -> ApiError {
-    if e.is_data() {
-        let message = match field {
-            Some(f) => format!("Invalid request body: `{f}`: {e}"),
-            None => format!("Invalid request body: {e}"),
-        };
-        DomainError::invalid("body", message).into()
-    } else {
-        ApiError::BadJson(format!("Malformed JSON body: {e}"))
-    }
-}
-
-/// Unescapes one definition (a JSON string).
-fn definition(raw: Option<&RawValue>, field: &str) -> Result<Option<String>, ApiError> {
-    raw.map(|r| serde_json::from_str::<String>(r.get()).map_err(|e| body_error(e, Some(field))))
-        .transpose()
-}
-
-/// Above this many bytes of escaped text per definition, the two are unescaped on two threads.
-const PARALLEL_UNESCAPE_BYTES: usize = 256 * 1024;
-
-/// Parses the body of `POST /diffs` (blocking: several MB of JSON). Unescaping two multi-MB definitions is most of
-/// the work, so they are unescaped at the same time.
-fn diff_input(bytes: &[u8]) -> Result<DiffInput, ApiError> {
-    let body: CreateDiffBody<'_> =
-        serde_json::from_slice(bytes).map_err(|e| body_error(e, None))?;
-    let large = |r: Option<&RawValue>| r.is_some_and(|r| r.get().len() > PARALLEL_UNESCAPE_BYTES);
-    let (previous_definition, definition) =
-        if large(body.previous_definition) && large(body.definition) {
-            specpress_spec::parallel::join(
-                || definition(body.previous_definition, "previous_definition"),
-                || definition(body.definition, "definition"),
-            )
-        } else {
-            (
-                definition(body.previous_definition, "previous_definition"),
-                definition(body.definition, "definition"),
-            )
-        };
-    Ok(DiffInput {
-        previous_definition: previous_definition?,
-        previous_references: refs(body.previous_references),
-        definition: definition?,
-        references: refs(body.references),
-        previous_url: body.previous_url,
-        url: body.url,
-        expires_at: body.expires_at,
-    })
-}
-
 fn diff_url(state: &DiffsState, id: &str) -> String {
     format!("{}/diff/{id}", state.app.config.public_base_url)
 }
 
 async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Response, ApiError> {
     let bytes = body_bytes(req, state.max_body_bytes).await?;
-    let input = tokio::task::spawn_blocking(move || diff_input(&bytes))
+    let input = tokio::task::spawn_blocking(move || body::diff_input(&bytes))
         .await
         .map_err(|e| ApiError::from(DomainError::unexpected(e)))??;
     let deps = DiffDeps {
