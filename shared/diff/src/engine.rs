@@ -304,12 +304,12 @@ pub(crate) fn item_slug(s: &str) -> String {
     slug(s)
 }
 
-fn opt_eq(a: &Option<String>, b: &Option<String>) -> bool {
-    a.as_deref().unwrap_or("").trim() == b.as_deref().unwrap_or("").trim()
+fn opt_eq(a: Option<&str>, b: Option<&str>) -> bool {
+    a.unwrap_or("").trim() == b.unwrap_or("").trim()
 }
 
-fn sv(s: &Option<String>) -> Option<Value> {
-    s.as_ref().map(|s| Value::String(s.clone()))
+fn sv(s: Option<&str>) -> Option<Value> {
+    s.map(|s| Value::String(s.to_string()))
 }
 
 fn in_name(p: ParameterIn) -> &'static str {
@@ -604,7 +604,7 @@ impl<'a> Engine<'a> {
         (b, what): (B, &str),
         owner: usize,
         crumbs: &[Crumb],
-        (previous, current): (&Option<String>, &Option<String>),
+        (previous, current): (Option<&str>, Option<&str>),
         at: At<'_>,
     ) {
         if !opt_eq(previous, current) {
@@ -664,7 +664,7 @@ impl<'a> Engine<'a> {
             previous.as_deref().unwrap_or(default),
             current.as_deref().unwrap_or(default)
         );
-        let values = (sv(previous), sv(current));
+        let values = (sv(previous.as_deref()), sv(current.as_deref()));
         self.modified(b, owner, crumbs, message, values, at);
     }
 
@@ -692,8 +692,9 @@ impl<'a> Engine<'a> {
         at: At<'_>,
     ) {
         self.renamed((id, "operationId"), owner, &[], (p[0], c[0]), at);
-        self.text((summary, "summary"), owner, &[], (p[1], c[1]), at);
-        self.text((description, "description"), owner, &[], (p[2], c[2]), at);
+        let [summaries, descriptions] = [1, 2].map(|i| (p[i].as_deref(), c[i].as_deref()));
+        self.text((summary, "summary"), owner, &[], summaries, at);
+        self.text((description, "description"), owner, &[], descriptions, at);
     }
 
     /// Something added or removed as a whole (`status`): the change carries no values.
@@ -929,8 +930,8 @@ impl<'a> Engine<'a> {
                     p.sunset.as_deref().unwrap_or(""),
                     c.sunset.as_deref().unwrap_or("")
                 ),
-                sv(&p.sunset),
-                sv(&c.sunset),
+                sv(p.sunset.as_deref()),
+                sv(c.sunset.as_deref()),
                 at,
             );
         }
@@ -1261,7 +1262,7 @@ impl<'a> Engine<'a> {
             (B::RequestParameterDescriptionChanged, "description"),
             owner,
             crumbs,
-            (&p.description, &c.description),
+            (p.description.as_deref(), c.description.as_deref()),
             at,
         );
         if let (Some(ps), Some(cs)) = (Self::param_schema(p), Self::param_schema(c)) {
@@ -1358,7 +1359,7 @@ impl<'a> Engine<'a> {
                     (B::RequestBodyDescriptionChanged, "description"),
                     owner,
                     &crumbs,
-                    (&p.description, &c.description),
+                    (p.description.as_deref(), c.description.as_deref()),
                     at,
                 );
                 let mut crumbs = crumbs;
@@ -1536,7 +1537,7 @@ impl<'a> Engine<'a> {
             (B::ResponseDescriptionChanged, "description"),
             owner,
             crumbs,
-            (&p.description, &c.description),
+            (p.description.as_deref(), c.description.as_deref()),
             at,
         );
         self.content(owner, crumbs, &p.content, &c.content, false);
@@ -1586,7 +1587,7 @@ impl<'a> Engine<'a> {
                         (B::ResponseHeaderDescriptionChanged, "description"),
                         owner,
                         &hc,
-                        (&p.description, &c.description),
+                        (p.description.as_deref(), c.description.as_deref()),
                         at,
                     );
                     if let (Some(ps), Some(cs)) = (&p.schema, &c.schema) {
@@ -1847,8 +1848,8 @@ impl<'a> Engine<'a> {
                     &[],
                     Status::Modified,
                     "bearer format changed".into(),
-                    sv(&p.bearer_format),
-                    sv(&c.bearer_format),
+                    sv(p.bearer_format.as_deref()),
+                    sv(c.bearer_format.as_deref()),
                     at,
                 );
             }
@@ -1859,8 +1860,8 @@ impl<'a> Engine<'a> {
                     &[],
                     Status::Modified,
                     "OpenID Connect URL changed".into(),
-                    sv(&p.open_id_connect_url),
-                    sv(&c.open_id_connect_url),
+                    sv(p.open_id_connect_url.as_deref()),
+                    sv(c.open_id_connect_url.as_deref()),
                     at,
                 );
             }
@@ -2069,7 +2070,7 @@ impl<'a> Engine<'a> {
             (B::ServerDescriptionChanged, "description"),
             owner,
             crumbs,
-            (&p.description, &c.description),
+            (p.description.as_deref(), c.description.as_deref()),
             at,
         );
         for (name, cv) in &c.variables {
@@ -2482,8 +2483,8 @@ impl<'a> Engine<'a> {
                 &crumbs,
                 Status::Modified,
                 "correlation id changed".into(),
-                sv(&p.correlation_id),
-                sv(&c.correlation_id),
+                sv(p.correlation_id.as_deref()),
+                sv(c.correlation_id.as_deref()),
                 at,
             );
         }
@@ -2495,9 +2496,9 @@ impl<'a> Engine<'a> {
             (p.deprecated, c.deprecated),
             at,
         );
-        if !opt_eq(&p.description, &c.description)
-            || !opt_eq(&p.summary, &c.summary)
-            || !opt_eq(&p.title, &c.title)
+        if !opt_eq(p.description.as_deref(), c.description.as_deref())
+            || !opt_eq(p.summary.as_deref(), c.summary.as_deref())
+            || !opt_eq(p.title.as_deref(), c.title.as_deref())
         {
             self.base(
                 B::MessageDescriptionChanged,
@@ -2505,8 +2506,8 @@ impl<'a> Engine<'a> {
                 &crumbs,
                 Status::Modified,
                 "title, summary or description changed".into(),
-                sv(&p.description),
-                sv(&c.description),
+                sv(p.description.as_deref()),
+                sv(c.description.as_deref()),
                 at,
             );
         }
@@ -2577,7 +2578,7 @@ impl<'a> Engine<'a> {
                         (B::ChannelDescriptionChanged, "description"),
                         owner,
                         &[],
-                        (&p.description, &c.description),
+                        (p.description.as_deref(), c.description.as_deref()),
                         at,
                     );
                     for (name, cs) in &c.parameters {

@@ -19,6 +19,10 @@
 use indexmap::IndexMap;
 use serde::Serialize;
 
+/// Text read once from a document and shared by every part of the model that repeats it (a description on a
+/// parameter, response or header that many operations reach through the same `$ref`).
+pub type Text = std::sync::Arc<str>;
+
 /// One file of a document: `FileId::ROOT` is the `definition`, then each entry of `references`
 /// in order, then (if any) the synthetic file holding generated schemas.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -221,7 +225,7 @@ pub struct Parameter {
     pub path_index: Option<usize>,
     pub required: bool,
     pub deprecated: bool,
-    pub description: Option<String>,
+    pub description: Option<Text>,
     pub style: Option<String>,
     pub explode: Option<bool>,
     pub allow_empty_value: bool,
@@ -238,7 +242,7 @@ pub struct Parameter {
 #[derive(Clone, Debug, Serialize)]
 pub struct RequestBody {
     pub required: bool,
-    pub description: Option<String>,
+    pub description: Option<Text>,
     /// By media type (`application/json`, ...). Swagger 2.0: one entry per `consumes` type.
     pub content: IndexMap<String, MediaType>,
     pub source: Location,
@@ -255,7 +259,7 @@ pub struct MediaType {
 #[derive(Clone, Debug, Serialize)]
 pub struct Response {
     pub status: String,
-    pub description: Option<String>,
+    pub description: Option<Text>,
     pub headers: IndexMap<String, Header>,
     /// By media type. Swagger 2.0: one entry per `produces` type when the response has a schema.
     pub content: IndexMap<String, MediaType>,
@@ -266,7 +270,7 @@ pub struct Response {
 pub struct Header {
     pub required: bool,
     pub deprecated: bool,
-    pub description: Option<String>,
+    pub description: Option<Text>,
     /// For Swagger 2.0 the header object itself (as for parameters).
     pub schema: Option<Location>,
     pub source: Location,

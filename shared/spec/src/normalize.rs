@@ -124,6 +124,10 @@ struct Builder<'a> {
     /// string starts does not depend on where it is written (a chain that came back to the
     /// place it started from would be a cycle, which is not remembered).
     resolved: std::cell::RefCell<Resolved<'a>>,
+    /// Descriptions already read, by where their text lives: a parameter, response or header shared through `$ref`
+    /// is read once and its description shared by every operation that uses it (the Kubernetes document's
+    /// path-level parameters alone repeat 4 MB of descriptions across its operations).
+    texts: std::cell::RefCell<hashbrown::HashMap<(usize, usize), Text>>,
 }
 
 /// [`Builder::resolved`]: (file, `$ref` string) → final location and value.
@@ -137,6 +141,7 @@ pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
         synthetic: Map::new(),
         synthetic_id: FileId(doc.files.len() as u32),
         resolved: Default::default(),
+        texts: Default::default(),
     };
     let mut model = ApiModel::default();
     match doc.version().family() {
@@ -176,6 +181,21 @@ impl<'a> Builder<'a> {
             .borrow_mut()
             .insert((loc.file, r), out.clone());
         Some(out)
+    }
+
+    /// `v`'s `description`, shared with every other reader of the same text.
+    fn description(&self, v: V<'a>) -> Option<Text> {
+        let text: &'a str = field(v, "description")?.as_str()?;
+        // The text's address identifies it: every string of a document lives in its tree, which outlives the
+        // build, and equal addresses and lengths are equal texts.
+        let key = (text.as_ptr() as usize, text.len());
+        Some(
+            self.texts
+                .borrow_mut()
+                .entry(key)
+                .or_insert_with(|| Text::from(text))
+                .clone(),
+        )
     }
 
     fn root_loc(&self) -> Location {
@@ -432,7 +452,7 @@ impl<'a> Builder<'a> {
                 path_index,
                 required: b(p, "required") || location == ParameterIn::Path,
                 deprecated: b(p, "deprecated"),
-                description: s(p, "description"),
+                description: self.description(p),
                 style: s(p, "style"),
                 explode: field(p, "explode").and_then(V::as_bool),
                 allow_empty_value: b(p, "allowEmptyValue"),
@@ -527,7 +547,7 @@ impl<'a> Builder<'a> {
         let (bloc, bv) = self.resolve_at(loc, value)?;
         Some(RequestBody {
             required: b(bv, "required"),
-            description: s(bv, "description"),
+            description: self.description(bv),
             content: self.content(&bloc, bv),
             source: bloc,
         })
@@ -548,7 +568,7 @@ impl<'a> Builder<'a> {
         key: &OperationKey,
         oloc: &Location,
         op: V<'_>,
-        body: Option<(Location, V<'_>)>,
+        body: Option<(Location, V<'a>)>,
         form: &[(Location, V<'_>)],
     ) -> Option<RequestBody> {
         if let Some((ploc, p)) = body {
@@ -568,7 +588,7 @@ impl<'a> Builder<'a> {
                 .collect();
             return Some(RequestBody {
                 required: b(p, "required"),
-                description: s(p, "description"),
+                description: self.description(p),
                 content,
                 source: ploc,
             });
@@ -656,7 +676,7 @@ impl<'a> Builder<'a> {
                     Header {
                         required: b(h, "required"),
                         deprecated: b(h, "deprecated"),
-                        description: s(h, "description"),
+                        description: self.description(h),
                         schema: if self.swagger {
                             Some(hloc.clone())
                         } else {
@@ -690,7 +710,7 @@ impl<'a> Builder<'a> {
         };
         Some(Response {
             status: status.to_string(),
-            description: s(r, "description"),
+            description: self.description(r),
             headers,
             content,
             source: rloc,
