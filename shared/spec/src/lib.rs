@@ -877,37 +877,42 @@ impl Document {
                                 ));
                                 return;
                             }
-                            let here = Location {
-                                file: fid,
-                                pointer: tokens_pointer(&path),
-                            };
-                            let known = targets.get(&(fid, r)).cloned();
-                            let checked = self.check_chain(here.clone(), r, known, &mut good);
-                            let checked = match checked {
-                                Ok(Some(target)) => {
-                                    targets.insert((fid, r), target);
-                                    Ok(())
-                                }
-                                Ok(None) => Ok(()),
-                                Err(e) => Err(e),
-                            };
-                            if let Err(e) = checked {
-                                let code = match e {
-                                    RefError::Forbidden { .. } => "forbidden-ref",
-                                    RefError::Cycle { .. } => "ref-cycle",
-                                    RefError::TooLong { .. } => "ref-chain-too-long",
-                                    RefError::Unresolved { .. } => "unresolved-ref",
+                            let known = targets.get(&(fid, r));
+                            // The same string already led to a value: nothing to check, and no pointer to
+                            // write for this use (most `$ref`s of a document repeat one another).
+                            if !known.is_some_and(|t| good.contains(t)) {
+                                let known = known.cloned();
+                                let here = Location {
+                                    file: fid,
+                                    pointer: tokens_pointer(&path),
                                 };
-                                errors.push(Diagnostic {
-                                    code,
-                                    message: e.to_string(),
-                                    file: file.name.clone(),
-                                    pointer: tokens_pointer(&path) + "/$ref",
-                                    line: None,
-                                    column: None,
-                                });
-                                if errors.full() {
-                                    return;
+                                let checked = self.check_chain(here, r, known, &mut good);
+                                let checked = match checked {
+                                    Ok(Some(target)) => {
+                                        targets.insert((fid, r), target);
+                                        Ok(())
+                                    }
+                                    Ok(None) => Ok(()),
+                                    Err(e) => Err(e),
+                                };
+                                if let Err(e) = checked {
+                                    let code = match e {
+                                        RefError::Forbidden { .. } => "forbidden-ref",
+                                        RefError::Cycle { .. } => "ref-cycle",
+                                        RefError::TooLong { .. } => "ref-chain-too-long",
+                                        RefError::Unresolved { .. } => "unresolved-ref",
+                                    };
+                                    errors.push(Diagnostic {
+                                        code,
+                                        message: e.to_string(),
+                                        file: file.name.clone(),
+                                        pointer: tokens_pointer(&path) + "/$ref",
+                                        line: None,
+                                        column: None,
+                                    });
+                                    if errors.full() {
+                                        return;
+                                    }
                                 }
                             }
                         }
