@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures_channel::oneshot;
+use specpress_api::engine::references;
 use specpress_domain::model::Bundle;
 use specpress_domain::usecases::diffs::{Comparison, DiffEngine, Rendered};
 use specpress_domain::{DomainError, Result};
@@ -28,18 +29,6 @@ impl SpecDiffEngine {
         specpress_api::allocator::retain_freed_memory();
         SpecDiffEngine { limits }
     }
-}
-
-fn references(bundle: &Bundle) -> Vec<specpress_spec::Reference> {
-    bundle
-        .references
-        .iter()
-        .map(|r| specpress_spec::Reference {
-            location: r.location.clone(),
-            content: r.content.clone(),
-            name: r.name.clone(),
-        })
-        .collect()
 }
 
 /// Parses one side; an unusable document is a 422 on `field` with every located message.

@@ -36,7 +36,8 @@ impl Engines {
     }
 }
 
-fn references(b: &Bundle) -> Vec<specpress_spec::Reference> {
+/// A bundle's external files as the spec engine takes them.
+pub fn references(b: &Bundle) -> Vec<specpress_spec::Reference> {
     b.references
         .iter()
         .map(|r| specpress_spec::Reference {
