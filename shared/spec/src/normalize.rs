@@ -54,13 +54,13 @@ pub(crate) fn normalize_template(path: &str) -> String {
 }
 
 /// The parameter names of a template, in order.
-pub(crate) fn template_params(path: &str) -> Vec<String> {
+pub(crate) fn template_params(path: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = path;
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else { break };
-        out.push(after[..close].to_string());
+        out.push(&after[..close]);
         rest = &after[close + 1..];
     }
     out
@@ -407,7 +407,7 @@ impl<'a> Builder<'a> {
         let template = template_params(path);
         // Parameters: path-level first, then operation-level overriding on (in, name).
         let mut merged: IndexMap<
-            (String, String),
+            (&'a str, &'a str),
             (Location, V<'a>),
             hashbrown::DefaultHashBuilder,
         > = IndexMap::default();
@@ -418,10 +418,8 @@ impl<'a> Builder<'a> {
                     let Some((ploc, p)) = self.resolve_at(ps_loc.index(i), pv) else {
                         continue;
                     };
-                    let k = (
-                        s(p, "in").unwrap_or_default(),
-                        s(p, "name").unwrap_or_default(),
-                    );
+                    let text = |key| field(p, key).and_then(V::as_str).unwrap_or_default();
+                    let k = (text("in"), text("name"));
                     merged.insert(k, (ploc, p));
                 }
             }
@@ -438,7 +436,7 @@ impl<'a> Builder<'a> {
                 form.push((ploc, p));
                 continue;
             }
-            let Some(location) = parameter_in(&pin) else {
+            let Some(location) = parameter_in(pin) else {
                 continue;
             };
             let path_index = if location == ParameterIn::Path {
@@ -447,7 +445,7 @@ impl<'a> Builder<'a> {
                 None
             };
             parameters.push(Parameter {
-                name,
+                name: name.to_string(),
                 location,
                 path_index,
                 required: b(p, "required") || location == ParameterIn::Path,
@@ -553,33 +551,35 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn media_types(&self, op: V<'_>, key: &str, default: &str) -> Vec<String> {
-        let own = field(op, key).or_else(|| self.doc.root().get(key));
-        let list = strings(own);
-        if list.is_empty() {
-            vec![default.to_string()]
-        } else {
-            list
-        }
+    /// A Swagger 2.0 `consumes` or `produces` list: the operation's, else the document's, else `default`.
+    fn media_types(&self, op: V<'a>, key: &str, default: &'static str) -> Vec<&'a str> {
+        let doc: &'a Document = self.doc;
+        let own = field(op, key).or_else(|| doc.root().get(key));
+        let list: Vec<&'a str> = own
+            .and_then(V::as_array)
+            .map(|a| a.iter().filter_map(V::as_str).collect())
+            .unwrap_or_default();
+        if list.is_empty() { vec![default] } else { list }
     }
 
     fn swagger_body(
         &mut self,
         key: &OperationKey,
         oloc: &Location,
-        op: V<'_>,
+        op: V<'a>,
         body: Option<(Location, V<'a>)>,
         form: &[(Location, V<'_>)],
     ) -> Option<RequestBody> {
         if let Some((ploc, p)) = body {
+            let schema = field(p, "schema").map(|_| ploc.child("schema"));
             let content = self
                 .media_types(op, "consumes", "application/json")
                 .into_iter()
                 .map(|mt| {
                     (
-                        mt,
+                        mt.to_string(),
                         MediaType {
-                            schema: field(p, "schema").map(|_| ploc.child("schema")),
+                            schema: schema.clone(),
                             encoding: None,
                             source: ploc.clone(),
                         },
@@ -662,7 +662,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn response(&self, status: &str, loc: Location, value: V<'a>, op: V<'_>) -> Option<Response> {
+    fn response(&self, status: &str, loc: Location, value: V<'a>, op: V<'a>) -> Option<Response> {
         let (rloc, r) = self.resolve_at(loc, value)?;
         let mut headers = IndexMap::new();
         if let Some(hm) = field(r, "headers").and_then(V::as_object) {
@@ -688,15 +688,15 @@ impl<'a> Builder<'a> {
             }
         }
         let content = if self.swagger {
-            match field(r, "schema") {
-                Some(_) => self
+            match field(r, "schema").map(|_| rloc.child("schema")) {
+                Some(schema) => self
                     .media_types(op, "produces", "application/json")
                     .into_iter()
                     .map(|mt| {
                         (
-                            mt,
+                            mt.to_string(),
                             MediaType {
-                                schema: Some(rloc.child("schema")),
+                                schema: Some(schema.clone()),
                                 encoding: None,
                                 source: rloc.clone(),
                             },

@@ -384,7 +384,7 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
             let declared = op
                 .parameters
                 .iter()
-                .any(|p| p.location == ParameterIn::Path && &p.name == name);
+                .any(|p| p.location == ParameterIn::Path && p.name == *name);
             if !declared {
                 out.push(at(
                     doc,
@@ -402,7 +402,7 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
             .iter()
             .filter(|p| p.location == ParameterIn::Path)
         {
-            if !names.contains(&p.name) {
+            if !names.contains(&p.name.as_str()) {
                 out.push(at(
                     doc,
                     &p.source,
@@ -441,7 +441,7 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
     if doc.version().family() == crate::SpecFamily::AsyncApi {
         for ch in model.channels.values() {
             for name in template_params(&ch.address) {
-                if !ch.parameters.contains_key(&name) {
+                if !ch.parameters.contains_key(name) {
                     out.push(at(
                         doc,
                         &ch.source,
