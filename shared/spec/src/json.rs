@@ -28,6 +28,9 @@ struct Ctx {
     depth: Cell<usize>,
     nodes: Cell<usize>,
     failure: RefCell<Option<Failure>>,
+    /// Whether the text holds a `\u0000` escape: JSON refuses raw control characters in strings, so that escape is
+    /// the only way a NUL gets into a key or string, and without it no string needs searching for one.
+    nul_possible: bool,
     /// Path tokens of the failure, innermost first.
     path: RefCell<Vec<String>>,
     tree: RefCell<Builder>,
@@ -107,7 +110,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
         self.0.count()?;
-        if v.contains('\0') {
+        if self.0.nul_possible && v.contains('\0') {
             return Err(self.0.fail(Failure::Nul));
         }
         Ok(self.0.tree.borrow_mut().string(v))
@@ -146,7 +149,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
                 Some(k) => k,
                 None => break,
             };
-            if key.contains('\0') {
+            if ctx.nul_possible && key.contains('\0') {
                 ctx.path.borrow_mut().push(key.replace('\0', "\\u0000"));
                 return Err(ctx.fail(Failure::Nul));
             }
@@ -219,6 +222,7 @@ pub(crate) fn load(
         depth: Cell::new(0),
         nodes: Cell::new(nodes_before),
         failure: RefCell::new(None),
+        nul_possible: memchr::memmem::find(text.as_bytes(), b"\\u0000").is_some(),
         path: RefCell::new(Vec::new()),
         tree: RefCell::new(Builder::new(text.len())),
     };
