@@ -3,12 +3,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
 
-use indexmap::IndexMap;
 use serde_json::{Value, json};
 use specpress_spec::{
-    ApiModel, Channel, Direction, Document, FileId, Location, MediaType, Message, MessageOperation,
-    Operation, OperationKind, Parameter, ParameterIn, RequestBody, Response, SecurityRequirement,
-    SecurityScheme, Server,
+    ApiModel, Channel, Direction, Document, FileId, Location, Map, MediaType, Message,
+    MessageOperation, Operation, OperationKind, Parameter, ParameterIn, RequestBody, Response,
+    SecurityRequirement, SecurityScheme, Server,
 };
 
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
@@ -325,7 +324,7 @@ fn in_name(p: ParameterIn) -> &'static str {
 /// `i` (two versions of a document usually list them in the same order, and each key compared
 /// costs a read of its text), then scans small maps, which beats hashing the key with the
 /// map's SipHash.
-fn small_get_near<'m, V>(m: &'m IndexMap<String, V>, i: usize, key: &str) -> Option<&'m V> {
+fn small_get_near<'m, V>(m: &'m Map<String, V>, i: usize, key: &str) -> Option<&'m V> {
     if let Some((k, v)) = m.get_index(i)
         && k == key
     {
@@ -381,7 +380,7 @@ impl Near {
     /// The index of `key` (the `i`-th key of the map walked) in `m`.
     fn find<K: std::hash::Hash + Eq, V>(
         &mut self,
-        m: &IndexMap<K, V>,
+        m: &Map<K, V>,
         i: usize,
         key: &K,
     ) -> Option<usize> {
@@ -1292,8 +1291,8 @@ impl<'a> Engine<'a> {
 
     fn media_crumb(
         &mut self,
-        prev: &IndexMap<String, MediaType>,
-        cur: &IndexMap<String, MediaType>,
+        prev: &Map<String, MediaType>,
+        cur: &Map<String, MediaType>,
         key: &'a str,
     ) -> Option<Crumb> {
         (prev.len() > 1 || cur.len() > 1).then(|| self.crumb(NodeKind::MediaType, key))
@@ -1374,8 +1373,8 @@ impl<'a> Engine<'a> {
         &mut self,
         owner: usize,
         base: &mut Vec<Crumb>,
-        prev: &'a IndexMap<String, MediaType>,
-        cur: &'a IndexMap<String, MediaType>,
+        prev: &'a Map<String, MediaType>,
+        cur: &'a Map<String, MediaType>,
         request: bool,
     ) {
         let request = request != self.inverted;
@@ -1478,8 +1477,8 @@ impl<'a> Engine<'a> {
     fn responses(
         &mut self,
         owner: usize,
-        prev: &'a IndexMap<String, Response>,
-        cur: &'a IndexMap<String, Response>,
+        prev: &'a Map<String, Response>,
+        cur: &'a Map<String, Response>,
     ) {
         // One crumb path for every response (each comparison leaves it as it got it).
         let mut crumbs: Vec<Crumb> = Vec::with_capacity(4);
@@ -1544,10 +1543,10 @@ impl<'a> Engine<'a> {
         if p.headers.is_empty() && c.headers.is_empty() {
             return;
         }
-        let lower = |m: &'a IndexMap<String, specpress_spec::Header>| {
+        let lower = |m: &'a Map<String, specpress_spec::Header>| {
             m.iter()
                 .map(|(k, v)| (k.to_ascii_lowercase(), (k, v)))
-                .collect::<IndexMap<_, _>>()
+                .collect::<Map<_, _>>()
         };
         let ph = lower(&p.headers);
         let ch = lower(&c.headers);
@@ -1772,8 +1771,8 @@ impl<'a> Engine<'a> {
 
     fn security_schemes(
         &mut self,
-        prev: &'a IndexMap<String, SecurityScheme>,
-        cur: &'a IndexMap<String, SecurityScheme>,
+        prev: &'a Map<String, SecurityScheme>,
+        cur: &'a Map<String, SecurityScheme>,
     ) {
         for (name, c) in cur {
             let status = if prev.contains_key(name) {
@@ -2194,8 +2193,8 @@ impl<'a> Engine<'a> {
         owner: usize,
         pm: &'a ApiModel,
         cm: &'a ApiModel,
-        prev: &'a IndexMap<String, Vec<Operation>>,
-        cur: &'a IndexMap<String, Vec<Operation>>,
+        prev: &'a Map<String, Vec<Operation>>,
+        cur: &'a Map<String, Vec<Operation>>,
         at: (Option<&Location>, Option<&Location>),
     ) {
         for (name, cops) in cur {

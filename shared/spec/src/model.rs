@@ -17,6 +17,10 @@
 //!   too is addressed by a [`Location`].
 
 use indexmap::IndexMap;
+
+/// The model's maps: insertion-ordered, hashed with hashbrown's default hasher (foldhash, seeded per map) rather
+/// than SipHash: keys are short, and the normalizer builds tens of thousands of small maps per large document.
+pub type Map<K, V> = IndexMap<K, V, hashbrown::DefaultHashBuilder>;
 use serde::Serialize;
 
 /// Text read once from a document and shared by every part of the model that repeats it (a description on a
@@ -143,20 +147,20 @@ pub enum SchemaDialect {
 pub struct ApiModel {
     /// HTTP operations (OpenAPI paths and, for 3.1+, webhooks), keyed and sorted by
     /// [`OperationKey`].
-    pub operations: IndexMap<OperationKey, Operation>,
+    pub operations: Map<OperationKey, Operation>,
     /// AsyncAPI operations, keyed and sorted by [`MessageOperationKey`].
-    pub message_operations: IndexMap<MessageOperationKey, MessageOperation>,
+    pub message_operations: Map<MessageOperationKey, MessageOperation>,
     /// AsyncAPI channels, keyed by normalized address (parameter names replaced by `{}`).
-    pub channels: IndexMap<String, Channel>,
+    pub channels: Map<String, Channel>,
     /// Document-level servers (Swagger 2.0 host/basePath/schemes are mapped here).
     pub servers: Vec<Server>,
     /// Security schemes by name.
-    pub security_schemes: IndexMap<String, SecurityScheme>,
+    pub security_schemes: Map<String, SecurityScheme>,
     /// Document-level security requirements (`None` when the document declares none).
     pub security: Option<Vec<SecurityRequirement>>,
     /// Named reusable schemas (`#/components/schemas/X`, `#/definitions/X`), by name, so that a
     /// change can be reported once at its definition.
-    pub schemas: IndexMap<String, Location>,
+    pub schemas: Map<String, Location>,
 }
 
 /// What kind of HTTP operation: a path operation, or an OpenAPI 3.1 webhook.
@@ -197,13 +201,13 @@ pub struct Operation {
     pub parameters: Vec<Parameter>,
     pub request_body: Option<RequestBody>,
     /// Responses by status key as written (`200`, `4XX`, `default`).
-    pub responses: IndexMap<String, Response>,
+    pub responses: Map<String, Response>,
     /// Effective security: the operation's own, else `None` meaning "inherits the document's".
     pub security: Option<Vec<SecurityRequirement>>,
     /// Operation or path-level servers, if any.
     pub servers: Option<Vec<Server>>,
     /// OpenAPI 3 callbacks: name -> operations of the callback.
-    pub callbacks: IndexMap<String, Vec<Operation>>,
+    pub callbacks: Map<String, Vec<Operation>>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -234,7 +238,7 @@ pub struct Parameter {
     /// (it carries `type`, `format`, `items`, `enum`, ... directly).
     pub schema: Option<Location>,
     /// OpenAPI 3 `content` form of a parameter.
-    pub content: IndexMap<String, MediaType>,
+    pub content: Map<String, MediaType>,
     /// Where the parameter object is (after following its `$ref`).
     pub source: Location,
 }
@@ -244,7 +248,7 @@ pub struct RequestBody {
     pub required: bool,
     pub description: Option<Text>,
     /// By media type (`application/json`, ...). Swagger 2.0: one entry per `consumes` type.
-    pub content: IndexMap<String, MediaType>,
+    pub content: Map<String, MediaType>,
     pub source: Location,
 }
 
@@ -260,9 +264,9 @@ pub struct MediaType {
 pub struct Response {
     pub status: String,
     pub description: Option<Text>,
-    pub headers: IndexMap<String, Header>,
+    pub headers: Map<String, Header>,
     /// By media type. Swagger 2.0: one entry per `produces` type when the response has a schema.
-    pub content: IndexMap<String, MediaType>,
+    pub content: Map<String, MediaType>,
     pub source: Location,
 }
 
@@ -282,7 +286,7 @@ pub struct Server {
     pub url: String,
     pub description: Option<String>,
     /// Server variables: name -> (default, enum).
-    pub variables: IndexMap<String, ServerVariable>,
+    pub variables: Map<String, ServerVariable>,
     /// AsyncAPI: the protocol (`kafka`, `mqtt`, ...).
     pub protocol: Option<String>,
 }
@@ -304,14 +308,14 @@ pub struct SecurityScheme {
     pub name: Option<String>,
     pub bearer_format: Option<String>,
     /// OAuth2 flows: flow name -> scopes (scope name -> description).
-    pub flows: IndexMap<String, IndexMap<String, String>>,
+    pub flows: Map<String, Map<String, String>>,
     pub open_id_connect_url: Option<String>,
     pub source: Location,
 }
 
 /// One alternative of a security requirement: scheme name -> required scopes. An empty
 /// requirement (`{}`) means "anonymous allowed".
-pub type SecurityRequirement = IndexMap<String, Vec<String>>;
+pub type SecurityRequirement = Map<String, Vec<String>>;
 
 /// Which way a message travels, seen from the application the document describes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -344,7 +348,7 @@ pub struct MessageOperation {
     pub description: Option<String>,
     pub deprecated: bool,
     /// Messages by name (the message's `name`, else its component key, else its index).
-    pub messages: IndexMap<String, Message>,
+    pub messages: Map<String, Message>,
     pub security: Option<Vec<SecurityRequirement>>,
     pub source: Location,
 }
@@ -370,7 +374,7 @@ pub struct Channel {
     pub address: String,
     pub description: Option<String>,
     /// Channel parameters by name, with their schema where declared.
-    pub parameters: IndexMap<String, Option<Location>>,
+    pub parameters: Map<String, Option<Location>>,
     pub servers: Vec<String>,
     pub source: Location,
 }

@@ -5,8 +5,7 @@
 //! copied: the model points at them by [`Location`]. The only values created are the Swagger
 //! 2.0 `formData` object schemas, written into the synthetic file.
 
-use indexmap::IndexMap;
-use serde_json::{Map, Value, json};
+use serde_json::{Map as JsonMap, Value, json};
 
 use crate::model::*;
 use crate::{Document, V, field, ref_of};
@@ -80,8 +79,8 @@ fn security(v: Option<V<'_>>) -> Option<Vec<SecurityRequirement>> {
     )
 }
 
-fn server_variables(v: Option<V<'_>>) -> IndexMap<String, ServerVariable> {
-    let mut out = IndexMap::new();
+fn server_variables(v: Option<V<'_>>) -> Map<String, ServerVariable> {
+    let mut out = Map::default();
     if let Some(vars) = v.and_then(V::as_object) {
         for (name, var) in vars.iter() {
             out.insert(
@@ -118,7 +117,7 @@ fn ref_name(r: &str) -> Option<String> {
 struct Builder<'a> {
     doc: &'a Document,
     swagger: bool,
-    synthetic: Map<String, Value>,
+    synthetic: JsonMap<String, Value>,
     synthetic_id: FileId,
     /// Where a `$ref` string written in a file resolves to, once it has resolved: the chain a
     /// string starts does not depend on where it is written (a chain that came back to the
@@ -138,7 +137,7 @@ pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
     let mut b = Builder {
         doc,
         swagger: doc.version() == SpecVersion::OpenApi20,
-        synthetic: Map::new(),
+        synthetic: JsonMap::new(),
         synthetic_id: FileId(doc.files.len() as u32),
         resolved: Default::default(),
         texts: Default::default(),
@@ -273,7 +272,7 @@ impl<'a> Builder<'a> {
             None => vec![Server {
                 url: base,
                 description: None,
-                variables: IndexMap::new(),
+                variables: Map::default(),
                 protocol: None,
             }],
             Some(h) => schemes
@@ -281,7 +280,7 @@ impl<'a> Builder<'a> {
                 .map(|sc| Server {
                     url: format!("{sc}://{h}{base}"),
                     description: None,
-                    variables: IndexMap::new(),
+                    variables: Map::default(),
                     protocol: None,
                 })
                 .collect(),
@@ -302,8 +301,8 @@ impl<'a> Builder<'a> {
             .collect()
     }
 
-    fn security_schemes(&self, loc: &Location) -> IndexMap<String, SecurityScheme> {
-        let mut out = IndexMap::new();
+    fn security_schemes(&self, loc: &Location) -> Map<String, SecurityScheme> {
+        let mut out = Map::default();
         let Some(m) = self.doc.value(loc).and_then(V::as_object) else {
             return out;
         };
@@ -311,7 +310,7 @@ impl<'a> Builder<'a> {
             let Some((sloc, sv)) = self.resolve(&loc.child(name)) else {
                 continue;
             };
-            let mut flows = IndexMap::new();
+            let mut flows = Map::default();
             if self.swagger {
                 if let Some(flow) = s(sv, "flow") {
                     flows.insert(flow, scopes(field(sv, "scopes")));
@@ -406,11 +405,7 @@ impl<'a> Builder<'a> {
     ) -> Operation {
         let template = template_params(path);
         // Parameters: path-level first, then operation-level overriding on (in, name).
-        let mut merged: IndexMap<
-            (&'a str, &'a str),
-            (Location, V<'a>),
-            hashbrown::DefaultHashBuilder,
-        > = IndexMap::default();
+        let mut merged: Map<(&'a str, &'a str), (Location, V<'a>)> = Map::default();
         for (owner_loc, owner) in [(iloc, item), (oloc, op)] {
             if let Some(ps) = field(owner, "parameters").and_then(V::as_array) {
                 let ps_loc = owner_loc.child("parameters");
@@ -469,7 +464,7 @@ impl<'a> Builder<'a> {
         } else {
             field(op, "requestBody").and_then(|bv| self.request_body(oloc.child("requestBody"), bv))
         };
-        let mut responses = IndexMap::new();
+        let mut responses = Map::default();
         if let Some(rs) = field(op, "responses").and_then(V::as_object) {
             let rs_loc = oloc.child("responses");
             for (status, rv) in rs.iter().filter(|(k, _)| !k.starts_with("x-")) {
@@ -478,7 +473,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        let mut cbs = IndexMap::new();
+        let mut cbs = Map::default();
         if callbacks && let Some(cm) = field(op, "callbacks").and_then(V::as_object) {
             for name in cm.keys() {
                 let Some((cloc, cb)) = self.resolve(&oloc.child("callbacks").child(name)) else {
@@ -523,8 +518,8 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn content(&self, owner: &Location, v: V<'_>) -> IndexMap<String, MediaType> {
-        let mut out = IndexMap::new();
+    fn content(&self, owner: &Location, v: V<'_>) -> Map<String, MediaType> {
+        let mut out = Map::default();
         if let Some(c) = field(v, "content").and_then(V::as_object) {
             for (mt, m) in c.iter() {
                 let mloc = owner.child("content").child(mt);
@@ -597,12 +592,12 @@ impl<'a> Builder<'a> {
             return None;
         }
         // formData parameters become one object schema in the synthetic file.
-        let mut properties = Map::new();
+        let mut properties = JsonMap::new();
         let mut required = Vec::new();
         let mut has_file = false;
         for &(_, p) in form {
             let Some(name) = s(p, "name") else { continue };
-            let mut prop = Map::new();
+            let mut prop = JsonMap::new();
             if let Some(pm) = p.as_object() {
                 for (k, v) in pm.iter() {
                     if !matches!(k, "name" | "in" | "required" | "allowEmptyValue") {
@@ -664,7 +659,7 @@ impl<'a> Builder<'a> {
 
     fn response(&self, status: &str, loc: Location, value: V<'a>, op: V<'a>) -> Option<Response> {
         let (rloc, r) = self.resolve_at(loc, value)?;
-        let mut headers = IndexMap::new();
+        let mut headers = Map::default();
         if let Some(hm) = field(r, "headers").and_then(V::as_object) {
             let hm_loc = rloc.child("headers");
             for (name, hv) in hm.iter() {
@@ -703,7 +698,7 @@ impl<'a> Builder<'a> {
                         )
                     })
                     .collect(),
-                None => IndexMap::new(),
+                None => Map::default(),
             }
         } else {
             self.content(&rloc, r)
@@ -773,7 +768,7 @@ impl<'a> Builder<'a> {
                 } else {
                     id.to_string()
                 };
-                let mut parameters = IndexMap::new();
+                let mut parameters = Map::default();
                 if let Some(ps) = field(ch, "parameters").and_then(V::as_object) {
                     for name in ps.keys() {
                         let resolved = self.resolve(&cloc.child("parameters").child(name));
@@ -816,7 +811,7 @@ impl<'a> Builder<'a> {
                     ] {
                         let Some(op) = ch.get(verb) else { continue };
                         let oloc = cloc.child(verb);
-                        let mut messages = IndexMap::new();
+                        let mut messages = Map::default();
                         if field(op, "message").is_some() {
                             let mloc = oloc.child("message");
                             match self.resolve(&mloc) {
@@ -876,7 +871,7 @@ impl<'a> Builder<'a> {
                     },
                     None => String::new(),
                 };
-                let mut messages = IndexMap::new();
+                let mut messages = Map::default();
                 match field(op, "messages").and_then(V::as_array) {
                     Some(list) => {
                         for i in 0..list.len() {
@@ -923,7 +918,7 @@ impl<'a> Builder<'a> {
             }
         }
         // Several operations in one direction on one channel: tell them apart by id.
-        let mut counts: IndexMap<(Direction, String), usize> = IndexMap::new();
+        let mut counts: Map<(Direction, String), usize> = Map::default();
         for op in &ops {
             *counts
                 .entry((op.key.direction, op.key.channel.clone()))
@@ -951,7 +946,7 @@ impl<'a> Builder<'a> {
         index: usize,
         id: Option<&str>,
         default_ct: &Option<String>,
-        out: &mut IndexMap<String, Message>,
+        out: &mut Map<String, Message>,
     ) {
         let written = self.doc.value(loc);
         let comp_name = written.and_then(ref_of).and_then(ref_name);
@@ -1007,7 +1002,7 @@ impl<'a> Builder<'a> {
     }
 }
 
-fn scopes(v: Option<V<'_>>) -> IndexMap<String, String> {
+fn scopes(v: Option<V<'_>>) -> Map<String, String> {
     v.and_then(V::as_object)
         .map(|m| {
             m.iter()
