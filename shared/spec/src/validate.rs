@@ -336,17 +336,20 @@ fn at(doc: &Document, loc: &Location, code: &'static str, message: String) -> Di
     }
 }
 
-fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
-    let model = doc.model();
-    // Duplicate operationIds (OpenAPI operations, AsyncAPI 2.x operations).
+/// Reports each operationId used again, naming where it was first used.
+fn duplicate_operation_ids<'m>(
+    doc: &Document,
+    operations: impl Iterator<Item = (Option<&'m str>, &'m Location)>,
+    out: &mut Vec<Diagnostic>,
+) {
     let mut ids: HashMap<&str, &Location> = HashMap::new();
-    for op in model.operations.values() {
-        if let Some(id) = op.operation_id.as_deref()
-            && let Some(first) = ids.insert(id, &op.source)
+    for (id, source) in operations {
+        if let Some(id) = id
+            && let Some(first) = ids.insert(id, source)
         {
             out.push(at(
                 doc,
-                &op.source.child("operationId"),
+                &source.child("operationId"),
                 "duplicate-operation-id",
                 format!(
                     "operationId '{id}' is also used at {}; operationIds must be unique",
@@ -355,23 +358,24 @@ fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
             ));
         }
     }
+}
+
+fn semantic(doc: &Document, out: &mut Vec<Diagnostic>) {
+    let model = doc.model();
+    // Duplicate operationIds (OpenAPI operations, AsyncAPI 2.x operations).
+    let ops = model.operations.values();
+    duplicate_operation_ids(
+        doc,
+        ops.map(|o| (o.operation_id.as_deref(), &o.source)),
+        out,
+    );
     if let SpecVersion::AsyncApi2 { .. } = doc.version() {
-        let mut ids: HashMap<&str, &Location> = HashMap::new();
-        for op in model.message_operations.values() {
-            if let Some(id) = op.operation_id.as_deref()
-                && let Some(first) = ids.insert(id, &op.source)
-            {
-                out.push(at(
-                    doc,
-                    &op.source.child("operationId"),
-                    "duplicate-operation-id",
-                    format!(
-                        "operationId '{id}' is also used at {}; operationIds must be unique",
-                        first.pointer
-                    ),
-                ));
-            }
-        }
+        let ops = model.message_operations.values();
+        duplicate_operation_ids(
+            doc,
+            ops.map(|o| (o.operation_id.as_deref(), &o.source)),
+            out,
+        );
     }
     // Path templates and path parameters.
     for op in model

@@ -555,6 +555,35 @@ fn schema_errors_carry_pointer_line_and_column_in_yaml_and_json() {
 }
 
 #[test]
+fn asyncapi_2_duplicate_operation_ids_name_the_first_use() {
+    let text = "asyncapi: 2.6.0
+info: {title: T, version: '1'}
+channels:
+  a:
+    publish: {operationId: same, message: {payload: {type: string}}}
+  b:
+    subscribe: {operationId: same, message: {payload: {type: string}}}
+";
+    let doc = parse(text, &[], &Limits::default()).unwrap();
+    let dups: Vec<_> = doc
+        .validate()
+        .into_iter()
+        .filter(|d| d.code == "duplicate-operation-id")
+        .collect();
+    assert_eq!(dups.len(), 1, "{dups:?}");
+    // Operations are visited in the model's order (by channel and direction): one use is reported, naming the other.
+    let (a, b) = ("/channels/a/publish", "/channels/b/subscribe");
+    let (reported, named) = if dups[0].pointer.starts_with(a) {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    assert_eq!(dups[0].pointer, format!("{reported}/operationId"));
+    assert!(dups[0].message.contains(named), "{}", dups[0].message);
+    assert!(check(text, &[], &Limits::default()).is_err());
+}
+
+#[test]
 fn semantic_rules_duplicate_operation_ids_and_path_parameters() {
     let text = r#"
 openapi: 3.0.3
