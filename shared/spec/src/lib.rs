@@ -877,42 +877,19 @@ impl Document {
                                 ));
                                 return;
                             }
-                            let known = targets.get(&(fid, r));
-                            // The same string already led to a value: nothing to check, and no pointer to
-                            // write for this use (most `$ref`s of a document repeat one another).
-                            if !known.is_some_and(|t| good.contains(t)) {
-                                let known = known.cloned();
-                                let here = Location {
-                                    file: fid,
-                                    pointer: tokens_pointer(&path),
-                                };
-                                let checked = self.check_chain(here, r, known, &mut good);
-                                let checked = match checked {
-                                    Ok(Some(target)) => {
-                                        targets.insert((fid, r), target);
-                                        Ok(())
-                                    }
-                                    Ok(None) => Ok(()),
-                                    Err(e) => Err(e),
-                                };
-                                if let Err(e) = checked {
-                                    let code = match e {
-                                        RefError::Forbidden { .. } => "forbidden-ref",
-                                        RefError::Cycle { .. } => "ref-cycle",
-                                        RefError::TooLong { .. } => "ref-chain-too-long",
-                                        RefError::Unresolved { .. } => "unresolved-ref",
-                                    };
-                                    errors.push(Diagnostic {
-                                        code,
-                                        message: e.to_string(),
-                                        file: file.name.clone(),
-                                        pointer: tokens_pointer(&path) + "/$ref",
-                                        line: None,
-                                        column: None,
-                                    });
-                                    if errors.full() {
-                                        return;
-                                    }
+                            if let Err(e) =
+                                self.check_ref_use(fid, r, &path, &mut targets, &mut good)
+                            {
+                                errors.push(Diagnostic {
+                                    code: e.code(),
+                                    message: e.to_string(),
+                                    file: file.name.clone(),
+                                    pointer: tokens_pointer(&path) + "/$ref",
+                                    line: None,
+                                    column: None,
+                                });
+                                if errors.full() {
+                                    return;
                                 }
                             }
                         }
@@ -936,6 +913,33 @@ impl Document {
                 }
             }
         }
+    }
+
+    /// Checks one use of the `$ref` string `r`, written at `path` in file `fid`. `targets` remembers where each string
+    /// first led, `good` every location known to end on a value.
+    fn check_ref_use<'d>(
+        &'d self,
+        fid: FileId,
+        r: &'d str,
+        path: &[Tok],
+        targets: &mut hashbrown::HashMap<(FileId, &'d str), Location>,
+        good: &mut hashbrown::HashSet<Location>,
+    ) -> Result<(), RefError> {
+        let known = targets.get(&(fid, r));
+        // The same string already led to a value: nothing to check, and no pointer to write for this use (most
+        // `$ref`s of a document repeat one another).
+        if known.is_some_and(|t| good.contains(t)) {
+            return Ok(());
+        }
+        let known = known.cloned();
+        let here = Location {
+            file: fid,
+            pointer: tokens_pointer(path),
+        };
+        if let Some(target) = self.check_chain(here, r, known, good)? {
+            targets.insert((fid, r), target);
+        }
+        Ok(())
     }
 
     /// Checks the chain a `$ref` written at `here` starts (`known`: its first target, when
@@ -1029,6 +1033,16 @@ impl Document {
 }
 
 impl RefError {
+    /// The diagnostic code of this error.
+    fn code(&self) -> &'static str {
+        match self {
+            RefError::Forbidden { .. } => "forbidden-ref",
+            RefError::Cycle { .. } => "ref-cycle",
+            RefError::TooLong { .. } => "ref-chain-too-long",
+            RefError::Unresolved { .. } => "unresolved-ref",
+        }
+    }
+
     fn used_at(self, at: String) -> Self {
         match self {
             RefError::Unresolved {
