@@ -49,8 +49,8 @@ fn ms(d: Duration) -> String {
 
 fn main() {
     let Some(dir) = corpus() else { return };
-    // The engine alone and the service are measured in one process, with the service's allocator setting.
-    specpress_api::allocator::retain_freed_memory();
+    // The engine alone and the service are measured in one process, with the service's allocator settings.
+    specpress_api::allocator::configure_for_service();
     let iters: usize = std::env::var("SPECPRESS_BENCH_ITERS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -24,9 +24,9 @@ impl Default for SpecDiffEngine {
 
 impl SpecDiffEngine {
     /// An engine with the given parsing budgets. The process keeps the memory its documents free
-    /// ([`specpress_api::allocator::retain_freed_memory`]).
+    /// and backs it with small pages ([`specpress_api::allocator::configure_for_service`]).
     pub fn new(limits: Limits) -> Self {
-        specpress_api::allocator::retain_freed_memory();
+        specpress_api::allocator::configure_for_service();
         SpecDiffEngine { limits }
     }
 }

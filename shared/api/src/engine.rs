@@ -21,14 +21,16 @@ impl Default for Engines {
 
 impl Engines {
     /// An engine with the given budgets. The process keeps the memory its documents free
-    /// ([`crate::allocator::retain_freed_memory`]).
+    /// and backs it with small pages ([`crate::allocator::configure_for_service`]).
     pub fn new(limits: Limits) -> Self {
-        crate::allocator::retain_freed_memory();
+        crate::allocator::configure_for_service();
         Engines { limits }
     }
 
-    /// Compiles the bundled JSON Schemas now rather than on the first request.
+    /// Compiles the bundled JSON Schemas now rather than on the first request (under the service's memory policy,
+    /// [`crate::allocator::configure_for_service`]).
     pub async fn warm_up() -> Result<()> {
+        crate::allocator::configure_for_service();
         tokio::task::spawn_blocking(specpress_spec::warm_up)
             .await
             .map_err(DomainError::unexpected)?

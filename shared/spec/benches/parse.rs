@@ -3,10 +3,14 @@
 //!
 //! `cargo bench -p specpress-spec` runs each document in its own child process (this same
 //! binary with `--check`, and again with `--floor`), so the peak RSS (`VmHWM` from `/proc/self/status`) of one document
-//! is not polluted by another. In the child: the file is read, then `check` runs
-//! `SPECPRESS_BENCH_ITERS` times (default 15; the first also compiles the document's schema, as
-//! a cold Lambda would) and the median is printed with the peak RSS after the first run, next to the floor of the same run: serde_json reading the same
-//! text into a `Value` (JSON) or saphyr-parser producing its events (YAML).
+//! is not polluted by another. The child runs under the service's memory policy
+//! (`specpress_alloc::configure_for_service`: freed memory kept, small pages), as `check` runs in the deploy and
+//! validation functions; `SPECPRESS_BENCH_THP=1` keeps transparent huge pages instead, as a one-shot CLI process has
+//! them. In the child: the bundled schemas are compiled (`warm_up`, as the service does at start) and the RSS of
+//! this ready process is noted; then the file is read and `check` runs `SPECPRESS_BENCH_ITERS` times
+//! (default 15). Printed: the median, the peak RSS after the first run, and what the document added to the ready
+//! process (peak minus ready: the input text and everything the check built from it). Next to them, the floor of
+//! the same run: serde_json reading the same text into a `Value` (JSON) or saphyr-parser producing its events (YAML).
 //!
 //! The corpus folder comes from `SPECPRESS_CORPUS` (default `<repo>/../shared/corpus`).
 
@@ -58,6 +62,7 @@ fn floor_once(text: &str, yaml: bool) {
 
 /// The floor alone, in its own process, so that its peak RSS is its own.
 fn floor_child(path: &Path, iters: usize) {
+    memory_policy();
     let text = std::fs::read_to_string(path).expect("read corpus document");
     let yaml = path.extension().is_some_and(|e| e == "yaml" || e == "yml");
     let mut floor = Vec::with_capacity(iters);
@@ -73,14 +78,24 @@ fn floor_child(path: &Path, iters: usize) {
     println!("{} {}", median(floor), peak);
 }
 
+/// The service's memory policy, unless `SPECPRESS_BENCH_THP=1` asks for a one-shot process's.
+fn memory_policy() {
+    if std::env::var("SPECPRESS_BENCH_THP").as_deref() == Ok("1") {
+        specpress_alloc::retain_freed_memory();
+    } else {
+        specpress_alloc::configure_for_service();
+    }
+}
+
 fn check_child(path: &Path, iters: usize) {
+    memory_policy();
+    specpress_spec::warm_up().expect("bundled schemas compile");
+    let ready = vm_hwm_kib().unwrap_or(0);
     let text = std::fs::read_to_string(path).expect("read corpus document");
     let limits = specpress_spec::Limits {
         max_bytes: 64 * 1024 * 1024,
         ..Default::default()
     };
-    // No warm_up(): the first run compiles the one schema this document needs (so the peak RSS
-    // holds only that one); it is one run of the 15, so the median does not include it.
     let mut times = Vec::with_capacity(iters);
     let mut ops = 0;
     // Peak RSS of the first run: one document in a fresh process (later runs only add
@@ -96,7 +111,14 @@ fn check_child(path: &Path, iters: usize) {
             peak = vm_hwm_kib().unwrap_or(0);
         }
     }
-    println!("{} {} {} {}", median(times), peak, text.len(), ops);
+    println!(
+        "{} {} {} {} {}",
+        median(times),
+        peak,
+        text.len(),
+        ops,
+        ready
+    );
 }
 
 fn main() {
@@ -131,17 +153,25 @@ fn main() {
         return;
     }
     let exe = std::env::current_exe().expect("own path");
+    let policy = if std::env::var("SPECPRESS_BENCH_THP").as_deref() == Ok("1") {
+        "transparent huge pages on (a one-shot CLI process)"
+    } else {
+        "the service's: small pages, freed memory kept"
+    };
     println!(
         "specpress_spec::check = parse + resolve + validate; median of {iters} runs in one process per document; \
-         peak RSS = VmHWM after the first run in that fresh process (input text and the compiled schema included)"
+         memory policy: {policy}; ready = VmHWM of that process once every bundled schema is compiled (as the \
+         service starts); peak = VmHWM after the first check; added = peak - ready (the input text included)"
     );
     println!(
-        "{:<38} {:>8} {:>10} {:>8} {:>9} {:>9} {:>10} {:>8} {:>6}",
+        "{:<38} {:>8} {:>9} {:>8} {:>7} {:>8} {:>11} {:>8} {:>9} {:>7} {:>6}",
         "document",
         "input MB",
         "median ms",
-        "RSS MB",
-        "RSS/input",
+        "ready MB",
+        "peak MB",
+        "added MB",
+        "added/input",
         "floor ms",
         "floor RSS",
         "ms ratio",
@@ -174,15 +204,16 @@ fn main() {
         let (Some(c), Some(f)) = (run("--check"), run("--floor")) else {
             continue;
         };
-        let ([ms, hwm_kib, bytes, ops], [floor_ms, floor_kib]) = (&c[..], &f[..]) else {
+        let ([ms, hwm_kib, bytes, ops, ready_kib], [floor_ms, floor_kib]) = (&c[..], &f[..]) else {
             println!("{rel:<38} unexpected child output");
             continue;
         };
         let input_mb = bytes / 1_048_576.0;
-        let rss_mb = hwm_kib / 1024.0;
+        let (peak_mb, ready_mb) = (hwm_kib / 1024.0, ready_kib / 1024.0);
+        let added_mb = peak_mb - ready_mb;
         println!(
-            "{rel:<38} {input_mb:>8.1} {ms:>10.1} {rss_mb:>8.1} {:>8.1}x {floor_ms:>9.1} {:>9.1}M {:>7.2}x {ops:>6}  (floor: {floor_name})",
-            rss_mb / input_mb,
+            "{rel:<38} {input_mb:>8.1} {ms:>9.1} {ready_mb:>8.1} {peak_mb:>7.1} {added_mb:>8.1} {:>10.1}x {floor_ms:>8.1} {:>8.1}M {:>7.2}x {ops:>6}  (floor: {floor_name})",
+            added_mb / input_mb,
             floor_kib / 1024.0,
             ms / floor_ms,
         );
