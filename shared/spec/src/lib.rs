@@ -20,6 +20,8 @@ mod yaml;
 pub use model::*;
 pub use tree::{Arr, Kind, Num, Obj, Tree, V};
 pub use validate::warm_up;
+#[doc(hidden)]
+pub use yaml::compare_readers;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

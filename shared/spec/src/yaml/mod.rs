@@ -25,6 +25,8 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+mod block;
+
 use crate::Diagnostic;
 use crate::tree::{Builder, Num, Tree};
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
@@ -273,25 +275,24 @@ fn scalar<'a>(
 }
 
 /// Parses `text` as a single YAML document within the budget.
+///
+/// Block-style documents go through [`block`], a fast reader for the block subset API documents are written in; it
+/// declines anything outside that subset, and any document it declines or finds fault with is read again by
+/// saphyr-parser, which decides it (so every error, with its position, is saphyr-parser's).
 pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
-    let mut parser = Parser::new_from_str(text);
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut root: Option<u32> = None;
-    let mut nodes = b.nodes_before;
-    let mut aliases = 0usize;
-    // Anchored values by anchor id: an alias shares the node (and counts its size again
-    // against the node budget, as if expanded).
-    let mut anchors: HashMap<usize, (u32, usize)> = HashMap::new();
-    let mut documents = 0usize;
-    let mut tree = Builder::new(text.len());
-    let mut key_positions: Vec<(u32, u32)> = Vec::new();
-
-    macro_rules! fail {
-        ($code:expr, $msg:expr, $span:expr) => {
-            return Err(diag($code, $msg, $span, &stack))
-        };
+    let mut loader = Loader::new(text, b);
+    if block::read(text, &mut loader).is_ok()
+        && let Ok(loaded) = loader.finish()
+    {
+        return Ok(loaded);
     }
+    load_with_saphyr(text, b)
+}
 
+/// [`load`] with saphyr-parser alone.
+pub(crate) fn load_with_saphyr(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
+    let mut parser = Parser::new_from_str(text);
+    let mut loader = Loader::new(text, b);
     loop {
         let (event, span) = match parser.next_event() {
             None => break,
@@ -310,18 +311,74 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         format!("invalid YAML: {}", e.info())
                     },
                     file: None,
-                    pointer: diag("", "", None, &stack).pointer,
+                    pointer: diag("", "", None, &loader.stack).pointer,
                     line: Some(m.line() as u32),
                     column: Some(m.col() as u32 + 1),
                 });
             }
         };
+        loader.event(event, span)?;
+    }
+    loader.finish()
+}
+
+/// Builds the tree from parser events, within the budget.
+pub(crate) struct Loader<'a, 'b> {
+    b: &'b YamlBudget,
+    stack: Vec<Frame<'a>>,
+    root: Option<u32>,
+    nodes: usize,
+    aliases: usize,
+    /// Anchored values by anchor id: an alias shares the node (and counts its size again
+    /// against the node budget, as if expanded).
+    anchors: HashMap<usize, (u32, usize)>,
+    documents: usize,
+    tree: Builder,
+    key_positions: Vec<(u32, u32)>,
+}
+
+impl<'a, 'b> Loader<'a, 'b> {
+    fn new(text: &str, b: &'b YamlBudget) -> Self {
+        Loader {
+            b,
+            stack: Vec::new(),
+            root: None,
+            nodes: b.nodes_before,
+            aliases: 0,
+            anchors: HashMap::new(),
+            documents: 0,
+            tree: Builder::new(text.len()),
+            key_positions: Vec::new(),
+        }
+    }
+
+    /// Takes one event.
+    pub(crate) fn event(&mut self, event: Event<'a>, span: Span) -> Result<(), Diagnostic> {
+        let b = self.b;
+        let Loader {
+            stack,
+            root,
+            nodes,
+            aliases,
+            anchors,
+            documents,
+            tree,
+            key_positions,
+            ..
+        } = self;
+
+        macro_rules! fail {
+            ($code:expr, $msg:expr, $span:expr) => {
+                return Err(diag($code, $msg, $span, stack))
+            };
+        }
+
         // A finished value to attach to the parent (with its anchor id and node count).
         let finished: Option<(u32, usize, usize)> = match event {
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => None,
             Event::DocumentStart(_) => {
-                documents += 1;
-                if documents > 1 {
+                *documents += 1;
+                if *documents > 1 {
                     fail!(
                         "multiple-documents",
                         "the YAML stream holds more than one document; send one document per file",
@@ -363,10 +420,10 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     }
                     let pos = (span.start.line() as u32, span.start.col() as u32 + 1);
                     *key = Some((value, pos));
-                    continue;
+                    return Ok(());
                 }
-                nodes += 1;
-                if nodes > b.max_nodes {
+                *nodes += 1;
+                if *nodes > b.max_nodes {
                     fail!(
                         "too-many-nodes",
                         format!(
@@ -377,7 +434,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     );
                 }
                 match scalar(value, style, tag.as_deref()) {
-                    Ok(v) => Some((v.add(&mut tree), anchor, 1)),
+                    Ok(v) => Some((v.add(tree), anchor, 1)),
                     Err(m) => fail!(
                         if m.contains("tag") {
                             "yaml-tag"
@@ -421,8 +478,8 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         Some(&span)
                     );
                 }
-                nodes += 1;
-                if nodes > b.max_nodes {
+                *nodes += 1;
+                if *nodes > b.max_nodes {
                     fail!(
                         "too-many-nodes",
                         format!(
@@ -432,7 +489,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         Some(&span)
                     );
                 }
-                let start_nodes = nodes - 1;
+                let start_nodes = *nodes - 1;
                 stack.push(if is_map {
                     Frame::Map {
                         start: tree.mark(),
@@ -457,7 +514,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                     anchor,
                     start_nodes,
                     ..
-                }) => Some((tree.close_array(start), anchor, nodes - start_nodes)),
+                }) => Some((tree.close_array(start), anchor, *nodes - start_nodes)),
                 Some(Frame::Map {
                     start,
                     positions,
@@ -467,7 +524,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                 }) => match tree.close_object(start) {
                     Ok(id) => {
                         key_positions.truncate(positions);
-                        Some((id, anchor, nodes - start_nodes))
+                        Some((id, anchor, *nodes - start_nodes))
                     }
                     Err(dup) => {
                         let k = tree.pending_key(start, dup.0);
@@ -477,7 +534,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                                 "duplicate key '{k}': each key may appear only once in a mapping; remove or rename one of them"
                             ),
                             None,
-                            &stack,
+                            stack,
                         );
                         crate::pointer::push_token(&mut d.pointer, k);
                         if let Some(&(line, column)) = key_positions.get(positions + dup.0) {
@@ -508,8 +565,8 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         Some(&span)
                     );
                 }
-                aliases += 1;
-                if aliases > b.max_aliases {
+                *aliases += 1;
+                if *aliases > b.max_aliases {
                     fail!(
                         "too-many-aliases",
                         format!("the document uses more than {} YAML aliases", b.max_aliases),
@@ -523,8 +580,8 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                         Some(&span)
                     );
                 };
-                nodes += *n;
-                if nodes > b.max_nodes {
+                *nodes += *n;
+                if *nodes > b.max_nodes {
                     fail!(
                         "too-many-nodes",
                         format!(
@@ -550,7 +607,7 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                             Some(&span)
                         );
                     }
-                    root = Some(value);
+                    *root = Some(value);
                 }
                 Some(Frame::Seq { count, .. }) => {
                     tree.push_item(value);
@@ -564,19 +621,67 @@ pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
                 }
             }
         }
+        Ok(())
     }
-    match root {
-        Some(root) => Ok(Loaded {
-            value: tree.finish(root),
-            nodes: nodes - b.nodes_before,
-        }),
-        None => Err(Diagnostic {
-            code: "empty-document",
-            message: "the document is empty".to_string(),
-            file: None,
-            pointer: String::new(),
-            line: None,
-            column: None,
-        }),
+
+    /// The document, once every event is in.
+    pub(crate) fn finish(self) -> Result<Loaded, Diagnostic> {
+        let (root, tree, nodes, b) = (self.root, self.tree, self.nodes, self.b);
+        match root {
+            Some(root) => Ok(Loaded {
+                value: tree.finish(root),
+                nodes: nodes - b.nodes_before,
+            }),
+            None => Err(Diagnostic {
+                code: "empty-document",
+                message: "the document is empty".to_string(),
+                file: None,
+                pointer: String::new(),
+                line: None,
+                column: None,
+            }),
+        }
+    }
+}
+
+/// What the YAML readers make of one text, for the differential tests of the block reader (`tests/yaml_block.rs`).
+#[doc(hidden)]
+pub struct Readings {
+    /// The tree [`block`] gives, if it takes the text.
+    pub block: Option<String>,
+    /// What saphyr-parser alone gives.
+    pub saphyr: Result<String, String>,
+    /// What [`load`] gives.
+    pub load: Result<String, String>,
+}
+
+/// [`Readings`] of `text` under the default budgets: each tree as JSON text, each error as its code, position and
+/// message.
+#[doc(hidden)]
+pub fn compare_readers(text: &str) -> Readings {
+    let limits = crate::Limits::default();
+    let b = YamlBudget {
+        max_depth: limits.max_depth,
+        max_nodes: limits.max_nodes,
+        nodes_before: 0,
+        allow_aliases: false,
+        max_aliases: 0,
+    };
+    let json = |l: Loaded| l.value.root().to_value().to_string();
+    let error = |d: Diagnostic| {
+        format!(
+            "{} at {:?}:{:?} {}: {}",
+            d.code, d.line, d.column, d.pointer, d.message
+        )
+    };
+    let mut loader = Loader::new(text, &b);
+    let block = match block::read(text, &mut loader) {
+        Ok(()) => loader.finish().ok().map(json),
+        Err(_) => None,
+    };
+    Readings {
+        block,
+        saphyr: load_with_saphyr(text, &b).map(json).map_err(error),
+        load: load(text, &b).map(json).map_err(error),
     }
 }
