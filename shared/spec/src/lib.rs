@@ -260,17 +260,7 @@ fn load_text(
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.trim_start().chars().next();
     let max_depth = limits.max_depth.min(MAX_DEPTH_CEILING);
-    let yaml_budget = yaml::YamlBudget {
-        max_depth,
-        max_nodes: limits.max_nodes,
-        nodes_before,
-        allow_aliases: limits.allow_aliases,
-        max_aliases: if limits.allow_aliases {
-            limits.max_aliases
-        } else {
-            0
-        },
-    };
+    let yaml_budget = yaml::YamlBudget::new(limits, nodes_before);
     match first {
         None => Err(Diagnostic::new("empty-document", "the document is empty")),
         Some('{') | Some('[') | Some('"') => {

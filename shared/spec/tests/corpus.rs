@@ -3,28 +3,12 @@
 //! The corpus folder comes from `SPECPRESS_CORPUS`, default `<repo>/../shared/corpus`. When it
 //! is missing the test fails under `CI=true` and is skipped loudly otherwise.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod common;
+
+use common::{corpus_dir, files_under};
 use specpress_spec::{Direction, Document, Limits, SpecVersion, V, check};
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SPECPRESS_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let msg = format!(
-        "corpus folder {} is missing (set SPECPRESS_CORPUS)",
-        dir.display()
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
-}
 
 /// Large corpus documents exceed the default 5 MiB per-file budget on purpose.
 fn corpus_limits() -> Limits {
@@ -50,32 +34,10 @@ fn load(dir: &Path, rel: &str) -> Document {
     }
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if matches!(
-                p.extension().and_then(|x| x.to_str()),
-                Some("json" | "yaml" | "yml")
-            ) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-}
-
 #[test]
 fn every_corpus_document_parses_resolves_and_validates() {
     let Some(dir) = corpus_dir() else { return };
-    let mut files = Vec::new();
-    walk(&dir, &mut files);
+    let files = files_under(&dir, &["json", "yaml", "yml"]);
     assert!(
         files.len() >= 18,
         "expected the 18 corpus documents, found {}",
@@ -188,8 +150,7 @@ fn asyncapi_examples_map_directions_across_versions() {
 #[test]
 fn the_tree_holds_exactly_what_serde_json_reads_from_every_corpus_json_document() {
     let Some(dir) = corpus_dir() else { return };
-    let mut files = Vec::new();
-    walk(&dir, &mut files);
+    let files = files_under(&dir, &["json", "yaml", "yml"]);
     let mut compared = 0;
     for path in files
         .iter()

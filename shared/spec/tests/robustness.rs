@@ -3,6 +3,9 @@
 //! structural characters inserted) and every result must come back as a document or a list of
 //! diagnostics, never a panic; when a document comes back, the whole consumer API is exercised.
 
+mod common;
+
+use common::Rng;
 use specpress_spec::{Limits, Reference, parse_bytes};
 
 const SEEDS: [&str; 4] = [
@@ -24,20 +27,6 @@ const INSERTS: [&[u8]; 10] = [
     b"$ref: '#/'",
     b"\n  - ",
 ];
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn mutate(rng: &mut Rng, seed: &[u8]) -> Vec<u8> {
     let mut v = seed.to_vec();

@@ -3,8 +3,9 @@
 //! refuses. Checked on the corpus's YAML documents (which it must take: that is its purpose), on hand-written
 //! documents for every construct it handles, and on thousands of deterministic mutations of those.
 
-use std::path::PathBuf;
+mod common;
 
+use common::{Rng, corpus_dir, files_under};
 use specpress_spec::compare_readers;
 
 /// Fails unless the fast reader's tree, if any, equals saphyr-parser's, and the loader's result (tree or located
@@ -139,46 +140,17 @@ fn hostile_and_unusual_documents_are_declined_or_read_exactly_as_saphyr_parser_r
     }
 }
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SPECPRESS_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        let message = format!(
-            "corpus folder {} is missing (set SPECPRESS_CORPUS)",
-            dir.display()
-        );
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
-        eprintln!("!!!!!!!! {message}; skipping");
-        None
-    }
-}
-
 fn corpus_yaml() -> Vec<(String, String)> {
     let Some(dir) = corpus_dir() else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                let text = std::fs::read_to_string(&p).expect("corpus file is UTF-8");
-                out.push((p.display().to_string(), text));
-            }
-        }
-    }
-    out.sort();
-    out
+    files_under(&dir, &["yaml", "yml"])
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("corpus file is UTF-8");
+            (p.display().to_string(), text)
+        })
+        .collect()
 }
 
 #[test]
@@ -189,21 +161,6 @@ fn the_block_reader_takes_every_corpus_yaml_document_and_agrees_with_saphyr_pars
         let slow = slow.unwrap_or_else(|e| panic!("{name}: saphyr-parser refuses it: {e}"));
         let fast = fast.unwrap_or_else(|| panic!("{name}: the block reader declined it"));
         assert!(fast == slow, "{name}: the readers disagree");
-    }
-}
-
-/// A small deterministic generator (xorshift), so a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

@@ -29,6 +29,9 @@ pub(crate) struct Declined;
 
 type R<T> = Result<T, Declined>;
 
+/// An implicit key: its text, its style, and the position after its `:`.
+type Key<'a> = (Cow<'a, str>, ScalarStyle, usize);
+
 /// Reads `text` into `loader`.
 pub(crate) fn read<'a>(text: &'a str, loader: &mut Loader<'a, '_>) -> R<()> {
     if !printable(text.as_bytes()) {
@@ -169,8 +172,9 @@ impl<'a> Reader<'a, '_, '_> {
         Line { start, indent, end }
     }
 
-    fn after(&self, line: &Line) -> usize {
-        (line.end + 1).min(self.bytes.len())
+    /// The start of the line after the one ending at `end`.
+    fn next_line(&self, end: usize) -> usize {
+        (end + 1).min(self.bytes.len())
     }
 
     fn at(&self, i: usize) -> u8 {
@@ -190,7 +194,7 @@ impl<'a> Reader<'a, '_, '_> {
         while self.pos < self.bytes.len() {
             let line = self.line_at(self.pos);
             if line.blank() || self.bytes[line.content()] == b'#' {
-                self.pos = self.after(&line);
+                self.pos = self.next_line(line.end);
                 continue;
             }
             if line.indent == 0 {
@@ -219,28 +223,23 @@ impl<'a> Reader<'a, '_, '_> {
         let at = line.content();
         if self.dash(at) {
             self.sequence(line.indent)
-        } else if self.key(at)?.is_some() {
-            self.mapping(line.indent, at)
+        } else if let Some(key) = self.key(at)? {
+            self.mapping(line.indent, key)
         } else {
             Err(Declined)
         }
     }
 
     /// The implicit key at `i`, if the line holds one: its text, style, and the position after its `:`.
-    fn key(&self, i: usize) -> R<Option<(Cow<'a, str>, ScalarStyle, usize)>> {
+    fn key(&self, i: usize) -> R<Option<Key<'a>>> {
         let end = self.line_at_end(i);
         let (value, style, close) = match self.bytes[i] {
-            q @ (b'"' | b'\'') => {
+            b'"' | b'\'' => {
                 // Not closed on this line: not a key (a quoted scalar over several lines, or something to decline).
-                let Ok((v, close)) = self.quoted_line(i, end, q == b'"') else {
+                let Ok(quoted) = self.quoted_scalar(i, None) else {
                     return Ok(None);
                 };
-                let style = if q == b'"' {
-                    ScalarStyle::DoubleQuoted
-                } else {
-                    ScalarStyle::SingleQuoted
-                };
-                (v, style, close)
+                quoted
             }
             // Flow collections, block scalars, anchors, tags...: not an implicit key this reader takes.
             b if indicator(b) => return Ok(None),
@@ -277,27 +276,22 @@ impl<'a> Reader<'a, '_, '_> {
         memchr::memchr(b'\n', &self.bytes[i..]).map_or(self.bytes.len(), |k| i + k)
     }
 
-    /// A block mapping at column `col`, its first key at `first`.
-    fn mapping(&mut self, col: usize, first: usize) -> R<()> {
+    /// A block mapping at column `col`, its first key already read.
+    fn mapping(&mut self, col: usize, first: Key<'a>) -> R<()> {
         self.emit(Event::MappingStart(0, None))?;
-        let mut at = first;
+        let mut key = first;
         loop {
-            let Some((key, style, after)) = self.key(at)? else {
-                return Err(Declined);
-            };
-            self.scalar(key, style)?;
+            let (text, style, after) = key;
+            self.scalar(text, style)?;
             let end = self.line_at_end(after);
             self.value(after, end, col as isize, true)?;
-            match self.peek()? {
-                Some(l) if l.indent == col => {
-                    if self.dash(l.content()) {
-                        return Err(Declined);
-                    }
-                    at = l.content();
+            key = match self.peek()? {
+                Some(l) if l.indent == col && !self.dash(l.content()) => {
+                    self.key(l.content())?.ok_or(Declined)?
                 }
-                Some(l) if l.indent > col => return Err(Declined),
+                Some(l) if l.indent >= col => return Err(Declined),
                 _ => break,
-            }
+            };
         }
         self.emit(Event::MappingEnd)
     }
@@ -317,8 +311,8 @@ impl<'a> Reader<'a, '_, '_> {
                 if self.dash(p) {
                     return Err(Declined);
                 }
-                if self.key(p)?.is_some() {
-                    self.mapping(p - line.start, p)?;
+                if let Some(key) = self.key(p)? {
+                    self.mapping(p - line.start, key)?;
                     continue;
                 }
             }
@@ -335,7 +329,7 @@ impl<'a> Reader<'a, '_, '_> {
             if p == after && p < end {
                 return Err(Declined);
             }
-            self.pos = (end + 1).min(self.bytes.len());
+            self.pos = self.next_line(end);
             return match self.peek()? {
                 Some(l) if l.indent as isize > parent => self.node(l, parent),
                 Some(l) if compact && l.indent as isize == parent && self.dash(l.content()) => {
@@ -374,7 +368,7 @@ impl<'a> Reader<'a, '_, '_> {
         if j < end && (self.bytes[j] != b'#' || j == i) {
             return Err(Declined);
         }
-        self.pos = (end + 1).min(self.bytes.len());
+        self.pos = self.next_line(end);
         Ok(())
     }
 
@@ -389,14 +383,14 @@ impl<'a> Reader<'a, '_, '_> {
             return Err(Declined);
         }
         let mut value = Cow::Borrowed(first);
-        self.pos = (end + 1).min(self.bytes.len());
+        self.pos = self.next_line(end);
         if !commented {
             let mut empty = 0usize;
             while self.pos < self.bytes.len() {
                 let line = self.line_at(self.pos);
                 if line.blank() {
                     empty += 1;
-                    self.pos = self.after(&line);
+                    self.pos = self.next_line(line.end);
                     continue;
                 }
                 if line.indent as isize <= parent {
@@ -419,54 +413,10 @@ impl<'a> Reader<'a, '_, '_> {
                 }
                 s.push_str(text.trim_end_matches(' '));
                 empty = 0;
-                self.pos = self.after(&line);
+                self.pos = self.next_line(line.end);
             }
         }
         self.scalar(value, ScalarStyle::Plain)
-    }
-
-    /// A quoted scalar on one line, from the quote at `i`: its value and the position after the closing quote.
-    fn quoted_line(&self, i: usize, end: usize, double: bool) -> R<(Cow<'a, str>, usize)> {
-        let quote = if double { b'"' } else { b'\'' };
-        let body = i + 1;
-        let stop = if double {
-            memchr::memchr2(b'"', b'\\', &self.bytes[body..end])
-        } else {
-            memchr::memchr(b'\'', &self.bytes[body..end])
-        };
-        match stop {
-            Some(k)
-                if self.bytes[body + k] == quote
-                    && !(quote == b'\'' && self.at(body + k + 1) == b'\'') =>
-            {
-                Ok((Cow::Borrowed(&self.text[body..body + k]), body + k + 1))
-            }
-            Some(_) => {
-                let mut out = String::new();
-                let mut j = body;
-                loop {
-                    let Some(&b) = self.bytes[..end].get(j) else {
-                        return Err(Declined);
-                    };
-                    if b == quote {
-                        if !double && self.at(j + 1) == b'\'' {
-                            out.push('\'');
-                            j += 2;
-                            continue;
-                        }
-                        return Ok((Cow::Owned(out), j + 1));
-                    }
-                    if double && b == b'\\' {
-                        j = self.escape(j, end, &mut out)?;
-                        continue;
-                    }
-                    let ch_len = utf8_len(b);
-                    out.push_str(&self.text[j..j + ch_len]);
-                    j += ch_len;
-                }
-            }
-            None => Err(Declined),
-        }
     }
 
     /// The escape at `j` (a backslash) appended to `out`; the position after it.
@@ -511,30 +461,56 @@ impl<'a> Reader<'a, '_, '_> {
         Ok(j + 2 + digits)
     }
 
-    /// A quoted scalar from the quote at `p`, possibly folded over several lines.
+    /// A quoted scalar value from the quote at `p`, possibly folded over more-indented lines.
     fn quoted(&mut self, p: usize, parent: isize) -> R<()> {
-        let double = self.bytes[p] == b'"';
-        let style = if double {
-            ScalarStyle::DoubleQuoted
+        let (value, style, close) = self.quoted_scalar(p, Some(parent))?;
+        self.line_rest(close, self.line_at_end(close))?;
+        self.scalar(value, style)
+    }
+
+    /// The quoted scalar whose opening quote is at `i`: its value, its style, and the position after its closing
+    /// quote. With `fold_over: Some(parent)` it may go on over lines more indented than `parent`: each line break
+    /// folds to a space, or to one `\n` per empty line between, and spaces around a break are dropped (escaped ones
+    /// are kept). With `None` it must close on its own line.
+    fn quoted_scalar(
+        &self,
+        i: usize,
+        fold_over: Option<isize>,
+    ) -> R<(Cow<'a, str>, ScalarStyle, usize)> {
+        let double = self.bytes[i] == b'"';
+        let (quote, style) = if double {
+            (b'"', ScalarStyle::DoubleQuoted)
         } else {
-            ScalarStyle::SingleQuoted
+            (b'\'', ScalarStyle::SingleQuoted)
         };
-        let end = self.line_at_end(p);
-        if let Ok((value, close)) = self.quoted_line(p, end, double) {
-            self.line_rest(close, end)?;
-            return self.scalar(value, style);
+        let body = i + 1;
+        let mut end = self.line_at_end(i);
+        // Most quoted scalars close on their line with no escape: borrowed from the text.
+        let stop = if double {
+            memchr::memchr2(b'"', b'\\', &self.bytes[body..end])
+        } else {
+            memchr::memchr(b'\'', &self.bytes[body..end])
+        };
+        if let Some(k) = stop
+            && self.bytes[body + k] == quote
+            && (double || self.at(body + k + 1) != b'\'')
+        {
+            return Ok((
+                Cow::Borrowed(&self.text[body..body + k]),
+                style,
+                body + k + 1,
+            ));
         }
-        // Over several lines: each line break folds to a space, or to one `\n` per empty line between; spaces
-        // around a break are dropped (escaped ones are kept).
-        let quote = if double { b'"' } else { b'\'' };
         let mut out = String::new();
         let mut kept = 0usize;
-        let mut j = p + 1;
-        let mut end = end;
+        let mut j = body;
         // A `\` at the end of a line escapes its break: the lines join with nothing between them.
         let mut escaped_break = false;
         loop {
             if j >= end {
+                let Some(parent) = fold_over else {
+                    return Err(Declined);
+                };
                 if end >= self.bytes.len() {
                     return Err(Declined);
                 }
@@ -550,7 +526,7 @@ impl<'a> Reader<'a, '_, '_> {
                         break line;
                     }
                     empty += 1;
-                    next = self.after(&line);
+                    next = self.next_line(line.end);
                 };
                 if line.indent as isize <= parent {
                     return Err(Declined);
@@ -576,8 +552,7 @@ impl<'a> Reader<'a, '_, '_> {
                     j += 2;
                     continue;
                 }
-                self.line_rest(j + 1, end)?;
-                return self.scalar(Cow::Owned(out), style);
+                return Ok((Cow::Owned(out), style, j + 1));
             }
             if double && b == b'\\' {
                 if j + 1 >= end {
@@ -608,13 +583,8 @@ impl<'a> Reader<'a, '_, '_> {
         } else {
             loop {
                 match self.at(i) {
-                    q @ (b'"' | b'\'') => {
-                        let (v, close) = self.quoted_line(i, end, q == b'"')?;
-                        let style = if q == b'"' {
-                            ScalarStyle::DoubleQuoted
-                        } else {
-                            ScalarStyle::SingleQuoted
-                        };
+                    b'"' | b'\'' => {
+                        let (v, style, close) = self.quoted_scalar(i, None)?;
                         self.scalar(v, style)?;
                         i = close;
                     }
@@ -696,7 +666,7 @@ impl<'a> Reader<'a, '_, '_> {
             }
             leading += 1;
             widest_blank = widest_blank.max(line.indent);
-            pos = self.after(&line);
+            pos = self.next_line(line.end);
         };
         let indent = match first {
             Some(line) if line.indent as isize > parent => line.indent,
@@ -726,7 +696,7 @@ impl<'a> Reader<'a, '_, '_> {
             // A line of spaces only is empty up to the scalar's indentation; past it, the spaces are content.
             if line.blank() && line.indent <= indent {
                 pending += 1;
-                pos = self.after(&line);
+                pos = self.next_line(line.end);
                 continue;
             }
             if line.indent < indent {

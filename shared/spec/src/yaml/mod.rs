@@ -40,6 +40,31 @@ pub(crate) struct YamlBudget {
     pub max_aliases: usize,
 }
 
+impl YamlBudget {
+    /// The budgets of `limits` for a file read after `nodes_before` values of the same document.
+    pub(crate) fn new(limits: &crate::Limits, nodes_before: usize) -> Self {
+        YamlBudget {
+            max_depth: limits.max_depth.min(crate::MAX_DEPTH_CEILING),
+            max_nodes: limits.max_nodes,
+            nodes_before,
+            allow_aliases: limits.allow_aliases,
+            max_aliases: if limits.allow_aliases {
+                limits.max_aliases
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The message for a document past the node budget.
+    fn too_many_nodes(&self) -> String {
+        format!(
+            "the document has more than {} values (the node budget)",
+            self.max_nodes
+        )
+    }
+}
+
 /// An open collection. Its members are pending in the tree builder from `start` (its mark)
 /// on, and the collection is built from them when it closes.
 enum Frame<'a> {
@@ -424,14 +449,7 @@ impl<'a, 'b> Loader<'a, 'b> {
                 }
                 *nodes += 1;
                 if *nodes > b.max_nodes {
-                    fail!(
-                        "too-many-nodes",
-                        format!(
-                            "the document has more than {} values (the node budget)",
-                            b.max_nodes
-                        ),
-                        Some(&span)
-                    );
+                    fail!("too-many-nodes", b.too_many_nodes(), Some(&span));
                 }
                 match scalar(value, style, tag.as_deref()) {
                     Ok(v) => Some((v.add(tree), anchor, 1)),
@@ -480,14 +498,7 @@ impl<'a, 'b> Loader<'a, 'b> {
                 }
                 *nodes += 1;
                 if *nodes > b.max_nodes {
-                    fail!(
-                        "too-many-nodes",
-                        format!(
-                            "the document has more than {} values (the node budget)",
-                            b.max_nodes
-                        ),
-                        Some(&span)
-                    );
+                    fail!("too-many-nodes", b.too_many_nodes(), Some(&span));
                 }
                 let start_nodes = *nodes - 1;
                 stack.push(if is_map {
@@ -659,14 +670,7 @@ pub struct Readings {
 /// message.
 #[doc(hidden)]
 pub fn compare_readers(text: &str) -> Readings {
-    let limits = crate::Limits::default();
-    let b = YamlBudget {
-        max_depth: limits.max_depth,
-        max_nodes: limits.max_nodes,
-        nodes_before: 0,
-        allow_aliases: false,
-        max_aliases: 0,
-    };
+    let b = YamlBudget::new(&crate::Limits::default(), 0);
     let json = |l: Loaded| l.value.root().to_value().to_string();
     let error = |d: Diagnostic| {
         format!(
