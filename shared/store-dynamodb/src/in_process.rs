@@ -16,6 +16,9 @@
 //! under DynamoDB's older validation layer). Engine errors (conditions, transactions, validation of items and
 //! keys, missing tables) are the engine's own, word for word.
 //!
+//! One deliberate difference: a `TransactWriteItems` request's `ClientRequestToken` is dropped before the engine
+//! sees it (see [`dispatch`]).
+//!
 //! The engine runs each operation synchronously under its own lock (SQLite). Like dynoxide's server, which runs
 //! the operation inside its request handler, the call runs on the task that awaits it.
 
@@ -140,6 +143,15 @@ fn dispatch(db: &Database, operation: &str, body: &[u8]) -> Result<Vec<u8>, Disp
         };
     }
 
+    if operation == "TransactWriteItems" {
+        // In-process, an answer cannot be lost on the way back, so a transaction is never re-sent after it
+        // committed and the SDK's idempotency token (which it adds to every `TransactWriteItems`) protects against
+        // nothing. The engine would keep each token for ten minutes, with a sorted-JSON hash of the whole request, and
+        // scan every kept token on each transaction: a cost that grows with the deploy rate. Dropped here.
+        let mut request: transact_write_items::TransactWriteItemsRequest = decode(operation, body)?;
+        request.client_request_token = None;
+        return encode(&db.transact_write_items(request)?);
+    }
     ops! {
         "GetItem" => get_item::GetItemRequest => get_item,
         "PutItem" => put_item::PutItemRequest => put_item,

@@ -400,3 +400,44 @@ async fn acknowledged_writes_survive_reopening_the_data_file_without_a_clean_sto
         .count;
     assert_eq!(n, 20);
 }
+
+/// The in-process transport drops `ClientRequestToken` (an answer cannot be lost in-process, and the engine would keep
+/// every token for ten minutes and scan them all on each transaction). So a transaction sent twice with one token runs
+/// twice: the second, whose condition the first made false, is cancelled instead of replaying the first's success.
+/// The engine itself, given the token, replays.
+#[tokio::test]
+async fn in_process_transactions_keep_no_idempotency_token() {
+    let db = dynoxide::Database::memory().expect("db");
+    let create =
+        br#"{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+    assert_eq!(
+        handle(&db, Some("DynamoDB_20120810.CreateTable"), create).0,
+        200
+    );
+    let put_once = |pk: &str| {
+        format!(
+            r#"{{"ClientRequestToken":"token-{pk}","TransactItems":[
+            {{"Put":{{"TableName":"tbl","Item":{{"pk":{{"S":"{pk}"}}}},"ConditionExpression":"attribute_not_exists(pk)"}}}}]}}"#
+        )
+    };
+    let target = Some("DynamoDB_20120810.TransactWriteItems");
+    let body = put_once("a");
+    assert_eq!(handle(&db, target, body.as_bytes()).0, 200);
+    let (status, again) = handle(&db, target, body.as_bytes());
+    let again: serde_json::Value = serde_json::from_slice(&again).expect("JSON body");
+    assert_eq!(status, 400, "{again}");
+    assert_eq!(
+        again["__type"],
+        "com.amazonaws.dynamodb.v20120810#TransactionCanceledException"
+    );
+
+    // The engine's own behaviour with the token, for contrast: the re-sent transaction replays the success.
+    let request: dynoxide::actions::transact_write_items::TransactWriteItemsRequest =
+        serde_json::from_str(&put_once("b")).expect("request");
+    assert!(request.client_request_token.is_some());
+    db.transact_write_items(request.clone())
+        .expect("first commit");
+    db.transact_write_items(request)
+        .expect("the engine replays a known token");
+}
