@@ -10,6 +10,10 @@ use serde_json::{Map as JsonMap, Value, json};
 use crate::model::*;
 use crate::{Document, V, field, ref_of};
 
+/// At most this many operations are reserved room for up front (the rest grow the vector as usual), so that a
+/// hostile document of many large path items cannot make the reservation itself large.
+const MAX_OPERATIONS_RESERVED: usize = 1 << 16;
+
 pub(crate) const HTTP_METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
@@ -227,7 +231,15 @@ impl<'a> Builder<'a> {
                 model.schemas.insert(k.to_string(), schemas_loc.child(k));
             }
         }
-        let mut ops: Vec<Operation> = Vec::new();
+        // Room for every operation up front: an operation is a large value, and growing the vector by doubling
+        // would move each one several times. A path item has at most one operation per member.
+        let capacity = ["paths", "webhooks"]
+            .into_iter()
+            .filter_map(|k| field(root, k).and_then(V::as_object))
+            .flat_map(|m| m.iter())
+            .map(|(_, item)| item.as_object().map_or(1, |o| o.len()))
+            .sum::<usize>();
+        let mut ops: Vec<Operation> = Vec::with_capacity(capacity.min(MAX_OPERATIONS_RESERVED));
         if let Some(paths) = field(root, "paths").and_then(V::as_object) {
             let paths_loc = rl.child("paths");
             for (path, item) in paths.iter().filter(|(k, _)| !k.starts_with("x-")) {
@@ -254,10 +266,17 @@ impl<'a> Builder<'a> {
                 );
             }
         }
-        for op in ops {
-            model.operations.entry(op.key.clone()).or_insert(op);
+        // In key order, each operation moved once: sorting the map afterwards would move the large entries
+        // O(n log n) times. The sort is stable, so of two operations with one key the first written still wins.
+        let mut order: Vec<usize> = (0..ops.len()).collect();
+        order.sort_by(|&a, &b| ops[a].key.cmp(&ops[b].key));
+        let mut slots: Vec<Option<Operation>> = ops.into_iter().map(Some).collect();
+        model.operations.reserve(slots.len());
+        for i in order {
+            if let Some(op) = slots.get_mut(i).and_then(Option::take) {
+                model.operations.entry(op.key.clone()).or_insert(op);
+            }
         }
-        model.operations.sort_keys();
     }
 
     fn swagger_servers(&self, root: V<'_>) -> Vec<Server> {

@@ -231,6 +231,50 @@ fn openapi3_operations_are_keyed_by_method_and_normalized_path() {
 }
 
 #[test]
+fn operations_are_in_key_order_and_the_first_written_of_one_key_wins() {
+    // Two templates that differ only in parameter names make one key (the document is not valid: `parse` alone).
+    let doc = parse(
+        r#"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /zebras:
+    get: {summary: zebras, responses: {"200": {description: ok}}}
+  /pets/{id}:
+    put: {summary: first put, responses: {"200": {description: ok}}}
+    get: {summary: first get, responses: {"200": {description: ok}}}
+  /pets/{petId}:
+    get: {summary: second get, responses: {"200": {description: ok}}}
+    delete: {summary: delete, responses: {"204": {description: gone}}}
+"#,
+        &[],
+        &Limits::default(),
+    )
+    .unwrap_or_else(|e| panic!("parses: {e}"));
+    let keys: Vec<String> = doc
+        .model()
+        .operations
+        .keys()
+        .map(|k| format!("{} {}", k.method, k.path))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "DELETE /pets/{}",
+            "GET /pets/{}",
+            "GET /zebras",
+            "PUT /pets/{}"
+        ]
+    );
+    let get = op(&doc, "GET", "/pets/{}");
+    assert_eq!(
+        (get.summary.as_deref(), get.path.as_str()),
+        (Some("first get"), "/pets/{id}")
+    );
+    assert_eq!(op(&doc, "DELETE", "/pets/{}").path, "/pets/{petId}");
+}
+
+#[test]
 fn openapi3_path_level_params_merge_with_ref_following_and_override() {
     let doc = ok(OAS3);
     let get = op(&doc, "GET", "/orders/{}/items/{}");

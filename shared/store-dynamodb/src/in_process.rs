@@ -17,7 +17,7 @@
 //! keys, missing tables) are the engine's own, word for word.
 //!
 //! One deliberate difference: a `TransactWriteItems` request's `ClientRequestToken` is dropped before the engine
-//! sees it (see [`dispatch`]).
+//! sees it (see `dispatch`).
 //!
 //! The engine runs each operation synchronously under its own lock (SQLite). Like dynoxide's server, which runs
 //! the operation inside its request handler, the call runs on the task that awaits it.
