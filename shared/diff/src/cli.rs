@@ -153,8 +153,9 @@ fn read_text(path: &Path) -> Result<String, CliError> {
     String::from_utf8(bytes).map_err(|_| CliError::Encoding { path: shown })
 }
 
-/// The `$ref` values written in a YAML or JSON text (a lexical scan: it finds refs in block
-/// and flow YAML as well as JSON, quoted or not).
+/// The `$ref` values written in a YAML or JSON text that may name another file, i.e. all but the
+/// in-document ones (`#/...`), which a large document has by the ten thousand (a lexical scan: it
+/// finds refs in block and flow YAML as well as JSON, quoted or not).
 pub(crate) fn scan_refs(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     // Each `$ref`, found with memchr's vectorized substring search (the text is several MB, the `$ref`s a few
@@ -185,7 +186,9 @@ pub(crate) fn scan_refs(text: &str) -> Vec<&str> {
             let v = &rest[..end];
             v.split(" #").next().unwrap_or(v).trim()
         };
-        out.push(value);
+        if !value.starts_with('#') {
+            out.push(value);
+        }
     }
     out
 }
@@ -315,7 +318,7 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         max_files: MAX_FILES,
         ..Limits::default()
     };
-    specpress_spec::parse(&root_text, &references, &limits).map_err(|e| CliError::Invalid {
+    specpress_spec::parse_owned(root_text, references, &limits).map_err(|e| CliError::Invalid {
         path: shown,
         message: e
             .diagnostics
@@ -331,7 +334,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn refs_are_found_in_json_block_and_flow_yaml() {
+    fn file_refs_are_found_in_json_block_and_flow_yaml_and_local_ones_skipped() {
         let text = r##"{"$ref": "a.json#/x"}
 schema:
   $ref: ./b.yaml#/components/schemas/B   # comment
@@ -339,7 +342,10 @@ items: {$ref: 'c.yaml', x: 1}
 other: {"$ref":"#/local"}
 folded:
   $ref: >-
-    #/components/schemas/Long
+    long.yaml#/components/schemas/Long
+local-folded:
+  $ref: >-
+    #/components/schemas/Local
 "##;
         assert_eq!(
             scan_refs(text),
@@ -347,8 +353,7 @@ folded:
                 "a.json#/x",
                 "./b.yaml#/components/schemas/B",
                 "c.yaml",
-                "#/local",
-                "#/components/schemas/Long"
+                "long.yaml#/components/schemas/Long"
             ]
         );
     }

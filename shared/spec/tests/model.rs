@@ -657,6 +657,45 @@ paths:
 }
 
 #[test]
+fn parse_owned_keeps_the_texts_and_locates_diagnostics_as_parse_does() {
+    let root = "\u{feff}openapi: 3.0.3
+info: {title: T, version: '1'}
+paths:
+  /a:
+    $ref: 'paths.yaml#/a'
+";
+    let references = vec![Reference {
+        location: "paths.yaml".to_string(),
+        content: "a:
+  get:
+    parameters: [{name: ghost, in: path, required: true, schema: {type: string}}]
+    responses: {'200': {description: ok}}
+"
+        .to_string(),
+        name: None,
+    }];
+    let limits = Limits::default();
+    let copied = parse(root, &references, &limits).unwrap_or_else(|e| panic!("parses: {e}"));
+    let owned = specpress_spec::parse_owned(root.to_string(), references, &limits)
+        .unwrap_or_else(|e| panic!("parses: {e}"));
+    let located = |doc: &Document| {
+        doc.validate()
+            .into_iter()
+            .map(|d| format!("{:?} {} {:?} {:?}", d.file, d.pointer, d.line, d.column))
+            .collect::<Vec<_>>()
+    };
+    let diagnostics = located(&owned);
+    assert!(
+        diagnostics
+            .iter()
+            .any(|d| d.starts_with("Some(\"paths.yaml\")") && d.ends_with("Some(3) Some(18)")),
+        "{diagnostics:?}"
+    );
+    assert_eq!(diagnostics, located(&copied));
+    assert_eq!(owned.fingerprint_hex(), copied.fingerprint_hex());
+}
+
+#[test]
 fn fingerprint_ignores_formatting_key_order_and_json_vs_yaml() {
     let json = r#"{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok"}}}}},"x-n":1.0}"#;
     let pretty = "{\n  \"paths\": {\"/a\": {\"get\": {\"responses\": {\"200\": {\"description\": \"ok\"}}}}},\n  \"x-n\": 1,\n  \"info\": {\"version\": \"1\", \"title\": \"T\"},\n  \"openapi\": \"3.0.3\"\n}";
