@@ -32,6 +32,17 @@ fn transports(http: &Client, local: &Client) -> [(&'static str, Client); 2] {
     [("http", http.clone()), ("in-process", local.clone())]
 }
 
+/// Creates table `tbl` (hash key `pk`, a string) through raw `handle` calls.
+fn create_tbl(db: &dynoxide::Database) {
+    let create =
+        br#"{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
+        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
+    assert_eq!(
+        handle(db, Some("DynamoDB_20120810.CreateTable"), create).0,
+        200
+    );
+}
+
 /// `(code, message)` of an SDK error.
 fn code_and_message<E: ProvideErrorMetadata>(e: &E) -> (Option<String>, Option<String>) {
     (e.code().map(str::to_owned), e.message().map(str::to_owned))
@@ -319,13 +330,7 @@ async fn raw_requests_get_dynamodb_error_json() {
     );
     assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
 
-    let create =
-        br#"{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
-        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
-    assert_eq!(
-        handle(&db, Some("DynamoDB_20120810.CreateTable"), create).0,
-        200
-    );
+    create_tbl(&db);
     let tx = br#"{"TransactItems":[
         {"Put":{"TableName":"tbl","Item":{"pk":{"S":"a"}}}},
         {"ConditionCheck":{"TableName":"tbl","Key":{"pk":{"S":"b"}},"ConditionExpression":"attribute_exists(pk)"}}]}"#;
@@ -408,13 +413,7 @@ async fn acknowledged_writes_survive_reopening_the_data_file_without_a_clean_sto
 #[tokio::test]
 async fn in_process_transactions_keep_no_idempotency_token() {
     let db = dynoxide::Database::memory().expect("db");
-    let create =
-        br#"{"TableName":"tbl","AttributeDefinitions":[{"AttributeName":"pk","AttributeType":"S"}],
-        "KeySchema":[{"AttributeName":"pk","KeyType":"HASH"}],"BillingMode":"PAY_PER_REQUEST"}"#;
-    assert_eq!(
-        handle(&db, Some("DynamoDB_20120810.CreateTable"), create).0,
-        200
-    );
+    create_tbl(&db);
     let put_once = |pk: &str| {
         format!(
             r#"{{"ClientRequestToken":"token-{pk}","TransactItems":[
