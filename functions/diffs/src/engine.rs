@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use futures_channel::oneshot;
+use specpress_api::cpu::CpuGate;
 use specpress_api::engine::references;
 use specpress_domain::model::Bundle;
 use specpress_domain::usecases::diffs::{Comparison, DiffEngine, Rendered};
@@ -111,24 +112,24 @@ impl DiffEngine for SpecDiffEngine {
         parsed: oneshot::Sender<()>,
     ) -> Result<Comparison> {
         let limits = self.limits.clone();
-        tokio::task::spawn_blocking(move || {
-            // The receiver may be gone (the caller stopped waiting): nothing to tell then.
-            let parsed = move || {
-                let _ = parsed.send(());
-            };
-            compare_blocking(&previous, &current, from_urls, &limits, parsed)
-        })
-        .await
-        .map_err(DomainError::unexpected)?
+        CpuGate::shared()
+            .run(move || {
+                // The receiver may be gone (the caller stopped waiting): nothing to tell then.
+                let parsed = move || {
+                    let _ = parsed.send(());
+                };
+                compare_blocking(&previous, &current, from_urls, &limits, parsed)
+            })
+            .await?
     }
 
     async fn to_json(&self, bundle: &Bundle) -> Result<String> {
         let (bundle, limits) = (bundle.clone(), self.limits.clone());
-        tokio::task::spawn_blocking(move || {
-            let doc = parse(&bundle, "definition", &limits)?;
-            Ok(doc.to_json())
-        })
-        .await
-        .map_err(DomainError::unexpected)?
+        CpuGate::shared()
+            .run(move || {
+                let doc = parse(&bundle, "definition", &limits)?;
+                Ok(doc.to_json())
+            })
+            .await?
     }
 }

@@ -28,6 +28,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::json;
 use serde_json::value::RawValue;
+use specpress_api::cpu::CpuGate;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
 use specpress_domain::usecases::diffs::{
@@ -193,9 +194,9 @@ fn diff_url(state: &DiffsState, id: &str) -> String {
 
 async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Response, ApiError> {
     let bytes = body_bytes(req, state.max_body_bytes).await?;
-    let input = tokio::task::spawn_blocking(move || body::diff_input(&bytes))
-        .await
-        .map_err(|e| ApiError::from(DomainError::unexpected(e)))??;
+    let input = CpuGate::shared()
+        .run(move || body::diff_input(&bytes))
+        .await??;
     let deps = DiffDeps {
         store: &*state.app.store,
         engine: &*state.engine,

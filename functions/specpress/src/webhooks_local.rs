@@ -26,6 +26,10 @@ use tokio::task::JoinHandle;
 pub const LOCAL_QUEUE_NAME: &str = "webhooks";
 /// Consumer tasks running side by side.
 pub const CONSUMERS: usize = 4;
+/// How long a consumer woken by a new message waits for more before it takes them (the embedded queue's batching
+/// window): a steady stream of deploys is then received and deleted a batch at a time, and a webhook leaves at most
+/// this much later.
+pub const BATCHING_WINDOW: Duration = Duration::from_millis(20);
 /// How often the sweeper looks at the outbox.
 pub const SWEEP_INTERVAL: Duration = Duration::from_secs(5);
 
@@ -99,7 +103,8 @@ impl LocalWebhooks {
                         // Retries are visibility changes, which do not count as failed receives; this bounds
                         // only messages that keep failing to process (poison), as the SQS redrive policy does.
                         12,
-                    );
+                    )
+                    .with_batching_window(BATCHING_WINDOW);
                     // The queue lives in the store's table, so the deploy transaction enqueues the event itself.
                     let store = store.clone().with_in_table_queue(local.clone())?;
                     (Arc::new(local), store)

@@ -237,3 +237,41 @@ async fn poison_message_is_redriven_to_the_dead_letter_queue_while_the_batch_suc
     assert_eq!(got.len(), 1, "the valid event was delivered");
     assert_all_verified(&got);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_batch_delete_removes_more_messages_than_one_sqs_batch_request_takes() {
+    // Redrive after 2 receives: a message that was not deleted would land in the dead-letter queue below.
+    let Some(q) = queues("batchdelete", 2).await else {
+        return;
+    };
+    for i in 0..13 {
+        q.queue
+            .send(&format!("m{i}"), Duration::ZERO)
+            .await
+            .expect("send");
+    }
+    let mut receipts = Vec::new();
+    let started = Instant::now();
+    while receipts.len() < 13 && started.elapsed() < Duration::from_secs(20) {
+        let got = q
+            .queue
+            .receive(10, Duration::from_secs(1))
+            .await
+            .expect("receive");
+        receipts.extend(got.into_iter().map(|m| m.receipt));
+    }
+    assert_eq!(receipts.len(), 13, "every message received once");
+    q.queue
+        .delete_batch(&receipts)
+        .await
+        .expect("one batch delete for 13 messages (two SQS requests)");
+    // Past the 1 s visibility timeout, a message not deleted would be received again.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let again = q
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert!(again.is_empty(), "deleted messages came back: {again:?}");
+    assert!(q.dead_letter_bodies().await.is_empty());
+}

@@ -1,11 +1,14 @@
 //! The [`SpecEngine`] port over `specpress-spec` (validation) and `specpress-diff` (diffs).
-//! Parsing and diffing are CPU-bound, so they run on the blocking pool, never on the async executor.
+//! Parsing and diffing are CPU-bound, so they run on the blocking pool, never on the async executor, and go through
+//! the process's [`CpuGate`] (one job per core at a time, in arrival order).
 
 use async_trait::async_trait;
 use specpress_domain::engine::{DiffSummary, SpecEngine};
 use specpress_domain::model::{Analysis, Bundle};
 use specpress_domain::{DomainError, Result};
 use specpress_spec::{Invalid, Limits};
+
+use crate::cpu::CpuGate;
 
 /// The production engine.
 #[derive(Debug, Clone)]
@@ -98,16 +101,14 @@ impl SpecEngine for Engines {
     async fn check(&self, bundle: &Bundle) -> Result<Analysis> {
         let bundle = bundle.clone();
         let limits = self.limits.clone();
-        tokio::task::spawn_blocking(move || analyze(&bundle, &limits))
-            .await
-            .map_err(DomainError::unexpected)?
+        CpuGate::shared()
+            .run(move || analyze(&bundle, &limits))
+            .await?
     }
 
     async fn diff(&self, previous: &Bundle, current: &Bundle) -> Result<DiffSummary> {
         let (p, c) = (previous.clone(), current.clone());
         let limits = self.limits.clone();
-        tokio::task::spawn_blocking(move || diff(&p, &c, &limits))
-            .await
-            .map_err(DomainError::unexpected)?
+        CpuGate::shared().run(move || diff(&p, &c, &limits)).await?
     }
 }

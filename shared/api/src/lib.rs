@@ -5,7 +5,7 @@
 //! - [`auth::Auth`] / [`auth::MaybeAuth`]: `Authorization: Token <t>` and the three deprecated Basic forms.
 //! - [`body::JsonBody`]: JSON request bodies with a byte limit (413) and clear 400/422 errors.
 //! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::engine::SpecEngine) port over `specpress-spec` and
-//!   `specpress-diff`, run off the async executor.
+//!   `specpress-diff`, run off the async executor, through [`cpu::CpuGate`] (one CPU-bound job per core at a time).
 //! - [`with_common_layers`]: request ids, tracing, panic catching; every function wraps its router with it.
 //!
 //! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
@@ -15,6 +15,7 @@ pub use specpress_alloc as allocator;
 pub mod auth;
 pub mod body;
 pub mod config;
+pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod lambda;

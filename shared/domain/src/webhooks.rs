@@ -334,6 +334,14 @@ pub trait MessageQueue: Send + Sync {
     async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>>;
     /// Deletes a received message.
     async fn delete(&self, receipt: &str) -> Result<()>;
+    /// Deletes several received messages, in as few requests as the queue allows. The default deletes them one by
+    /// one, stopping at the first failure.
+    async fn delete_batch(&self, receipts: &[String]) -> Result<()> {
+        for receipt in receipts {
+            self.delete(receipt).await?;
+        }
+        Ok(())
+    }
     /// Makes a received message visible again after `delay` (at most 12 hours).
     async fn change_visibility(&self, receipt: &str, delay: Duration) -> Result<()>;
     /// Puts a message on the dead-letter queue (deliveries whose schedule is exhausted).

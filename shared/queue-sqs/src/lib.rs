@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use aws_sdk_sqs::Client;
 use aws_sdk_sqs::error::{ProvideErrorMetadata, SdkError};
-use aws_sdk_sqs::types::MessageSystemAttributeName;
+use aws_sdk_sqs::types::{DeleteMessageBatchRequestEntry, MessageSystemAttributeName};
 use specpress_domain::usecases::delivery::{DeliveryService, Disposition};
 use specpress_domain::webhooks::{MessageQueue, ReceivedMessage};
 use specpress_domain::{DomainError, Result};
@@ -27,6 +27,9 @@ use tokio::sync::{Semaphore, watch};
 pub use aws_sdk_sqs::Client as SqsClient;
 
 /// Longest `DelaySeconds` SQS accepts.
+/// Most entries SQS takes in one batch request.
+const MAX_SQS_BATCH: usize = 10;
+/// Longest SQS delay.
 pub const MAX_SQS_DELAY: Duration = Duration::from_secs(900);
 /// Longest visibility timeout SQS accepts.
 pub const MAX_SQS_VISIBILITY: Duration = Duration::from_secs(43_200);
@@ -163,6 +166,39 @@ impl MessageQueue for SqsQueue {
         Ok(())
     }
 
+    /// `DeleteMessageBatch`, ten receipts per request (SQS's limit).
+    async fn delete_batch(&self, receipts: &[String]) -> Result<()> {
+        for chunk in receipts.chunks(MAX_SQS_BATCH) {
+            let mut entries = Vec::with_capacity(chunk.len());
+            for (i, receipt) in chunk.iter().enumerate() {
+                entries.push(
+                    DeleteMessageBatchRequestEntry::builder()
+                        .id(i.to_string())
+                        .receipt_handle(receipt)
+                        .build()
+                        .map_err(DomainError::unexpected)?,
+                );
+            }
+            let out = self
+                .client
+                .delete_message_batch()
+                .queue_url(&self.queue_url)
+                .set_entries(Some(entries))
+                .send()
+                .await
+                .map_err(sdk("DeleteMessageBatch"))?;
+            if let Some(first) = out.failed.first() {
+                return Err(DomainError::unexpected(format!(
+                    "SQS DeleteMessageBatch: {} of {} failed (first: {})",
+                    out.failed.len(),
+                    chunk.len(),
+                    first.code
+                )));
+            }
+        }
+        Ok(())
+    }
+
     async fn change_visibility(&self, receipt: &str, delay: Duration) -> Result<()> {
         self.client
             .change_message_visibility()
@@ -265,13 +301,11 @@ pub async fn process_batch(
         tasks.spawn(async move {
             let disposition = service.handle(&msg.body).await;
             let ok = match &disposition {
-                Disposition::Done if delete_done => match queue.delete(&msg.receipt).await {
-                    Ok(()) => true,
-                    Err(e) => {
-                        tracing::warn!(message_id = %msg.message_id, error = %e, "could not delete a finished message");
-                        true
-                    }
-                },
+                // Deleted with the rest of the batch, once every message has been handled.
+                Disposition::Done if delete_done => {
+                    drop(permit);
+                    return (msg.message_id, true, Some(msg.receipt));
+                }
                 Disposition::Done => true,
                 Disposition::RetryIn(delay) if msg.receive_count >= reenqueue_after => {
                     // A fresh copy restarts the receive count; if the delay exceeds SQS's 15-minute DelaySeconds the
@@ -302,15 +336,26 @@ pub async fn process_batch(
                 }
             };
             drop(permit);
-            (msg.message_id, ok)
+            (msg.message_id, ok, None)
         });
     }
+    let mut finished = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         match joined {
-            Ok((id, true)) => report.done.push(id),
-            Ok((id, false)) => report.failed.push(id),
+            Ok((id, true, receipt)) => {
+                finished.extend(receipt);
+                report.done.push(id);
+            }
+            Ok((id, false, _)) => report.failed.push(id),
             Err(e) => tracing::error!(error = %e, "a message task panicked"),
         }
+    }
+    // One delete for the whole batch. If it fails, the messages come back after their visibility timeout and are
+    // handled again, which the handlers allow (deliveries are keyed by event and subscription, and claimed).
+    if !finished.is_empty()
+        && let Err(e) = queue.delete_batch(&finished).await
+    {
+        tracing::warn!(messages = finished.len(), error = %e, "could not delete finished messages");
     }
     report
 }

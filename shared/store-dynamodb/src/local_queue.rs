@@ -14,6 +14,7 @@
 //! again on the next start: at least once, never lost. The receipt handle is the message's sort key.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,11 @@ pub struct LocalQueue {
     max_receive: u32,
     /// Wakes receivers waiting on this queue when a message is written or made visible (shared by clones).
     wake: Arc<Notify>,
+    /// How long a woken receive waits for more messages before it looks (see [`LocalQueue::with_batching_window`]).
+    window: Duration,
+    /// True while a woken receive is waiting out the batching window: sends then wake no other receive, since
+    /// that one is about to look (shared by clones).
+    gathering: Arc<AtomicBool>,
     /// Messages received by this process and not yet deleted or moved (shared by clones).
     leases: Arc<Mutex<HashMap<String, Lease>>>,
 }
@@ -57,6 +63,8 @@ struct Lease {
     receives: u32,
 }
 
+/// Most actions DynamoDB takes in one `TransactWriteItems`.
+const MAX_TRANSACTION_ITEMS: usize = 100;
 /// Leases kept before expired ones are pruned (a message deleted by another process leaves its lease behind).
 const MAX_LEASES: usize = 4096;
 
@@ -96,8 +104,20 @@ impl LocalQueue {
             visibility,
             max_receive: max_receive.max(1),
             wake: Arc::new(Notify::new()),
+            window: Duration::ZERO,
+            gathering: Arc::default(),
             leases: Arc::default(),
         }
+    }
+
+    /// Sets the batching window: a receive woken by a send waits this long for more messages before it looks, as
+    /// an SQS event source's `MaximumBatchingWindowInSeconds` does. Under a steady stream of sends, one look then
+    /// takes several messages instead of each send waking a receive for one, and a consumer can delete them in one
+    /// write ([`MessageQueue::delete_batch`]). Messages already waiting are returned at once, whatever the window.
+    /// Zero (the default) looks at once.
+    pub fn with_batching_window(mut self, window: Duration) -> Self {
+        self.window = window;
+        self
     }
 
     fn leases(&self) -> std::sync::MutexGuard<'_, HashMap<String, Lease>> {
@@ -159,7 +179,9 @@ impl LocalQueue {
     /// Wakes one receive waiting on this queue (after a message was written or made visible); if none is
     /// waiting, the next receive that waits returns to look at once. One is enough: a receive takes up to ten.
     pub(crate) fn wake_receivers(&self) {
-        self.wake.notify_one();
+        if !self.gathering.load(Ordering::Acquire) {
+            self.wake.notify_one();
+        }
     }
 
     fn pk(&self) -> String {
@@ -186,6 +208,17 @@ impl LocalQueue {
             .key("pk", s(pk))
             .key("sk", s(sk))
             .condition_expression("attribute_exists(pk)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        Ok(TransactWriteItem::builder().delete(del).build())
+    }
+
+    /// Deletes a message whether or not it is still there (as [`MessageQueue::delete`] does).
+    fn delete_if_present(&self, sk: &str) -> Result<TransactWriteItem> {
+        let del = Delete::builder()
+            .table_name(&self.table)
+            .key("pk", s(self.pk()))
+            .key("sk", s(sk))
             .build()
             .map_err(DomainError::unexpected)?;
         Ok(TransactWriteItem::builder().delete(del).build())
@@ -361,7 +394,22 @@ impl MessageQueue for LocalQueue {
             }
             let nap = nap.max(MIN_NAP);
             tokio::select! {
-                () = &mut woken => {}
+                () = &mut woken => {
+                    let window = self.window.min(until.saturating_duration_since(Instant::now()));
+                    if !window.is_zero() && !self.gathering.swap(true, Ordering::AcqRel) {
+                        tokio::time::sleep(window).await;
+                        // Cleared before the look: a send from now on wakes another receive, so none waits unseen.
+                        self.gathering.store(false, Ordering::Release);
+                        let (got, _) = self.receive_once(max).await?;
+                        if got.len() >= max.clamp(1, 10) as usize {
+                            // There may be more than one look takes: let another receive have them.
+                            self.wake.notify_one();
+                        }
+                        if !got.is_empty() {
+                            return Ok(got);
+                        }
+                    }
+                }
                 () = tokio::time::sleep(nap) => {}
             }
         }
@@ -379,6 +427,29 @@ impl MessageQueue for LocalQueue {
             .send()
             .await
             .map_err(sdk("DeleteItem"))?;
+        Ok(())
+    }
+
+    /// Deletes the messages in one transaction (up to 100 per write), so a batch costs one commit instead of one
+    /// per message. A receipt whose message is already gone is no error.
+    async fn delete_batch(&self, receipts: &[String]) -> Result<()> {
+        let mut unique: Vec<&String> = receipts.iter().collect();
+        unique.sort_unstable();
+        unique.dedup();
+        for chunk in unique.chunks(MAX_TRANSACTION_ITEMS) {
+            let mut actions = Vec::with_capacity(chunk.len());
+            for receipt in chunk {
+                if let Some(id) = message_id(receipt) {
+                    self.release(id);
+                }
+                actions.push(self.delete_if_present(receipt)?);
+            }
+            if !self.transact(actions).await? {
+                return Err(DomainError::unexpected(
+                    "the queue refused to delete a batch of messages",
+                ));
+            }
+        }
         Ok(())
     }
 

@@ -93,6 +93,9 @@ backends!(
     a_published_definition_is_written_by_the_commit_small_or_chunked,
     a_cancelled_commit_leaves_no_inline_definition,
     the_in_table_queue_is_sent_the_event_by_the_commit_itself,
+    a_woken_receive_takes_every_message_sent_during_its_batching_window,
+    messages_already_waiting_are_received_at_once_whatever_the_window,
+    a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only. moto server applies concurrent
@@ -929,4 +932,97 @@ async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: Dynamo
     // A second store over another table refuses the queue: it could not join that table's transactions.
     let other = DynamoStore::new(store.client().clone(), "another-table");
     assert!(other.with_in_table_queue(queue).is_err());
+}
+
+fn test_queue(store: &DynamoStore) -> specpress_store_dynamodb::LocalQueue {
+    specpress_store_dynamodb::LocalQueue::new(
+        store.client().clone(),
+        store.table(),
+        &format!("q{}", uuid::Uuid::new_v4().simple()),
+        std::time::Duration::from_secs(60),
+        5,
+    )
+}
+
+async fn a_woken_receive_takes_every_message_sent_during_its_batching_window(store: DynamoStore) {
+    use specpress_domain::webhooks::MessageQueue;
+    use std::time::Duration;
+    let queue = test_queue(&store).with_batching_window(Duration::from_millis(400));
+    // The message is in the table before the receive is woken: as a committed deploy wakes it.
+    let send = |q: specpress_store_dynamodb::LocalQueue, body: &'static str| async move {
+        q.send(body, Duration::ZERO).await.unwrap();
+    };
+    let waiting = {
+        let queue = queue.clone();
+        tokio::spawn(async move { queue.receive(10, Duration::from_secs(10)).await.unwrap() })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Three sends 30 ms apart: the first wakes the receive, the others arrive while it waits out its window.
+    for body in ["one", "two", "three"] {
+        send(queue.clone(), body).await;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    let got = waiting.await.unwrap();
+    let mut bodies: Vec<&str> = got.iter().map(|m| m.body.as_str()).collect();
+    bodies.sort_unstable();
+    assert_eq!(
+        bodies,
+        vec!["one", "three", "two"],
+        "one look took the whole burst"
+    );
+    // Without a window, the first send alone is taken (the receive is woken by it and looks at once).
+    let eager = test_queue(&store);
+    let waiting = {
+        let queue = eager.clone();
+        tokio::spawn(async move { queue.receive(10, Duration::from_secs(10)).await.unwrap() })
+    };
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    send(eager.clone(), "first").await;
+    let got = waiting.await.unwrap();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].body, "first");
+}
+
+async fn messages_already_waiting_are_received_at_once_whatever_the_window(store: DynamoStore) {
+    use specpress_domain::webhooks::MessageQueue;
+    use std::time::Duration;
+    // A window far longer than the test may take: a receive that waited it out would time out below.
+    let queue = test_queue(&store).with_batching_window(Duration::from_secs(60));
+    queue.send("a", Duration::ZERO).await.unwrap();
+    queue.send("b", Duration::ZERO).await.unwrap();
+    let got = tokio::time::timeout(
+        Duration::from_secs(10),
+        queue.receive(10, Duration::from_secs(120)),
+    )
+    .await
+    .expect("waiting messages are returned without waiting for the window")
+    .unwrap();
+    assert_eq!(got.len(), 2);
+}
+
+async fn a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats(store: DynamoStore) {
+    use specpress_domain::webhooks::MessageQueue;
+    use std::time::Duration;
+    let queue = test_queue(&store);
+    // More than one transaction's worth (100 actions), so the delete is split.
+    for i in 0..105 {
+        queue.send(&format!("m{i}"), Duration::ZERO).await.unwrap();
+    }
+    let mut receipts = Vec::new();
+    loop {
+        let got = queue.receive(10, Duration::ZERO).await.unwrap();
+        if got.is_empty() {
+            break;
+        }
+        receipts.extend(got.into_iter().map(|m| m.receipt));
+    }
+    assert_eq!(receipts.len(), 105);
+    assert_eq!(queue.depth().await.unwrap(), 105, "received, not deleted");
+    // The same receipt twice, and one whose message is already gone, are no error.
+    queue.delete(&receipts[0]).await.unwrap();
+    let mut batch = receipts.clone();
+    batch.push(receipts[1].clone());
+    queue.delete_batch(&batch).await.map_err(|e| format!("{e:?}")).unwrap();
+    assert_eq!(queue.depth().await.unwrap(), 0, "every message deleted");
+    assert!(queue.dead_letters().await.unwrap().is_empty());
 }
