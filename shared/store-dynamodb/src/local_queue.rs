@@ -68,6 +68,16 @@ const MAX_TRANSACTION_ITEMS: usize = 100;
 /// Leases kept before expired ones are pruned (a message deleted by another process leaves its lease behind).
 const MAX_LEASES: usize = 4096;
 
+/// Marks a receive waiting out the batching window; clears the mark when dropped, also if the receive is cancelled
+/// mid-window (a flag left set would keep every later send from waking a receive).
+struct Gathering<'a>(&'a AtomicBool);
+
+impl Drop for Gathering<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
 fn now_ms() -> u64 {
     u64::try_from(OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(0)
 }
@@ -397,9 +407,10 @@ impl MessageQueue for LocalQueue {
                 () = &mut woken => {
                     let window = self.window.min(until.saturating_duration_since(Instant::now()));
                     if !window.is_zero() && !self.gathering.swap(true, Ordering::AcqRel) {
+                        let gathering = Gathering(&self.gathering);
                         tokio::time::sleep(window).await;
                         // Cleared before the look: a send from now on wakes another receive, so none waits unseen.
-                        self.gathering.store(false, Ordering::Release);
+                        drop(gathering);
                         let (got, _) = self.receive_once(max).await?;
                         if got.len() >= max.clamp(1, 10) as usize {
                             // There may be more than one look takes: let another receive have them.
