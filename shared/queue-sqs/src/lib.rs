@@ -26,10 +26,9 @@ use tokio::sync::{Semaphore, watch};
 /// The SQS client type, re-exported so functions build it from their shared AWS config without naming the SDK.
 pub use aws_sdk_sqs::Client as SqsClient;
 
-/// Longest `DelaySeconds` SQS accepts.
 /// Most entries SQS takes in one batch request.
 const MAX_SQS_BATCH: usize = 10;
-/// Longest SQS delay.
+/// Longest `DelaySeconds` SQS accepts.
 pub const MAX_SQS_DELAY: Duration = Duration::from_secs(900);
 /// Longest visibility timeout SQS accepts.
 pub const MAX_SQS_VISIBILITY: Duration = Duration::from_secs(43_200);
@@ -301,11 +300,6 @@ pub async fn process_batch(
         tasks.spawn(async move {
             let disposition = service.handle(&msg.body).await;
             let ok = match &disposition {
-                // Deleted with the rest of the batch, once every message has been handled.
-                Disposition::Done if delete_done => {
-                    drop(permit);
-                    return (msg.message_id, true, Some(msg.receipt));
-                }
                 Disposition::Done => true,
                 Disposition::RetryIn(delay) if msg.receive_count >= reenqueue_after => {
                     // A fresh copy restarts the receive count; if the delay exceeds SQS's 15-minute DelaySeconds the
@@ -336,7 +330,10 @@ pub async fn process_batch(
                 }
             };
             drop(permit);
-            (msg.message_id, ok, None)
+            // A finished message is deleted with the rest of the batch, once every message has been handled.
+            let finished =
+                (delete_done && matches!(disposition, Disposition::Done)).then_some(msg.receipt);
+            (msg.message_id, ok, finished)
         });
     }
     let mut finished = Vec::new();

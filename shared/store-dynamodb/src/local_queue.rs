@@ -212,26 +212,33 @@ impl LocalQueue {
         Ok(TransactWriteItem::builder().put(put).build())
     }
 
-    fn delete(&self, pk: String, sk: &str) -> Result<TransactWriteItem> {
+    /// Deletes the message at `sk`. With `must_exist`, the transaction is cancelled if it is gone (a move must not
+    /// resurrect a message another consumer deleted); without, a gone message is no error (as
+    /// [`MessageQueue::delete`]).
+    fn delete(&self, sk: &str, must_exist: bool) -> Result<TransactWriteItem> {
         let del = Delete::builder()
             .table_name(&self.table)
-            .key("pk", s(pk))
+            .key("pk", s(self.pk()))
             .key("sk", s(sk))
-            .condition_expression("attribute_exists(pk)")
+            .set_condition_expression(must_exist.then(|| "attribute_exists(pk)".to_owned()))
             .build()
             .map_err(DomainError::unexpected)?;
         Ok(TransactWriteItem::builder().delete(del).build())
     }
 
-    /// Deletes a message whether or not it is still there (as [`MessageQueue::delete`] does).
-    fn delete_if_present(&self, sk: &str) -> Result<TransactWriteItem> {
-        let del = Delete::builder()
-            .table_name(&self.table)
-            .key("pk", s(self.pk()))
-            .key("sk", s(sk))
-            .build()
-            .map_err(DomainError::unexpected)?;
-        Ok(TransactWriteItem::builder().delete(del).build())
+    /// Waits out the batching window (cut at `until`) after a wake, unless the window is zero or another receive is
+    /// already waiting one out; true if it waited. Sends wake no other receive meanwhile. The mark is cleared before
+    /// the caller looks, so a send from then on wakes another receive and none waits unseen.
+    async fn gather(&self, until: Instant) -> bool {
+        let window = self
+            .window
+            .min(until.saturating_duration_since(Instant::now()));
+        if window.is_zero() || self.gathering.swap(true, Ordering::AcqRel) {
+            return false;
+        }
+        let _mark = Gathering(&self.gathering);
+        tokio::time::sleep(window).await;
+        true
     }
 
     /// Moves an item to a new key atomically; `false` if the old item was gone (another consumer took it).
@@ -349,7 +356,7 @@ impl LocalQueue {
                 // Redrive: the message has been received too often without being deleted.
                 self.release(&id);
                 let dead = self.dead_letter_item(&id, &body, count - 1);
-                self.transact(vec![self.delete(self.pk(), &sk)?, self.put(dead, None)?])
+                self.transact(vec![self.delete(&sk, true)?, self.put(dead, None)?])
                     .await?;
                 tracing::warn!(queue = %self.name, message_id = %id, "message moved to the dead-letter queue");
                 continue;
@@ -384,12 +391,17 @@ impl MessageQueue for LocalQueue {
     /// is due or a send from this process wakes it (whichever comes first).
     async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>> {
         let until = Instant::now() + wait;
+        let mut gathered = false;
         loop {
             // Registered before looking, so a send between the look and the sleep still wakes this receive.
             let woken = self.wake.notified();
             tokio::pin!(woken);
             woken.as_mut().enable();
             let (got, next_due) = self.receive_once(max).await?;
+            if gathered && got.len() >= max.clamp(1, 10) as usize {
+                // Sends during the window woke no other receive, and there may be more than one look takes.
+                self.wake.notify_one();
+            }
             let now = Instant::now();
             if !got.is_empty() || now >= until {
                 return Ok(got);
@@ -404,23 +416,7 @@ impl MessageQueue for LocalQueue {
             }
             let nap = nap.max(MIN_NAP);
             tokio::select! {
-                () = &mut woken => {
-                    let window = self.window.min(until.saturating_duration_since(Instant::now()));
-                    if !window.is_zero() && !self.gathering.swap(true, Ordering::AcqRel) {
-                        let gathering = Gathering(&self.gathering);
-                        tokio::time::sleep(window).await;
-                        // Cleared before the look: a send from now on wakes another receive, so none waits unseen.
-                        drop(gathering);
-                        let (got, _) = self.receive_once(max).await?;
-                        if got.len() >= max.clamp(1, 10) as usize {
-                            // There may be more than one look takes: let another receive have them.
-                            self.wake.notify_one();
-                        }
-                        if !got.is_empty() {
-                            return Ok(got);
-                        }
-                    }
-                }
+                () = &mut woken => gathered = self.gather(until).await,
                 () = tokio::time::sleep(nap) => {}
             }
         }
@@ -453,7 +449,7 @@ impl MessageQueue for LocalQueue {
                 if let Some(id) = message_id(receipt) {
                     self.release(id);
                 }
-                actions.push(self.delete_if_present(receipt)?);
+                actions.push(self.delete(receipt, false)?);
             }
             if !self.transact(actions).await? {
                 return Err(DomainError::unexpected(
@@ -489,10 +485,7 @@ impl MessageQueue for LocalQueue {
             n(stored.saturating_add(self.release(id))),
         );
         if !self
-            .transact(vec![
-                self.delete(self.pk(), receipt)?,
-                self.put(moved, None)?,
-            ])
+            .transact(vec![self.delete(receipt, true)?, self.put(moved, None)?])
             .await?
         {
             return Err(DomainError::unexpected("receipt handle is no longer valid"));

@@ -884,14 +884,7 @@ async fn a_cancelled_commit_leaves_no_inline_definition(store: DynamoStore) {
 
 async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: DynamoStore) {
     use specpress_domain::webhooks::{MessageQueue, QueueBody};
-    use specpress_store_dynamodb::LocalQueue;
-    let queue = LocalQueue::new(
-        store.client().clone(),
-        store.table(),
-        &format!("q{}", uuid::Uuid::new_v4().simple()),
-        std::time::Duration::from_secs(60),
-        5,
-    );
+    let queue = test_queue(&store);
     let store = store.with_in_table_queue(queue.clone()).unwrap();
     let (o, d) = org_with_doc(&store, "stored").await;
     let principal = TokenOwner::Org(o.id).principal();
