@@ -1,8 +1,9 @@
 //! The in-process transport of the embedded engine: an `aws-sdk-dynamodb` HTTP client that hands each request
 //! straight to dynoxide's [`dynoxide::Database`] instead of sending it over TCP to dynoxide's HTTP server.
 //!
-//! The store keeps the very same SDK code path as against AWS (request serialization, SigV4 signing, retries,
-//! response and error parsing); only the wire is replaced. Each request's `x-amz-target` names the operation, its
+//! The store keeps the very same SDK code path as against AWS (request serialization, retries, response and error
+//! parsing); only the wire is replaced, and the client sends its requests unsigned (see
+//! [`Embedded::in_process_client`](crate::embedded::Embedded::in_process_client)). Each request's `x-amz-target` names the operation, its
 //! JSON body is decoded into dynoxide's own request type, the matching public `Database` method runs, and the
 //! response (or the error, as DynamoDB's error JSON: `__type`, `message`/`Message`, `CancellationReasons` for a
 //! cancelled transaction, `Item` for a failed condition that returns it) goes back with the status dynoxide's

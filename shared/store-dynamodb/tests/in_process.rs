@@ -440,3 +440,63 @@ async fn in_process_transactions_keep_no_idempotency_token() {
     db.transact_write_items(request)
         .expect("the engine replays a known token");
 }
+
+/// Records the `authorization` header of every request an SDK client is about to send.
+#[derive(Debug, Clone, Default)]
+struct AuthHeaders(std::sync::Arc<std::sync::Mutex<Vec<Option<String>>>>);
+
+impl aws_smithy_runtime_api::client::interceptors::Intercept for AuthHeaders {
+    fn name(&self) -> &'static str {
+        "AuthHeaders"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef<'_>,
+        _components: &aws_smithy_runtime_api::client::runtime_components::RuntimeComponents,
+        _cfg: &mut aws_smithy_types::config_bag::ConfigBag,
+    ) -> Result<(), aws_smithy_runtime_api::box_error::BoxError> {
+        let header = context
+            .request()
+            .headers()
+            .get("authorization")
+            .map(str::to_owned);
+        self.0.lock().map_err(|_| "poisoned")?.push(header);
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_process_requests_are_sent_unsigned_and_http_ones_signed() {
+    let (_e, http, local) = both().await;
+    for (name, client) in transports(&http, &local) {
+        let seen = AuthHeaders::default();
+        let client = Client::from_conf(
+            client
+                .config()
+                .to_builder()
+                .interceptor(seen.clone())
+                .build(),
+        );
+        client
+            .get_item()
+            .table_name(TABLE)
+            .key("pk", s("ITEM#none"))
+            .key("sk", s("A"))
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("{name}: get: {e:?}"));
+        let headers = seen.0.lock().expect("lock").clone();
+        assert_eq!(headers.len(), 1, "{name}: one request");
+        match name {
+            // Nothing leaves the process: no SigV4 work at all.
+            "in-process" => assert_eq!(headers[0], None, "in-process request was signed"),
+            _ => assert!(
+                headers[0]
+                    .as_deref()
+                    .is_some_and(|h| h.starts_with("AWS4-HMAC-SHA256 ")),
+                "{name}: {headers:?}"
+            ),
+        }
+    }
+}
