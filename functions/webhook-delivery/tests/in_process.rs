@@ -579,3 +579,89 @@ async fn branch_filters_and_disabled_subscriptions_receive_nothing() {
     assert_eq!(dev[0].body["branch"], "dev");
     assert!(w.receiver.at("/off").await.is_empty());
 }
+
+/// The event message of the one version deployed to `doc` (received from the queue and parsed).
+async fn event_message(
+    w: &World,
+) -> (
+    specpress_domain::model::EventId,
+    Option<specpress_domain::model::DocId>,
+) {
+    let got = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(got.len(), 1, "one event message: {got:?}");
+    match QueueBody::parse(&got[0].body) {
+        Some(QueueBody::Event { event_id, doc_id }) => (event_id, doc_id),
+        other => panic!("an event message: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_event_message_without_its_documentation_id_is_still_fanned_out() {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("legacy").await;
+    let (sub, _) = w.subscribe_scripted(&doc, "/l", json!([])).await;
+    w.deploy(&doc, openapi("L", "1", &["/x"]), None).await;
+    let (event_id, doc_id) = event_message(&w).await;
+    assert_eq!(doc_id, Some(doc.id), "new messages name the documentation");
+    // A message written before the field existed: the event read supplies the documentation.
+    let legacy = json!({"type": "event", "event_id": event_id}).to_string();
+    assert_eq!(
+        w.service.handle(&legacy).await,
+        specpress_domain::usecases::delivery::Disposition::Done
+    );
+    let log = uc::deliveries(&w.service, &w.principal, "legacy", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(log.len(), 1, "one delivery from the message without doc_id");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_event_message_naming_a_documentation_without_enabled_subscriptions_is_done_without_reading_the_event()
+ {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let watched = w.doc("watched").await;
+    let quiet = w.doc("quiet").await;
+    let (sub, _) = w.subscribe_scripted(&watched, "/w", json!([])).await;
+    w.deploy(&watched, openapi("W", "1", &["/x"]), None).await;
+    let (event_id, _) = event_message(&w).await;
+    let log = || async {
+        uc::deliveries(&w.service, &w.principal, "watched", &sub.id.to_string())
+            .await
+            .expect("log")
+            .len()
+    };
+    // The event belongs to `watched`, which has a subscriber; a message naming `quiet` (no subscription) is
+    // finished after listing quiet's subscriptions: had the event been read, watched's subscriber would get it.
+    let naming_quiet =
+        json!({"type": "event", "event_id": event_id, "doc_id": quiet.id}).to_string();
+    assert_eq!(
+        w.service.handle(&naming_quiet).await,
+        specpress_domain::usecases::delivery::Disposition::Done
+    );
+    assert_eq!(log().await, 0, "the event was not read");
+    // A named documentation that has subscriptions but is not the event's: the event is the authority.
+    let other = w.doc("other").await;
+    let (other_sub, _) = w.subscribe_scripted(&other, "/o", json!([])).await;
+    let naming_other =
+        json!({"type": "event", "event_id": event_id, "doc_id": other.id}).to_string();
+    assert_eq!(
+        w.service.handle(&naming_other).await,
+        specpress_domain::usecases::delivery::Disposition::Done
+    );
+    assert_eq!(log().await, 1, "delivered to the event's own subscriber");
+    let others = uc::deliveries(&w.service, &w.principal, "other", &other_sub.id.to_string())
+        .await
+        .expect("log");
+    assert!(
+        others.is_empty(),
+        "nothing for the documentation the message named"
+    );
+}

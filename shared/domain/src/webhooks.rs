@@ -480,6 +480,11 @@ pub enum QueueBody {
     Event {
         /// The event.
         event_id: EventId,
+        /// The event's documentation, so that the consumer of an event whose documentation has no enabled
+        /// subscription is done after listing them, without reading the event. Absent in messages written before
+        /// it existed; the event read then supplies it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        doc_id: Option<DocId>,
     },
     /// Make the next attempt of one delivery.
     Delivery {
@@ -492,6 +497,14 @@ pub enum QueueBody {
 pub const MAX_QUEUE_BODY: usize = 4096;
 
 impl QueueBody {
+    /// The message that fans `event` out.
+    pub fn for_event(event: &Event) -> Self {
+        QueueBody::Event {
+            event_id: event.id,
+            doc_id: Some(event.doc_id),
+        }
+    }
+
     /// The JSON text sent to the queue.
     pub fn to_json(&self) -> String {
         // Serializing these plain structs cannot fail.

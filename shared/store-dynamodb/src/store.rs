@@ -614,8 +614,7 @@ impl VersionStore for DynamoStore {
                 item.remove("gsi2pk");
                 item.remove("gsi2sk");
                 item.insert("enqueued_at".into(), ts(e.created_at));
-                let body =
-                    specpress_domain::webhooks::QueueBody::Event { event_id: e.id }.to_json();
+                let body = specpress_domain::webhooks::QueueBody::for_event(e).to_json();
                 message = Some(queue.send_action(&body)?);
                 in_table_queue = Some(queue);
             }

@@ -157,7 +157,7 @@ impl EventPublisher for DynamoStore {
             // InTable: enqueued by the commit itself. None: the sweeper's job.
             return;
         };
-        let body = QueueBody::Event { event_id: event.id }.to_json();
+        let body = QueueBody::for_event(event).to_json();
         if let Err(e) = queue.send(&body, Duration::ZERO).await {
             tracing::warn!(event_id = %event.id, error = %e, "event not enqueued after commit; the outbox sweeper will send it");
             return;

@@ -904,11 +904,16 @@ async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: Dynamo
     let v = deploy_text(&store, &principal, "openapi: 3.1.0 # queued".into()).await;
     let (got, waited) = waiting.await.unwrap();
     assert_eq!(got.len(), 1, "one message per published version");
-    let Some(QueueBody::Event { event_id }) = QueueBody::parse(&got[0].body) else {
+    let Some(QueueBody::Event { event_id, doc_id }) = QueueBody::parse(&got[0].body) else {
         panic!("an event message: {}", got[0].body);
     };
     let event = store.get_event(event_id).await.unwrap().unwrap();
     assert_eq!(event.version_id, v.id);
+    assert_eq!(
+        doc_id,
+        Some(event.doc_id),
+        "the message names the event's documentation"
+    );
     assert!(
         waited < std::time::Duration::from_secs(4),
         "the waiting receive returned the message, not its timeout"

@@ -17,7 +17,7 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::engine::SpecEngine;
 use crate::error::{DomainError, Result};
-use crate::model::{Documentation, EVENT_DOCUMENTATION_PUBLISHED, Event, EventId, Version};
+use crate::model::{DocId, Documentation, EVENT_DOCUMENTATION_PUBLISHED, Event, EventId, Version};
 use crate::ports::Store;
 use crate::webhooks::*;
 
@@ -94,7 +94,7 @@ pub const MAX_VISIBILITY_DELAY: Duration = Duration::from_secs(12 * 3600 - 60);
 impl DeliveryService {
     /// Sends an event to the queue and marks it enqueued (removing it from the outbox index).
     pub async fn publish(&self, event: &Event) -> Result<()> {
-        let body = QueueBody::Event { event_id: event.id }.to_json();
+        let body = QueueBody::for_event(event).to_json();
         self.queue.send(&body, Duration::ZERO).await?;
         self.store.mark_event_enqueued(event.id).await
     }
@@ -122,23 +122,38 @@ impl DeliveryService {
             return Disposition::Failed;
         };
         let result = match parsed {
-            QueueBody::Event { event_id } => {
-                self.fan_out(event_id).await.map(|()| Disposition::Done)
-            }
+            QueueBody::Event { event_id, doc_id } => self
+                .fan_out(event_id, doc_id)
+                .await
+                .map(|()| Disposition::Done),
             QueueBody::Delivery { delivery_id } => self.attempt(delivery_id, body).await,
         };
         result.unwrap_or(Disposition::Failed)
     }
 
     /// Creates one delivery per enabled subscription that wants the event's branch, and queues each one.
-    pub async fn fan_out(&self, event_id: EventId) -> Result<()> {
+    ///
+    /// `doc_hint` is the event's documentation as its message names it (the message is ours: written with the
+    /// event, by the commit or the publisher). When that documentation has no enabled subscription (the common
+    /// case), there is nothing to deliver and the event itself is not read. Once read, the event is the authority:
+    /// subscriptions are those of its own documentation.
+    pub async fn fan_out(&self, event_id: EventId, doc_hint: Option<DocId>) -> Result<()> {
+        let mut listed = None;
+        if let Some(doc) = doc_hint {
+            let subs = self.store.list_subscriptions(doc).await?;
+            if !subs.iter().any(|s| s.enabled) {
+                return Ok(());
+            }
+            listed = Some((doc, subs));
+        }
         let Some(event) = self.store.get_event(event_id).await? else {
             return Ok(());
         };
-        let subs: Vec<Subscription> = self
-            .store
-            .list_subscriptions(event.doc_id)
-            .await?
+        let all = match listed {
+            Some((doc, subs)) if doc == event.doc_id => subs,
+            _ => self.store.list_subscriptions(event.doc_id).await?,
+        };
+        let subs: Vec<Subscription> = all
             .into_iter()
             .filter(|s| {
                 s.enabled && s.org_id == event.org_id && s.wants_branch(event.branch.as_str())
