@@ -6,7 +6,11 @@
 //! persistent local queue). Each request carries a distinct definition (its `info.version` changes), so every one
 //! is a real deploy: parse + validate + fingerprint, and one transaction writing the compressed definition, the
 //! version, the branch head, the event and its queue message. Workers deploy to 8 documentations
-//! (one each) and, in a second phase, all to ONE branch (optimistic-concurrency contention).
+//! (one each) and, in a second phase, all to ONE branch (optimistic-concurrency contention). Those documentations
+//! have never had a webhook subscription, so their events are recorded but not queued. A third phase deploys to 8
+//! documentations that each have a subscriber (a local HTTP receiver answering 204): every deploy's event is then
+//! queued, fanned out into a delivery, and POSTed, signed, by the in-process consumers while the deploys go on; the
+//! bench prints how many deliveries the receiver got.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -138,7 +142,50 @@ fn process_cpu() -> Duration {
     Duration::from_secs_f64(total as f64 / 100.0)
 }
 
+/// Starts a webhook receiver on 127.0.0.1 that answers every POST with 204 and counts them.
+async fn receiver() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+    let got = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = got.clone();
+    let app = axum::Router::new().route(
+        "/hook",
+        axum::routing::post(move || {
+            let counter = counter.clone();
+            async move {
+                counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                axum::http::StatusCode::NO_CONTENT
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind receiver");
+    let url = format!("http://{}/hook", listener.local_addr().expect("addr"));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, got)
+}
+
+/// Creates `n` documentations named `{prefix}-{i}` through the API; returns their slugs.
+async fn create_docs(client: &reqwest::Client, base: &str, prefix: &str, n: usize) -> Vec<String> {
+    let mut docs = Vec::new();
+    for i in 0..n {
+        let slug = format!("{prefix}-{i}");
+        let r = client
+            .post(format!("{base}/api/v1/docs"))
+            .header("Authorization", format!("Token {ORG_TOKEN}"))
+            .json(&json!({"name": slug, "slug": slug}))
+            .send()
+            .await
+            .expect("create doc");
+        assert_eq!(r.status().as_u16(), 201);
+        docs.push(slug);
+    }
+    docs
+}
+
 fn main() {
+    // The subscriber of the third phase listens on 127.0.0.1, which webhook URLs may name only when allowed.
+    // SAFETY: set before the runtime (and any other thread) starts.
+    unsafe { std::env::set_var(specpress_fetch::ALLOW_LOOPBACK_ENV, "true") };
     let seconds: u64 = std::env::var("BENCH_SECONDS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -176,23 +223,30 @@ fn main() {
         let template = Arc::new(document(100 * 1024));
         println!("document: {} bytes, concurrency {CONCURRENCY}, bounded to {seconds} s / {max} deploys per phase", template.len());
         let client = reqwest::Client::new();
-        let mut docs = Vec::new();
-        for i in 0..CONCURRENCY {
-            let slug = format!("bench-{i}");
-            let r = client
-                .post(format!("{base}/api/v1/docs"))
-                .header("Authorization", format!("Token {ORG_TOKEN}"))
-                .json(&json!({"name": slug, "slug": slug}))
-                .send()
-                .await
-                .expect("create doc");
-            assert_eq!(r.status().as_u16(), 201);
-            docs.push(slug);
-        }
+        let docs = create_docs(&client, &base, "bench", CONCURRENCY).await;
         // Warm-up (not measured).
         phase("warm-up", &base, docs.clone(), template.clone(), 1, 200).await;
         phase("8 docs, 1 branch each", &base, docs.clone(), template.clone(), seconds, max).await;
         phase("1 doc, 1 branch (contended)", &base, vec![docs[0].clone()], template.clone(), seconds, max).await;
+        let (hook, received) = receiver().await;
+        let hooked = create_docs(&client, &base, "hooked", CONCURRENCY).await;
+        for slug in &hooked {
+            let r = client
+                .post(format!("{base}/api/v1/docs/{slug}/webhooks"))
+                .header("Authorization", format!("Token {ORG_TOKEN}"))
+                .json(&json!({"url": hook}))
+                .send()
+                .await
+                .expect("subscribe");
+            assert_eq!(r.status().as_u16(), 201, "{:?}", r.text().await);
+        }
+        phase("8 docs with a webhook subscriber each", &base, hooked, template.clone(), seconds, max).await;
+        // Deliveries still in flight when the phase ended get a moment to land.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        println!(
+            "  deliveries received by the subscriber: {}",
+            received.load(std::sync::atomic::Ordering::Relaxed)
+        );
     });
 }
 

@@ -665,3 +665,50 @@ async fn an_event_message_naming_a_documentation_without_enabled_subscriptions_i
         "nothing for the documentation the message named"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn deploys_to_a_documentation_nobody_subscribed_to_queue_nothing_until_its_first_subscription()
+ {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("fresh").await;
+    w.deploy(&doc, openapi("F", "1", &["/x"]), None).await;
+    let got = w
+        .queue
+        .receive(10, Duration::from_millis(300))
+        .await
+        .expect("receive");
+    assert!(got.is_empty(), "no subscriber, no message: {got:?}");
+    assert!(
+        w.store
+            .pending_events(100)
+            .await
+            .expect("outbox")
+            .is_empty(),
+        "nor anything left for the sweeper"
+    );
+    // The first subscription: the next deploy is queued and delivered, once.
+    let (sub, _) = w.subscribe_scripted(&doc, "/f", json!([])).await;
+    let v2 = w.deploy(&doc, openapi("F", "2", &["/x", "/y"]), None).await;
+    let got = w
+        .queue
+        .receive(10, Duration::from_secs(2))
+        .await
+        .expect("receive");
+    assert_eq!(
+        got.len(),
+        1,
+        "one message for the subscribed deploy: {got:?}"
+    );
+    assert_eq!(
+        w.service.handle(&got[0].body).await,
+        specpress_domain::usecases::delivery::Disposition::Done
+    );
+    let log = uc::deliveries(&w.service, &w.principal, "fresh", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(log.len(), 1, "one delivery");
+    let payload: serde_json::Value = serde_json::from_str(&log[0].payload).expect("payload");
+    assert_eq!(payload["version"]["id"], json!(v2.id.to_string()));
+}

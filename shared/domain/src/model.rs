@@ -236,6 +236,12 @@ pub struct Documentation {
     /// Last modification time.
     #[serde(with = "time::serde::rfc3339")]
     pub modified_at: OffsetDateTime,
+    /// No webhook subscription was ever created for it: its published versions' events have nobody to go to, so
+    /// they are recorded but not queued for fan-out. Set when the documentation is created and cleared for good by
+    /// its first subscription. Documentations created before this flag existed lack it (`false`), so their events
+    /// are queued as before. Storage detail: never part of a response.
+    #[serde(skip)]
+    pub never_subscribed: bool,
 }
 
 /// A branch of a documentation and its head.

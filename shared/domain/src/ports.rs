@@ -103,6 +103,11 @@ pub struct Commit {
     pub branch: Option<(BranchName, BranchExpectation)>,
     /// For a published version: the durable event.
     pub event: Option<Event>,
+    /// Whether the event goes to the webhook queue. `false` when the documentation has never had a webhook
+    /// subscription ([`Documentation::never_subscribed`]): the event is recorded, neither queued nor pending in the
+    /// outbox, and the commit holds only if that is still true of the documentation; if a first subscription was
+    /// created meanwhile, the commit fails with `Conflict(Stale)` and writes nothing.
+    pub queue_event: bool,
     /// For a published version: its definition, stored permanently with the commit (inside the transaction when
     /// it fits in one item, else just before it; content-addressed and idempotent either way).
     pub blob: Option<EncodedBundle>,

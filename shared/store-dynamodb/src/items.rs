@@ -119,6 +119,12 @@ pub fn doc_item(d: &Documentation, token: &str) -> Item {
     i.insert("created_at".into(), ts(d.created_at));
     i.insert("modified_at".into(), ts(d.modified_at));
     i.insert("token_hash".into(), s(token));
+    if d.never_subscribed {
+        i.insert(
+            "never_subscribed".into(),
+            aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+        );
+    }
     i
 }
 
@@ -132,6 +138,7 @@ pub fn doc_from(i: &Item) -> Result<Documentation> {
         default_branch: Slug::parse(get_s(i, "default_branch")?)?,
         created_at: get_ts(i, "created_at")?,
         modified_at: get_ts(i, "modified_at")?,
+        never_subscribed: get_bool(i, "never_subscribed"),
     })
 }
 

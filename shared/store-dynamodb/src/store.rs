@@ -606,7 +606,28 @@ impl VersionStore for DynamoStore {
         items.push(self.put(version_item(v), Some(NOT_EXISTS))?);
         kinds.push(ConflictKind::AlreadyExists);
         let mut in_table_queue = None;
-        if let Some(e) = &c.event {
+        if let Some(e) = c.event.as_ref().filter(|_| !c.queue_event) {
+            // Nobody to notify: the event is recorded, not pending in the outbox (so the sweeper never sends it)
+            // and not queued; the commit holds only while the documentation still has never had a subscription
+            // (its first one clears the flag in the same transaction that creates it).
+            let mut item = event_item(e);
+            item.remove("gsi2pk");
+            item.remove("gsi2sk");
+            items.push(self.put(item, Some(NOT_EXISTS))?);
+            kinds.push(ConflictKind::AlreadyExists);
+            if c.create_doc.is_none() {
+                let cc = ConditionCheck::builder()
+                    .table_name(&self.table)
+                    .key("pk", s(org_pk(e.org_id)))
+                    .key("sk", s(doc_sk(e.doc_id)))
+                    .condition_expression("never_subscribed = :t")
+                    .expression_attribute_values(":t", AttributeValue::Bool(true))
+                    .build()
+                    .map_err(DomainError::unexpected)?;
+                items.push(TransactWriteItem::builder().condition_check(cc).build());
+                kinds.push(ConflictKind::Stale);
+            }
+        } else if let Some(e) = &c.event {
             let mut item = event_item(e);
             let mut message = None;
             if let crate::webhooks::EventQueueSlot::InTable(queue) = &self.events {

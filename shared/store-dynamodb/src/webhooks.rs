@@ -10,14 +10,14 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::{AttributeValue, Put, ReturnValue, TransactWriteItem, Update};
 use specpress_domain::model::{DocId, Event, EventId, OrgId};
 use specpress_domain::webhooks::*;
 use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
 
 use crate::attr::*;
-use crate::items::keyed;
+use crate::items::{doc_sk, keyed, org_pk};
 use crate::schema::GSI1;
 use crate::{DynamoStore, LocalQueue};
 
@@ -313,17 +313,32 @@ fn delivery_from(i: &Item) -> Result<Delivery> {
 #[async_trait]
 impl SubscriptionStore for DynamoStore {
     async fn create_subscription(&self, x: &Subscription) -> Result<()> {
-        let r = self
-            .client()
-            .put_item()
+        let put = Put::builder()
             .table_name(self.table())
             .set_item(Some(subscription_item(x)))
             .condition_expression(NOT_EXISTS)
-            .send()
-            .await;
-        conditional("PutItem", r)?
-            .map(drop)
-            .ok_or(DomainError::Conflict(ConflictKind::AlreadyExists))
+            .build()
+            .map_err(DomainError::unexpected)?;
+        // The documentation has a subscription from now on: its deploys queue their events again. In the same
+        // transaction, so a deploy that read the documentation before it and commits after it fails its check and
+        // re-reads (see `Commit::queue_event`).
+        let subscribed = Update::builder()
+            .table_name(self.table())
+            .key("pk", s(org_pk(x.org_id)))
+            .key("sk", s(doc_sk(x.doc_id)))
+            .update_expression("REMOVE never_subscribed")
+            .condition_expression("attribute_exists(pk)")
+            .build()
+            .map_err(DomainError::unexpected)?;
+        let items = vec![
+            TransactWriteItem::builder().put(put).build(),
+            TransactWriteItem::builder().update(subscribed).build(),
+        ];
+        match crate::branches::transact_conditional(self, items).await? {
+            Ok(()) => Ok(()),
+            Err(0) => Err(DomainError::Conflict(ConflictKind::AlreadyExists)),
+            Err(_) => Err(DomainError::NotFound("Documentation does not exist".into())),
+        }
     }
 
     async fn get_subscription(

@@ -96,6 +96,7 @@ backends!(
     a_woken_receive_takes_every_message_sent_during_its_batching_window,
     messages_already_waiting_are_received_at_once_whatever_the_window,
     a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats,
+    a_never_subscribed_documentation_records_its_events_unqueued_until_its_first_subscription,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only. moto server applies concurrent
@@ -150,6 +151,8 @@ fn doc(org: OrgId, slug: &str, hub: Option<HubId>) -> Documentation {
         default_branch: Slug::parse("main").unwrap(),
         created_at: now(),
         modified_at: now(),
+        // As a documentation written before the flag existed: its events are always queued.
+        never_subscribed: false,
     }
 }
 
@@ -184,6 +187,7 @@ fn branch_commit(
         version,
         branch: Some((branch, expected)),
         event: Some(event),
+        queue_event: true,
         blob: None,
     }
 }
@@ -499,6 +503,7 @@ async fn an_expired_temporary_version_is_gone_even_before_ttl_deletion(store: Dy
             version: v.clone(),
             branch: None,
             event: None,
+            queue_event: false,
             blob: None,
         })
         .await
@@ -1023,4 +1028,156 @@ async fn a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats(st
     queue.delete_batch(&batch).await.unwrap();
     assert_eq!(queue.depth().await.unwrap(), 0, "every message deleted");
     assert!(queue.dead_letters().await.unwrap().is_empty());
+}
+
+async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_first_subscription(
+    store: DynamoStore,
+) {
+    use specpress_domain::webhooks::{
+        MessageQueue, Subscription, SubscriptionId, SubscriptionStore,
+    };
+    let queue = test_queue(&store);
+    let store = store.with_in_table_queue(queue.clone()).unwrap();
+    let (o, _) = org(&store).await;
+    let d = Documentation {
+        never_subscribed: true,
+        ..doc(o.id, "quiet", None)
+    };
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    let read = store.get_doc(o.id, d.id).await.unwrap().unwrap();
+    assert!(
+        read.never_subscribed,
+        "the flag is stored with the documentation"
+    );
+    let blob = permanent_blob(&store).await;
+    let main = BranchName::parse("main").unwrap();
+    let (v1, e1) = published(&read, 1, "a", blob.clone());
+    store
+        .commit(&Commit {
+            queue_event: false,
+            ..branch_commit(
+                v1.clone(),
+                e1.clone(),
+                main.clone(),
+                BranchExpectation::Absent,
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        store.get_event(e1.id).await.unwrap().map(|e| e.version_id),
+        Some(v1.id),
+        "the event is recorded"
+    );
+    assert!(
+        !store
+            .pending_events(100)
+            .await
+            .unwrap()
+            .iter()
+            .any(|e| e.id == e1.id),
+        "an unqueued event is not pending in the outbox either (the sweeper never sends it)"
+    );
+    let got = queue
+        .receive(10, std::time::Duration::from_millis(200))
+        .await
+        .unwrap();
+    assert!(got.is_empty(), "nothing queued: {got:?}");
+
+    // Its first subscription clears the flag, in the transaction that creates it.
+    let sub = Subscription {
+        id: SubscriptionId::new(),
+        org_id: o.id,
+        doc_id: d.id,
+        url: "https://example.com/hook".into(),
+        description: None,
+        branches: vec![],
+        enabled: true,
+        disabled_reason: None,
+        secrets: vec![],
+        failing_since: None,
+        created_at: now(),
+        updated_at: now(),
+    };
+    store.create_subscription(&sub).await.unwrap();
+    assert!(
+        !store
+            .get_doc(o.id, d.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .never_subscribed,
+        "the first subscription clears the flag"
+    );
+    // A deploy that read the documentation before that subscription and commits after it: cancelled as a whole.
+    let (v2, e2) = published(&read, 2, "b", blob.clone());
+    let stale = store
+        .commit(&Commit {
+            queue_event: false,
+            ..branch_commit(
+                v2.clone(),
+                e2.clone(),
+                main.clone(),
+                BranchExpectation::AtSeq(1),
+            )
+        })
+        .await;
+    assert!(
+        matches!(stale, Err(DomainError::Conflict(ConflictKind::Stale))),
+        "{stale:?}"
+    );
+    assert!(store.get_version(v2.id, now()).await.unwrap().is_none());
+    assert!(store.get_event(e2.id).await.unwrap().is_none());
+    assert_eq!(
+        store
+            .get_branch(d.id, main.slug())
+            .await
+            .unwrap()
+            .unwrap()
+            .seq,
+        1,
+        "the branch did not move"
+    );
+    // Re-read, the documentation's events are queued again.
+    store
+        .commit(&Commit {
+            queue_event: true,
+            ..branch_commit(
+                v2.clone(),
+                e2.clone(),
+                main.clone(),
+                BranchExpectation::AtSeq(1),
+            )
+        })
+        .await
+        .unwrap();
+    let got = queue
+        .receive(10, std::time::Duration::from_secs(2))
+        .await
+        .unwrap();
+    assert_eq!(
+        got.len(),
+        1,
+        "the event of the subscribed documentation is queued"
+    );
+    // A subscription to a documentation that does not exist is refused and writes nothing.
+    let orphan = Subscription {
+        id: SubscriptionId::new(),
+        doc_id: DocId::new(),
+        ..sub
+    };
+    assert!(matches!(
+        store.create_subscription(&orphan).await,
+        Err(DomainError::NotFound(_))
+    ));
+    assert!(
+        store
+            .get_subscription(orphan.doc_id, orphan.id)
+            .await
+            .unwrap()
+            .is_none()
+    );
 }

@@ -78,6 +78,7 @@ mod tests {
             default_branch: Slug::parse("main").unwrap(),
             created_at: OffsetDateTime::UNIX_EPOCH,
             modified_at: OffsetDateTime::UNIX_EPOCH,
+            never_subscribed: true,
         }
     }
 

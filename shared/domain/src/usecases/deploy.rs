@@ -203,11 +203,13 @@ pub async fn deploy(
             version: version.clone(),
             branch: branch_move,
             event,
+            // A documentation nobody ever subscribed to has nobody to notify (the commit checks it still is so).
+            queue_event: !doc.never_subscribed,
             blob: encoded.clone(),
         };
         match store.commit(&commit).await {
             Ok(()) => {
-                if let Some(event) = &commit.event {
+                if let Some(event) = commit.event.as_ref().filter(|_| commit.queue_event) {
                     // Hand the committed event to the webhook queue. Best effort: the publisher logs a failure
                     // and the outbox sweeper re-sends the event, so the deploy never fails because of it.
                     store.publish_event(event).await;
@@ -216,6 +218,14 @@ pub async fn deploy(
             }
             Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => {
                 continue;
+            }
+            Err(DomainError::Conflict(ConflictKind::Stale)) if to_create.is_none() => {
+                // The documentation changed since it was read (its first webhook subscription, so the event must
+                // be queued after all; or it was deleted): read it again.
+                lookup = find_doc(store, p, key, hub.as_ref()).await?;
+                if !matches!(lookup, DocLookup::Found(_)) {
+                    return Err(not_found_doc());
+                }
             }
             Err(DomainError::Conflict(ConflictKind::SlugTaken)) if to_create.is_some() => {
                 // Someone created the documentation meanwhile: deploy into it if we may.
@@ -287,5 +297,6 @@ fn new_doc(
         default_branch: Slug::parse(DEFAULT_BRANCH).map_err(DomainError::unexpected)?,
         created_at: now,
         modified_at: now,
+        never_subscribed: true,
     })
 }

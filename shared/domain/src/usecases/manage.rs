@@ -197,6 +197,7 @@ pub async fn create_doc(
         default_branch: Slug::parse(DEFAULT_BRANCH)?,
         created_at: now,
         modified_at: now,
+        never_subscribed: true,
     };
     let token = mint(TokenKind::Doc);
     match store.create_doc(&doc, &token.hash).await {
