@@ -97,6 +97,7 @@ backends!(
     messages_already_waiting_are_received_at_once_whatever_the_window,
     a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats,
     a_never_subscribed_documentation_records_its_events_unqueued_until_its_first_subscription,
+    a_deploy_that_read_the_documentation_before_its_first_subscription_queues_its_event,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only. moto server applies concurrent
@@ -1088,20 +1089,7 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
     assert!(got.is_empty(), "nothing queued: {got:?}");
 
     // Its first subscription clears the flag, in the transaction that creates it.
-    let sub = Subscription {
-        id: SubscriptionId::new(),
-        org_id: o.id,
-        doc_id: d.id,
-        url: "https://example.com/hook".into(),
-        description: None,
-        branches: vec![],
-        enabled: true,
-        disabled_reason: None,
-        secrets: vec![],
-        failing_since: None,
-        created_at: now(),
-        updated_at: now(),
-    };
+    let sub = subscription(&d);
     store.create_subscription(&sub).await.unwrap();
     assert!(
         !store
@@ -1179,5 +1167,100 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
             .await
             .unwrap()
             .is_none()
+    );
+}
+
+/// A subscription for `d`, enabled, every branch.
+fn subscription(d: &Documentation) -> specpress_domain::webhooks::Subscription {
+    specpress_domain::webhooks::Subscription {
+        id: specpress_domain::webhooks::SubscriptionId::new(),
+        org_id: d.org_id,
+        doc_id: d.id,
+        url: "https://example.com/hook".into(),
+        description: None,
+        branches: vec![],
+        enabled: true,
+        disabled_reason: None,
+        secrets: vec![],
+        failing_since: None,
+        created_at: now(),
+        updated_at: now(),
+    }
+}
+
+/// [`HashEngine`] that, while it checks the definition (after the deploy has read the documentation and before it
+/// commits), creates the documentation's first webhook subscription.
+struct SubscribingEngine {
+    store: DynamoStore,
+    doc: Documentation,
+    done: std::sync::atomic::AtomicBool,
+}
+
+#[async_trait]
+impl SpecEngine for SubscribingEngine {
+    async fn check(&self, bundle: &Bundle) -> specpress_domain::Result<Analysis> {
+        use specpress_domain::webhooks::SubscriptionStore;
+        if !self.done.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            self.store
+                .create_subscription(&subscription(&self.doc))
+                .await?;
+        }
+        HashEngine.check(bundle).await
+    }
+    async fn diff(&self, _: &Bundle, _: &Bundle) -> specpress_domain::Result<DiffSummary> {
+        Err(DomainError::unexpected("not used"))
+    }
+}
+
+async fn a_deploy_that_read_the_documentation_before_its_first_subscription_queues_its_event(
+    store: DynamoStore,
+) {
+    use specpress_domain::webhooks::MessageQueue;
+    let queue = test_queue(&store);
+    let store = store.with_in_table_queue(queue.clone()).unwrap();
+    let (o, _) = org(&store).await;
+    let d = Documentation {
+        never_subscribed: true,
+        ..doc(o.id, "racy", None)
+    };
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    let engine = SubscribingEngine {
+        store: store.clone(),
+        doc: d.clone(),
+        done: false.into(),
+    };
+    let input = DeployInput {
+        documentation: "racy".into(),
+        bundle: Bundle {
+            definition: "openapi: 3.1.0 # racy".into(),
+            references: vec![],
+        },
+        ..Default::default()
+    };
+    let principal = TokenOwner::Org(o.id).principal();
+    let outcome = deploy(&store, &engine, &principal, input, now()).await;
+    let Ok(DeployOutcome::Created { version, .. }) = outcome else {
+        panic!("the deploy lands despite the subscription created under it: {outcome:?}");
+    };
+    let got = queue
+        .receive(10, std::time::Duration::from_secs(2))
+        .await
+        .unwrap();
+    assert_eq!(got.len(), 1, "its event is queued for the new subscriber");
+    let Some(specpress_domain::webhooks::QueueBody::Event { event_id, .. }) =
+        specpress_domain::webhooks::QueueBody::parse(&got[0].body)
+    else {
+        panic!("an event message: {}", got[0].body);
+    };
+    assert_eq!(
+        store
+            .get_event(event_id)
+            .await
+            .unwrap()
+            .map(|e| e.version_id),
+        Some(version.id)
     );
 }
