@@ -3,16 +3,17 @@
 //!
 //! The store keeps the very same SDK code path as against AWS (request serialization, retries, response and error
 //! parsing); only the wire is replaced, and the client sends its requests unsigned (see
-//! [`Embedded::in_process_client`](crate::embedded::Embedded::in_process_client)). Each request's `x-amz-target` names the operation, its
-//! JSON body is decoded into dynoxide's own request type, the matching public `Database` method runs, and the
-//! response (or the error, as DynamoDB's error JSON: `__type`, `message`/`Message`, `CancellationReasons` for a
-//! cancelled transaction, `Item` for a failed condition that returns it) goes back with the status dynoxide's
-//! server would answer with. Skipped: loopback TCP, hyper on both ends, axum, and dynoxide's extra parses of
-//! the body.
+//! [`Embedded::in_process_client`](crate::embedded::Embedded::in_process_client)). Each request's `x-amz-target`
+//! names the operation, its JSON body is decoded into dynoxide's own request type, the matching public `Database`
+//! method runs, and the response (or the error, as DynamoDB's error JSON: `__type`, `message`/`Message`,
+//! `CancellationReasons` for a cancelled transaction, `Item` for a failed condition that returns it) goes back with
+//! the status dynoxide's server would answer with. Skipped: loopback TCP, hyper on both ends, axum, and dynoxide's
+//! extra parses of the body.
 //!
 //! Served: the item, query/scan, batch, transaction, table, TTL and tag operations. PartiQL and Streams (which the
-//! store never uses) are answered with `UnknownOperationException`. What the HTTP server does that this does not: its checks of the HTTP envelope itself (content type, presence
-//! of SigV4 headers, which the SDK always sends correctly) and its exact wording of a few malformed-request
+//! store never uses) are answered with `UnknownOperationException`. What the HTTP server does that this does not:
+//! its checks of the HTTP envelope itself (content type, presence of SigV4 headers, which have no meaning in-process)
+//! and its exact wording of a few malformed-request
 //! errors the SDK cannot produce (booleans written as numbers, documents nested past serde's depth, numbers read
 //! under DynamoDB's older validation layer). Engine errors (conditions, transactions, validation of items and
 //! keys, missing tables) are the engine's own, word for word.

@@ -606,16 +606,29 @@ impl VersionStore for DynamoStore {
         items.push(self.put(version_item(v), Some(NOT_EXISTS))?);
         kinds.push(ConflictKind::AlreadyExists);
         let mut in_table_queue = None;
-        if let Some(e) = c.event.as_ref().filter(|_| !c.queue_event) {
-            // Nobody to notify: the event is recorded, not pending in the outbox (so the sweeper never sends it)
-            // and not queued; the commit holds only while the documentation still has never had a subscription
-            // (its first one clears the flag in the same transaction that creates it).
+        if let Some(e) = &c.event {
             let mut item = event_item(e);
-            item.remove("gsi2pk");
-            item.remove("gsi2sk");
-            items.push(self.put(item, Some(NOT_EXISTS))?);
-            kinds.push(ConflictKind::AlreadyExists);
-            if c.create_doc.is_none() {
+            // The action that goes with the event: its queue message (the embedded queue lives in this table), or,
+            // for a documentation that has never had a subscription, the check that it still has not.
+            let mut companion = None;
+            let queue = match &self.events {
+                crate::webhooks::EventQueueSlot::InTable(queue) if c.queue_event => Some(queue),
+                _ => None,
+            };
+            if !c.queue_event || queue.is_some() {
+                // Not pending in the outbox: enqueued in this very transaction, or with nobody to notify (so the
+                // sweeper never sends it).
+                item.remove("gsi2pk");
+                item.remove("gsi2sk");
+            }
+            if let Some(queue) = queue {
+                item.insert("enqueued_at".into(), ts(e.created_at));
+                let body = specpress_domain::webhooks::QueueBody::for_event(e).to_json();
+                companion = Some((queue.send_action(&body)?, ConflictKind::AlreadyExists));
+                in_table_queue = Some(queue);
+            } else if !c.queue_event && c.create_doc.is_none() {
+                // A first subscription clears the flag in the transaction that creates it, so a deploy that read
+                // the documentation before that cannot commit after it without queueing its event.
                 let cc = ConditionCheck::builder()
                     .table_name(&self.table)
                     .key("pk", s(org_pk(e.org_id)))
@@ -624,26 +637,16 @@ impl VersionStore for DynamoStore {
                     .expression_attribute_values(":t", AttributeValue::Bool(true))
                     .build()
                     .map_err(DomainError::unexpected)?;
-                items.push(TransactWriteItem::builder().condition_check(cc).build());
-                kinds.push(ConflictKind::Stale);
-            }
-        } else if let Some(e) = &c.event {
-            let mut item = event_item(e);
-            let mut message = None;
-            if let crate::webhooks::EventQueueSlot::InTable(queue) = &self.events {
-                // Enqueued in this very transaction: never pending in the outbox.
-                item.remove("gsi2pk");
-                item.remove("gsi2sk");
-                item.insert("enqueued_at".into(), ts(e.created_at));
-                let body = specpress_domain::webhooks::QueueBody::for_event(e).to_json();
-                message = Some(queue.send_action(&body)?);
-                in_table_queue = Some(queue);
+                companion = Some((
+                    TransactWriteItem::builder().condition_check(cc).build(),
+                    ConflictKind::Stale,
+                ));
             }
             items.push(self.put(item, Some(NOT_EXISTS))?);
             kinds.push(ConflictKind::AlreadyExists);
-            if let Some(m) = message {
-                items.push(m);
-                kinds.push(ConflictKind::AlreadyExists);
+            if let Some((action, kind)) = companion {
+                items.push(action);
+                kinds.push(kind);
             }
         }
         self.transact(items, &kinds).await?;
