@@ -1031,23 +1031,38 @@ async fn a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats(st
     assert!(queue.dead_letters().await.unwrap().is_empty());
 }
 
+/// `store` with an in-table queue, and a new organization with one documentation `slug` created as a new one is:
+/// never subscribed to.
+async fn never_subscribed_doc(
+    store: DynamoStore,
+    slug: &str,
+) -> (
+    DynamoStore,
+    specpress_store_dynamodb::LocalQueue,
+    Organization,
+    Documentation,
+) {
+    let queue = test_queue(&store);
+    let store = store.with_in_table_queue(queue.clone()).unwrap();
+    let (o, _) = org(&store).await;
+    let d = Documentation {
+        never_subscribed: true,
+        ..doc(o.id, slug, None)
+    };
+    store
+        .create_doc(&d, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    (store, queue, o, d)
+}
+
 async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_first_subscription(
     store: DynamoStore,
 ) {
     use specpress_domain::webhooks::{
         MessageQueue, Subscription, SubscriptionId, SubscriptionStore,
     };
-    let queue = test_queue(&store);
-    let store = store.with_in_table_queue(queue.clone()).unwrap();
-    let (o, _) = org(&store).await;
-    let d = Documentation {
-        never_subscribed: true,
-        ..doc(o.id, "quiet", None)
-    };
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
+    let (store, queue, o, d) = never_subscribed_doc(store, "quiet").await;
     let read = store.get_doc(o.id, d.id).await.unwrap().unwrap();
     assert!(
         read.never_subscribed,
@@ -1216,17 +1231,7 @@ async fn a_deploy_that_read_the_documentation_before_its_first_subscription_queu
     store: DynamoStore,
 ) {
     use specpress_domain::webhooks::MessageQueue;
-    let queue = test_queue(&store);
-    let store = store.with_in_table_queue(queue.clone()).unwrap();
-    let (o, _) = org(&store).await;
-    let d = Documentation {
-        never_subscribed: true,
-        ..doc(o.id, "racy", None)
-    };
-    store
-        .create_doc(&d, &mint(TokenKind::Doc).hash)
-        .await
-        .unwrap();
+    let (store, queue, o, d) = never_subscribed_doc(store, "racy").await;
     let engine = SubscribingEngine {
         store: store.clone(),
         doc: d.clone(),
