@@ -712,3 +712,91 @@ async fn deploys_to_a_documentation_nobody_subscribed_to_queue_nothing_until_its
     let payload: serde_json::Value = serde_json::from_str(&log[0].payload).expect("payload");
     assert_eq!(payload["version"]["id"], json!(v2.id.to_string()));
 }
+
+/// A queue whose batch deletes fail (everything else goes to the inner queue).
+struct NoBatchDelete(Arc<dyn MessageQueue>);
+
+#[async_trait]
+impl MessageQueue for NoBatchDelete {
+    async fn send(&self, body: &str, delay: Duration) -> Result<()> {
+        self.0.send(body, delay).await
+    }
+    async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>> {
+        self.0.receive(max, wait).await
+    }
+    async fn delete(&self, receipt: &str) -> Result<()> {
+        self.0.delete(receipt).await
+    }
+    async fn delete_batch(&self, _: &[String]) -> Result<()> {
+        Err(DomainError::unexpected(
+            "injected: DeleteMessageBatch failed",
+        ))
+    }
+    async fn change_visibility(&self, receipt: &str, delay: Duration) -> Result<()> {
+        self.0.change_visibility(receipt, delay).await
+    }
+    async fn send_to_dead_letter(&self, receipt: &str) -> Result<()> {
+        self.0.send_to_dead_letter(receipt).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_failed_batch_delete_brings_the_messages_back_and_nothing_is_posted_twice() {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("undeleted").await;
+    w.subscribe_scripted(&doc, "/u", json!([])).await;
+    w.deploy(&doc, openapi("U", "1", &["/x"]), None).await;
+    let flaky: Arc<dyn MessageQueue> = Arc::new(NoBatchDelete(w.queue.clone()));
+    let service = specpress_domain::usecases::delivery::DeliveryService {
+        queue: flaky.clone(),
+        ..w.service.clone()
+    };
+    let options = BatchOptions {
+        concurrency: 4,
+        per_message_budget: Duration::from_secs(20),
+        delete_done: true,
+        ..BatchOptions::default()
+    };
+    let far = Instant::now() + Duration::from_secs(60);
+    // Round 1: the event is fanned out, then the batch delete fails.
+    let events = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(events.len(), 1);
+    let r = process_batch(&service, &flaky, events.clone(), far, &options).await;
+    assert_eq!(r.done.len(), 1, "the message was handled: {r:?}");
+    // Its visibility timeout runs out (made to at once here): the event message is back, beside the delivery's.
+    w.queue
+        .change_visibility(&events[0].receipt, Duration::ZERO)
+        .await
+        .expect("visible again");
+    let mut rounds = 0;
+    let mut handled = 0;
+    loop {
+        let batch = w
+            .queue
+            .receive(10, Duration::from_millis(300))
+            .await
+            .expect("receive");
+        if batch.is_empty() {
+            break;
+        }
+        rounds += 1;
+        assert!(rounds <= 5, "the queue drains");
+        handled += batch.len();
+        process_batch(&w.service, &w.queue, batch, far, &options).await;
+    }
+    assert!(
+        handled >= 2,
+        "the undeleted event came back with the delivery"
+    );
+    assert_eq!(
+        w.receiver.at("/u").await.len(),
+        1,
+        "one POST: the repeated fan-out and its duplicate delivery message post nothing more"
+    );
+}
