@@ -295,7 +295,6 @@ pub async fn process_batch(
         }
         let service = service.clone();
         let queue = Arc::clone(queue);
-        let delete_done = options.delete_done;
         let reenqueue_after = options.reenqueue_after;
         tasks.spawn(async move {
             let disposition = service.handle(&msg.body).await;
@@ -305,12 +304,8 @@ pub async fn process_batch(
                     // A fresh copy restarts the receive count; if the delay exceeds SQS's 15-minute DelaySeconds the
                     // copy arrives early and is deferred again by a visibility change.
                     match queue.send(&msg.body, (*delay).min(MAX_SQS_DELAY)).await {
-                        Ok(()) => {
-                            if delete_done && let Err(e) = queue.delete(&msg.receipt).await {
-                                tracing::warn!(message_id = %msg.message_id, error = %e, "could not delete a re-enqueued message");
-                            }
-                            true
-                        }
+                        // The old copy is finished: deleted with the batch.
+                        Ok(()) => true,
                         Err(e) => {
                             tracing::warn!(message_id = %msg.message_id, error = %e, "could not re-enqueue; deferring instead");
                             let _ = queue.change_visibility(&msg.receipt, *delay).await;
@@ -330,17 +325,17 @@ pub async fn process_batch(
                 }
             };
             drop(permit);
-            // A finished message is deleted with the rest of the batch, once every message has been handled.
-            let finished =
-                (delete_done && matches!(disposition, Disposition::Done)).then_some(msg.receipt);
-            (msg.message_id, ok, finished)
+            (msg.message_id, ok, msg.receipt)
         });
     }
     let mut finished = Vec::new();
     while let Some(joined) = tasks.join_next().await {
         match joined {
             Ok((id, true, receipt)) => {
-                finished.extend(receipt);
+                // Finished (done, or re-enqueued as a fresh copy): deleted with the rest of the batch below.
+                if options.delete_done {
+                    finished.push(receipt);
+                }
                 report.done.push(id);
             }
             Ok((id, false, _)) => report.failed.push(id),

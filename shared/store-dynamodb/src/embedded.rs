@@ -139,9 +139,7 @@ impl Embedded {
         // The request never leaves the process, so two things the SDK does for a network are pure overhead here:
         // SigV4 signing (a canonical request, an HMAC chain and a SHA-256 of the body per call; with no credentials
         // and `allow_no_auth`, the request goes unsigned) and the stalled-stream throughput checks on the bodies.
-        let conf = aws_config::defaults(aws_config::BehaviorVersion::latest())
-            .endpoint_url(IN_PROCESS_ENDPOINT)
-            .region(aws_config::Region::new("us-east-1"))
+        let conf = crate::local_config_loader(IN_PROCESS_ENDPOINT)
             .no_credentials()
             .stalled_stream_protection(StalledStreamProtectionConfig::disabled())
             .http_client(InProcessClient::new(self.db.clone()))

@@ -219,16 +219,15 @@ pub async fn deploy(
             Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => {
                 continue;
             }
-            Err(DomainError::Conflict(ConflictKind::Stale)) if to_create.is_none() => {
-                // The documentation changed since it was read (its first webhook subscription, so the event must
-                // be queued after all; or it was deleted): read it again.
-                lookup = find_doc(store, p, key, hub.as_ref()).await?;
-                if !matches!(lookup, DocLookup::Found(_)) {
-                    return Err(not_found_doc());
-                }
-            }
-            Err(DomainError::Conflict(ConflictKind::SlugTaken)) if to_create.is_some() => {
-                // Someone created the documentation meanwhile: deploy into it if we may.
+            Err(DomainError::Conflict(kind))
+                if matches!(
+                    (kind, &to_create),
+                    (ConflictKind::SlugTaken, Some(_)) | (ConflictKind::Stale, None)
+                ) =>
+            {
+                // Someone created the documentation meanwhile (deploy into it if we may), or the documentation
+                // changed since it was read (its first webhook subscription, so the event must be queued after all;
+                // or it was deleted): read it again.
                 lookup = find_doc(store, p, key, hub.as_ref()).await?;
                 to_create = None;
                 if !matches!(lookup, DocLookup::Found(_)) {
