@@ -800,3 +800,59 @@ async fn a_failed_batch_delete_brings_the_messages_back_and_nothing_is_posted_tw
         "one POST: the repeated fan-out and its duplicate delivery message post nothing more"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_retry_past_the_receive_limit_leaves_one_fresh_copy_and_deletes_the_old_one_with_the_batch()
+ {
+    let Some(w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let doc = w.doc("fresh-copy").await;
+    w.subscribe_scripted(&doc, "/c", json!([[500, {}]])).await;
+    w.deploy(&doc, openapi("C", "1", &["/x"]), None).await;
+    let options = BatchOptions {
+        concurrency: 4,
+        per_message_budget: Duration::from_secs(20),
+        delete_done: true,
+        // Every retry is re-enqueued as a fresh copy.
+        reenqueue_after: 1,
+    };
+    let far = Instant::now() + Duration::from_secs(60);
+    let events = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    process_batch(&w.service, &w.queue, events, far, &options).await;
+    let deliveries = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(deliveries.len(), 1, "one delivery message");
+    let old = deliveries[0].receipt.clone();
+    let r = process_batch(&w.service, &w.queue, deliveries, far, &options).await;
+    assert_eq!(r.done.len(), 1, "re-enqueued counts as finished: {r:?}");
+    assert_eq!(
+        w.receiver.at("/c").await.len(),
+        1,
+        "the first attempt failed"
+    );
+    // The old copy is gone (deleted with the batch); the fresh one arrives after the retry delay, received once.
+    assert!(
+        w.queue
+            .change_visibility(&old, Duration::ZERO)
+            .await
+            .is_err(),
+        "the old copy was deleted"
+    );
+    let again = w
+        .queue
+        .receive(10, Duration::from_secs(2))
+        .await
+        .expect("receive");
+    assert_eq!(again.len(), 1, "exactly one fresh copy: {again:?}");
+    assert_eq!(again[0].receive_count, 1);
+    process_batch(&w.service, &w.queue, again, far, &options).await;
+    assert_eq!(w.receiver.at("/c").await.len(), 2, "the retry was made");
+}
