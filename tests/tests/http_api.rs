@@ -583,3 +583,130 @@ fn a_deploy_applies_the_same_branch_name_rules_as_branch_creation() {
         "{b}"
     );
 }
+
+#[test]
+fn public_urls_name_documentations_by_slug_and_redirect_the_id_form() {
+    let api = Api::start();
+    let (doc_id, t) = api.doc("petstore", None);
+    let (s, b) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": petstore()}),
+    );
+    assert_eq!(s, 201, "{b}");
+    let public = api.url("/doc/petstore");
+    assert_eq!(
+        b["doc_public_url"],
+        public.as_str(),
+        "bump-cli prints this URL"
+    );
+    let served = api.http.get(&public).send().unwrap();
+    assert_eq!(served.status().as_u16(), 200);
+    assert_eq!(served.text().unwrap(), petstore());
+
+    // The id form keeps working, by a permanent redirect to the slug form (its suffix kept).
+    let no_follow = Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    for (from, to) in [
+        (format!("/doc/{doc_id}"), "/doc/petstore".to_owned()),
+        (
+            format!("/doc/{doc_id}.json"),
+            "/doc/petstore.json".to_owned(),
+        ),
+        (
+            format!("/doc/{doc_id}/changes/{}", b["id"].as_str().unwrap()),
+            format!("/doc/petstore/changes/{}", b["id"].as_str().unwrap()),
+        ),
+    ] {
+        let r = no_follow.get(api.url(&from)).send().unwrap();
+        assert_eq!(r.status().as_u16(), 308, "{from}");
+        assert_eq!(r.headers()["location"].to_str().unwrap(), to, "{from}");
+    }
+    // `.json` gives the definition as JSON, whatever it was written in; `.yaml` as deployed.
+    let as_json: Value = api
+        .http
+        .get(api.url("/doc/petstore.json"))
+        .send()
+        .unwrap()
+        .json()
+        .expect("JSON");
+    assert_eq!(as_json["info"]["title"], "Petstore", "{as_json}");
+    let as_yaml = api.http.get(api.url("/doc/petstore.yaml")).send().unwrap();
+    assert!(
+        as_yaml.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/yaml")
+    );
+    assert_eq!(as_yaml.text().unwrap(), petstore());
+    // Unknown slugs and ids are 404.
+    for p in [
+        "/doc/no-such-doc",
+        "/doc/3ef8f52f-9056-4113-840e-2f7183b90e06",
+        "/doc/NOT%20A%20SLUG",
+    ] {
+        assert_eq!(api.get(p, None).0, 404, "{p}");
+    }
+    // The change URL of a version uses the slug too.
+    let (_, b2) = api.deploy(
+        &t,
+        json!({"documentation": "petstore", "definition": petstore_v2()}),
+    );
+    let (s, v) = api.get(
+        &format!("/api/v1/versions/{}", b2["id"].as_str().unwrap()),
+        Some(&t),
+    );
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(
+        v["diff_public_url"],
+        api.url(&format!(
+            "/doc/petstore/changes/{}",
+            b2["id"].as_str().unwrap()
+        ))
+        .as_str()
+    );
+    // The contract's singular `/change/` form redirects to `/changes/`.
+    let r = no_follow
+        .get(api.url(&format!(
+            "/doc/petstore/change/{}",
+            b2["id"].as_str().unwrap()
+        )))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 308);
+}
+
+#[test]
+fn auto_created_documentations_are_named_after_the_document_title_and_hubs_list_its_description() {
+    let api = Api::start();
+    let hub = api.hub("shop");
+    // No documentation_name: the document's info.title names it.
+    let (s, b) = api.deploy(
+        &hub,
+        json!({"documentation": "pets-api", "hub": "shop", "auto_create_documentation": true, "definition": petstore()}),
+    );
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["doc_name"], "Petstore", "{b}");
+    // An explicit name wins.
+    let (s, b) = api.deploy(
+        &hub,
+        json!({"documentation": "named", "hub": "shop", "auto_create_documentation": true,
+               "documentation_name": "Named API", "definition": petstore()}),
+    );
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["doc_name"], "Named API");
+    // The hub lists each API with its name and its document's description (not its title).
+    let (s, h) = api.get("/api/v1/hubs/shop", Some(&hub));
+    assert_eq!(s, 200, "{h}");
+    let pets = h["apis"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["slug"] == "pets-api")
+        .expect("listed");
+    assert_eq!(pets["name"], "Petstore");
+    assert_eq!(pets["description"], "A small pet store.", "{pets}");
+    assert_eq!(pets["humanUrl"], api.url("/doc/pets-api").as_str());
+    assert_eq!(h["url"], api.url("/hub/shop").as_str(), "the hub's public page");
+}

@@ -45,7 +45,9 @@ async fn start() -> Server {
     let base = format!("http://{}", listener.local_addr().expect("addr"));
     let state = AppState::new(store.clone(), engine.clone(), ApiConfig::new(base.clone()));
     let app = specpress_api::with_common_layers(
-        branches::router(state.clone()).merge(hubs::router(state)),
+        branches::router(state.clone())
+            .merge(hubs::router(state.clone()))
+            .merge(docs::router(state)),
     );
     tokio::spawn(async move {
         let _ = axum::serve(
@@ -326,7 +328,7 @@ async fn branch_statuses_follow_the_contract() {
 async fn promotion_changes_the_default_view_hub_listing_and_branchless_deploys() {
     let s = start().await;
     let (hub, hub_token) = s.hub("store").await;
-    let (doc, _) = s.doc("orders", Some("store")).await;
+    s.doc("orders", Some("store")).await;
     let v1 = s
         .deploy("orders", None, &spec("Orders", "1.0"))
         .await
@@ -346,10 +348,16 @@ async fn promotion_changes_the_default_view_hub_listing_and_branchless_deploys()
         .await;
     assert_eq!(body["apis"][0]["version"], json!("1.0"));
     assert_eq!(
-        public::doc_definition(&*s.store, &doc.id.to_string())
-            .await
-            .expect("definition")
-            .definition,
+        public::doc_definition(
+            &*s.store,
+            public::find_doc(&*s.store, "orders")
+                .await
+                .expect("doc")
+                .doc()
+        )
+        .await
+        .expect("definition")
+        .definition,
         spec("Orders", "1.0")
     );
 
@@ -384,10 +392,16 @@ async fn promotion_changes_the_default_view_hub_listing_and_branchless_deploys()
         "the property URL downloads the head definition"
     );
     assert_eq!(
-        public::doc_definition(&*s.store, &doc.id.to_string())
-            .await
-            .expect("definition")
-            .definition,
+        public::doc_definition(
+            &*s.store,
+            public::find_doc(&*s.store, "orders")
+                .await
+                .expect("doc")
+                .doc()
+        )
+        .await
+        .expect("definition")
+        .definition,
         spec("Orders", "2.0")
     );
 

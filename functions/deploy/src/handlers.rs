@@ -2,7 +2,7 @@
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use specpress_api::auth::{Auth, MaybeAuth};
@@ -10,10 +10,10 @@ use specpress_api::body::JsonBody;
 use specpress_api::urls::{PublicBase, diff_public_url, doc_public_url, preview_public_url};
 use specpress_api::{AppState, Result};
 use specpress_domain::DomainError;
-use specpress_domain::model::{Bundle, Documentation, Preview};
+use specpress_domain::model::{Documentation, Preview};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::manage::{self, RotateTarget};
-use specpress_domain::usecases::{previews, public, versions};
+use specpress_domain::usecases::{previews, versions};
 use tracing::instrument;
 
 use crate::dto::*;
@@ -48,7 +48,7 @@ pub async fn create_version(
                 doc_id: doc.id.to_string(),
                 doc_name: doc.name.clone(),
                 doc_slug: doc.slug.to_string(),
-                doc_public_url: doc_public_url(&base, doc.id),
+                doc_public_url: doc_public_url(&base, &doc.slug),
             };
             Ok((StatusCode::CREATED, Json(body)).into_response())
         }
@@ -74,7 +74,7 @@ pub async fn get_version(
         doc_id: doc.id.to_string(),
         doc_name: doc.name.clone(),
         doc_slug: doc.slug.to_string(),
-        doc_public_url: doc_public_url(base, doc.id),
+        doc_public_url: doc_public_url(base, &doc.slug),
         branch_name: v.branch.to_string(),
         temporary: v.temporary,
         specification: v.analysis.specification.clone(),
@@ -82,7 +82,9 @@ pub async fn get_version(
         api_version: v.analysis.api_version.clone(),
         created_at: v.created_at,
         previous_version_id: v.previous_version_id.map(|p| p.to_string()),
-        diff_public_url: diff.as_ref().map(|_| diff_public_url(base, doc.id, v.id)),
+        diff_public_url: diff
+            .as_ref()
+            .map(|_| diff_public_url(base, &doc.slug, v.id)),
         diff_summary: diff.as_ref().map(|d| d.text.clone()),
         diff_markdown: diff.as_ref().map(|d| d.markdown.clone()),
         diff_breaking: diff.as_ref().map(|d| d.breaking),
@@ -204,7 +206,7 @@ pub async fn create_doc(
         Json(Created {
             id: doc.id.to_string(),
             slug: doc.slug.to_string(),
-            doc_public_url: Some(doc_public_url(&base, doc.id)),
+            doc_public_url: Some(doc_public_url(&base, &doc.slug)),
             name: doc.name,
             token: token.secret,
             hub_id: doc.hub_id.map(|h| h.to_string()),
@@ -216,7 +218,7 @@ fn doc_out(base: &str, d: Documentation) -> DocOut {
     DocOut {
         id: d.id.to_string(),
         slug: d.slug.to_string(),
-        doc_public_url: doc_public_url(base, d.id),
+        doc_public_url: doc_public_url(base, &d.slug),
         name: d.name,
         hub_id: d.hub_id.map(|h| h.to_string()),
         default_branch: d.default_branch.to_string(),
@@ -278,44 +280,4 @@ pub async fn rotate_org_token(
     Auth(p): Auth,
 ) -> Result<Json<RotatedToken>> {
     rotate(&st, &p, RotateTarget::Org).await
-}
-
-fn definition_response(b: Bundle) -> Response {
-    let looks_json = b.definition.trim_start().starts_with('{');
-    let ct = if looks_json {
-        "application/json; charset=utf-8"
-    } else {
-        "application/yaml; charset=utf-8"
-    };
-    ([(header::CONTENT_TYPE, ct)], b.definition).into_response()
-}
-
-/// `GET /doc/{doc}`: the current definition of the documentation's default branch.
-#[instrument(skip_all)]
-pub async fn public_doc(State(st): State<AppState>, Path(doc): Path<String>) -> Result<Response> {
-    Ok(definition_response(
-        public::doc_definition(st.store.as_ref(), &doc).await?,
-    ))
-}
-
-/// `GET /doc/{doc}/changes/{version}`: one version's definition.
-#[instrument(skip_all)]
-pub async fn public_version(
-    State(st): State<AppState>,
-    Path((doc, version)): Path<(String, String)>,
-) -> Result<Response> {
-    Ok(definition_response(
-        public::version_definition(st.store.as_ref(), &doc, &version, st.now()).await?,
-    ))
-}
-
-/// `GET /preview/{id}`: a live preview's definition.
-#[instrument(skip_all)]
-pub async fn public_preview(
-    State(st): State<AppState>,
-    Path(id): Path<String>,
-) -> Result<Response> {
-    Ok(definition_response(
-        public::preview_definition(st.store.as_ref(), &id, st.now()).await?,
-    ))
 }

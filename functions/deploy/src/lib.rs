@@ -1,5 +1,5 @@
 //! The deploy function: everything bump-cli's `deploy`, `deploy --dry-run`, `diff --doc` and `preview` use, plus
-//! management routes (hubs, documentations, tokens) and the public URLs.
+//! management routes (hubs, documentations, tokens).
 //!
 //! [`router`] is mounted by the Lambda binary (via `lambda_http`) and by `specpress serve` (merged with the other
 //! functions' routers). Handlers only extract, call one use case, and map the result.
@@ -11,8 +11,7 @@ use axum::Router;
 use axum::routing::{get, post, put};
 use specpress_api::AppState;
 
-/// All routes of this function. API routes live under `/api/v1`; public URLs at the root (`/doc/...`,
-/// `/preview/...`).
+/// All routes of this function, under `/api/v1` (the public URLs it hands out are served by the `docs` function).
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/ping", get(handlers::ping))
@@ -26,13 +25,5 @@ pub fn router(state: AppState) -> Router {
         .route("/hubs/{hub}/rotate_token", post(handlers::rotate_hub_token))
         .route("/docs/{doc}/rotate_token", post(handlers::rotate_doc_token))
         .route("/org/rotate_token", post(handlers::rotate_org_token));
-    Router::new()
-        .nest("/api/v1", api)
-        .route("/doc/{doc}", get(handlers::public_doc))
-        .route(
-            "/doc/{doc}/changes/{version}",
-            get(handlers::public_version),
-        )
-        .route("/preview/{id}", get(handlers::public_preview))
-        .with_state(state)
+    Router::new().nest("/api/v1", api).with_state(state)
 }

@@ -5,20 +5,18 @@
 //!   `apis[]`; each API's `version` and property `type` come from the head of its default branch, and the property
 //!   `url` downloads that very definition.
 //! - `GET /api/v1/hubs/{hub}/apis`: the same APIs, paginated.
-//! - `GET /doc/{doc}/versions/{version}/source` (public, like every `*_public_url`): a version's definition text.
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
 use specpress_api::auth::Auth;
 use specpress_api::pagination::{ListRequest, paginate};
+use specpress_api::urls::PublicBase;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::model::{Hub, Version};
 use specpress_domain::usecases::hubs::{self, HubApi};
-use specpress_domain::usecases::public;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -32,7 +30,6 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/hubs", get(list))
         .route("/api/v1/hubs/{hub}", get(show))
         .route("/api/v1/hubs/{hub}/apis", get(apis))
-        .route("/doc/{doc}/versions/{version}/source", get(source))
         .with_state(state)
 }
 
@@ -57,13 +54,13 @@ struct HubJson {
     apis: Option<Vec<ApiJson>>,
 }
 
-fn hub_json(state: &AppState, hub: &Hub, apis: Option<Vec<ApiJson>>) -> HubJson {
+fn hub_json(base: &str, hub: &Hub, apis: Option<Vec<ApiJson>>) -> HubJson {
     HubJson {
         id: hub.id.to_string(),
         name: hub.name.clone(),
         slug: hub.slug.to_string(),
         description: hub.description.clone().unwrap_or_default(),
-        url: format!("{}/api/v1/hubs/{}", state.config.public_base_url, hub.id),
+        url: specpress_api::urls::hub_url(base, &hub.slug),
         created: date(hub.created_at),
         modified: date(hub.modified_at),
         specification_version: APIS_JSON_VERSION,
@@ -105,13 +102,12 @@ fn spec_type(v: &Version) -> &'static str {
     }
 }
 
-fn api_json(state: &AppState, api: &HubApi) -> ApiJson {
-    let base = &state.config.public_base_url;
-    let human_url = specpress_api::urls::doc_public_url(base, api.doc.id);
+fn api_json(base: &str, api: &HubApi) -> ApiJson {
+    let human_url = specpress_api::urls::doc_public_url(base, &api.doc.slug);
     let properties = match &api.head {
         Some(v) => vec![PropertyJson {
             kind: spec_type(v),
-            url: format!("{base}/doc/{}/versions/{}/source", api.doc.id, v.id),
+            url: format!("{human_url}/versions/{}/source", v.id),
         }],
         None => vec![],
     };
@@ -124,7 +120,7 @@ fn api_json(state: &AppState, api: &HubApi) -> ApiJson {
         description: api
             .head
             .as_ref()
-            .map(|v| v.analysis.title.clone())
+            .and_then(|v| v.analysis.description.clone())
             .unwrap_or_default(),
         slug: api.doc.slug.to_string(),
         url: human_url.clone(),
@@ -139,11 +135,12 @@ fn api_json(state: &AppState, api: &HubApi) -> ApiJson {
 
 async fn list(
     State(state): State<AppState>,
+    PublicBase(base): PublicBase,
     Auth(p): Auth,
     list: ListRequest,
 ) -> Result<Response, ApiError> {
     let hubs = hubs::list_hubs(&*state.store, &p).await?;
-    let items: Vec<HubJson> = hubs.iter().map(|h| hub_json(&state, h, None)).collect();
+    let items: Vec<HubJson> = hubs.iter().map(|h| hub_json(&base, h, None)).collect();
     paginate(&list, &format!("hubs:{}", p.org_id), items, |h| {
         h.slug.clone()
     })
@@ -151,41 +148,26 @@ async fn list(
 
 async fn show(
     State(state): State<AppState>,
+    PublicBase(base): PublicBase,
     Auth(p): Auth,
     Path(hub): Path<String>,
 ) -> Result<Response, ApiError> {
     let found = hubs::hub_with_apis(&*state.store, &p, &hub, state.now()).await?;
-    let apis = found.apis.iter().map(|a| api_json(&state, a)).collect();
-    Ok(axum::Json(hub_json(&state, &found.hub, Some(apis))).into_response())
+    let apis = found.apis.iter().map(|a| api_json(&base, a)).collect();
+    Ok(axum::Json(hub_json(&base, &found.hub, Some(apis))).into_response())
 }
 
 async fn apis(
     State(state): State<AppState>,
+    PublicBase(base): PublicBase,
     Auth(p): Auth,
     Path(hub): Path<String>,
     list: ListRequest,
 ) -> Result<Response, ApiError> {
     let hub = hubs::get_hub(&*state.store, &p, &hub).await?;
     let found = hubs::hub_apis(&*state.store, &hub, state.now()).await?;
-    let items: Vec<ApiJson> = found.iter().map(|a| api_json(&state, a)).collect();
+    let items: Vec<ApiJson> = found.iter().map(|a| api_json(&base, a)).collect();
     paginate(&list, &format!("hub-apis:{}", hub.id), items, |a| {
         a.slug.clone()
     })
-}
-
-/// A version's definition, exactly as deployed (`application/json` when it is JSON, `application/yaml` otherwise).
-async fn source(
-    State(state): State<AppState>,
-    Path((doc, version)): Path<(String, String)>,
-) -> Result<Response, ApiError> {
-    let bundle = public::version_definition(&*state.store, &doc, &version, state.now()).await?;
-    let kind = if bundle.definition.trim_start().starts_with('{') {
-        "application/json"
-    } else {
-        "application/yaml"
-    };
-    let mut resp = bundle.definition.into_response();
-    resp.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    Ok(resp)
 }

@@ -21,6 +21,7 @@ pub fn app(state: AppState) -> Router {
         diffs::router(state.clone()),
         branches::router(state.clone()),
         hubs::router(state.clone()),
+        docs::router(state.clone()),
     ];
     let merged = routers.into_iter().fold(Router::new(), Router::merge);
     with_common_layers(merged.fallback(specpress_api::error::not_found_route))

@@ -73,6 +73,7 @@ fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
         specification: doc.specification().to_owned(),
         title: doc.title().to_owned(),
         api_version: doc.api_version().to_owned(),
+        description: Analysis::description_of(doc.description()),
         fingerprint: doc.fingerprint_hex(),
     })
 }

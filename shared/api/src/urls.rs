@@ -1,20 +1,23 @@
-//! Public URLs. Until rendered pages exist, each returns the stored definition (see `functions/deploy`).
+//! Public URLs: the scheme lives in [`specpress_domain::urls`] (documentations by slug); this module adds the
+//! request-derived base ([`PublicBase`]).
 
-use specpress_domain::model::{DocId, PreviewId, VersionId};
+pub use specpress_domain::urls::{branch_url, change_url, diff_url, doc_url, hub_url, preview_url};
 
-/// `{base}/doc/{doc_id}`: the documentation's current definition (default branch head).
-pub fn doc_public_url(base: &str, doc: DocId) -> String {
-    format!("{base}/doc/{doc}")
+use specpress_domain::model::{PreviewId, Slug, VersionId};
+
+/// `{base}/doc/{doc_slug}`: the documentation on its default branch.
+pub fn doc_public_url(base: &str, doc: &Slug) -> String {
+    doc_url(base, doc)
 }
 
-/// `{base}/doc/{doc_id}/changes/{version_id}`: a version (and, later, its change page).
-pub fn diff_public_url(base: &str, doc: DocId, version: VersionId) -> String {
-    format!("{base}/doc/{doc}/changes/{version}")
+/// `{base}/doc/{doc_slug}/changes/{version_id}`: what one published version changed.
+pub fn diff_public_url(base: &str, doc: &Slug, version: VersionId) -> String {
+    change_url(base, doc, version)
 }
 
 /// `{base}/preview/{id}`: a live preview.
 pub fn preview_public_url(base: &str, id: PreviewId) -> String {
-    format!("{base}/preview/{id}")
+    preview_url(base, id)
 }
 
 /// The base of public URLs for this request: the configured `public_base_url`, or, when that is empty (a Lambda

@@ -10,6 +10,7 @@ pub mod error;
 pub mod model;
 pub mod ports;
 pub mod token;
+pub mod urls;
 pub mod usecases;
 pub mod webhooks;
 

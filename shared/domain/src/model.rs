@@ -317,8 +317,24 @@ pub struct Analysis {
     pub title: String,
     /// `info.version`.
     pub api_version: String,
+    /// `info.description` (Markdown), cut to [`Analysis::DESCRIPTION_MAX`] characters; absent on versions stored
+    /// before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
     /// Canonical fingerprint (equal across formatting changes).
     pub fingerprint: String,
+}
+
+impl Analysis {
+    /// The longest `description` kept with a version (hub listings and webhook payloads show it; the page shows the
+    /// document's own).
+    pub const DESCRIPTION_MAX: usize = 2000;
+
+    /// `info.description` as recorded: trimmed, `None` when blank, cut to [`Analysis::DESCRIPTION_MAX`] characters.
+    pub fn description_of(text: Option<&str>) -> Option<String> {
+        let t = text?.trim();
+        (!t.is_empty()).then(|| t.chars().take(Self::DESCRIPTION_MAX).collect())
+    }
 }
 
 /// A deployed version.

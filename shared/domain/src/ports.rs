@@ -49,7 +49,7 @@ pub trait OrgStore: Send + Sync {
 /// Hubs.
 #[async_trait]
 pub trait HubStore: Send + Sync {
-    /// Creates a hub and its token; `Conflict(SlugTaken)` when the slug is used in the organization.
+    /// Creates a hub and its token; `Conflict(SlugTaken)` when the slug is used (across the installation).
     async fn create_hub(&self, hub: &Hub, token: &TokenHash) -> Result<()>;
     /// Reads a hub by id.
     async fn get_hub(&self, org: OrgId, id: HubId) -> Result<Option<Hub>>;
@@ -57,12 +57,15 @@ pub trait HubStore: Send + Sync {
     async fn hub_by_slug(&self, org: OrgId, slug: &Slug) -> Result<Option<Hub>>;
     /// All hubs of an organization, by slug.
     async fn list_hubs(&self, org: OrgId) -> Result<Vec<Hub>>;
+    /// Reads a hub by its public slug (public URLs: slugs are unique across the installation).
+    async fn hub_by_public_slug(&self, slug: &Slug) -> Result<Option<Hub>>;
 }
 
 /// Documentations.
 #[async_trait]
 pub trait DocStore: Send + Sync {
-    /// Creates a documentation and its token; `Conflict(SlugTaken)` when the slug is used in the organization.
+    /// Creates a documentation and its token; `Conflict(SlugTaken)` when the slug is used (slugs are unique across
+    /// the installation, since public URLs name documentations by slug alone).
     async fn create_doc(&self, doc: &Documentation, token: &TokenHash) -> Result<()>;
     /// Reads a documentation by id.
     async fn get_doc(&self, org: OrgId, id: DocId) -> Result<Option<Documentation>>;
@@ -70,6 +73,9 @@ pub trait DocStore: Send + Sync {
     async fn get_doc_public(&self, id: DocId) -> Result<Option<Documentation>>;
     /// Reads a documentation by slug.
     async fn doc_by_slug(&self, org: OrgId, slug: &Slug) -> Result<Option<Documentation>>;
+    /// Reads a documentation by its public slug, without knowing its organization (public URLs: documentation
+    /// slugs are unique across the installation).
+    async fn doc_by_public_slug(&self, slug: &Slug) -> Result<Option<Documentation>>;
     /// Documentations of an organization (all, or one hub's), by slug.
     async fn list_docs(&self, org: OrgId, hub: Option<HubId>) -> Result<Vec<Documentation>>;
 }

@@ -28,6 +28,15 @@ pub fn doc_sk(id: DocId) -> String {
 pub fn doc_slug_sk(slug: &Slug) -> String {
     format!("DOCSLUG#{slug}")
 }
+/// The installation-wide claim of a documentation slug (public URLs name documentations by slug alone).
+pub fn public_doc_slug_pk(slug: &Slug) -> String {
+    format!("PUBLIC#DOC#{slug}")
+}
+/// The installation-wide claim of a hub slug.
+pub fn public_hub_slug_pk(slug: &Slug) -> String {
+    format!("PUBLIC#HUB#{slug}")
+}
+pub const PUBLIC_SLUG_SK: &str = "SLUG";
 pub fn doc_pk(id: DocId) -> String {
     format!("DOC#{id}")
 }
@@ -169,6 +178,9 @@ fn put_analysis(i: &mut Item, a: &Analysis) {
     i.insert("title".into(), s(&a.title));
     i.insert("api_version".into(), s(&a.api_version));
     i.insert("fingerprint".into(), s(&a.fingerprint));
+    if let Some(d) = &a.description {
+        i.insert("description".into(), s(d));
+    }
 }
 
 fn analysis_from(i: &Item) -> Result<Analysis> {
@@ -177,6 +189,7 @@ fn analysis_from(i: &Item) -> Result<Analysis> {
         title: get_s(i, "title")?.to_owned(),
         api_version: get_s(i, "api_version")?.to_owned(),
         fingerprint: get_s(i, "fingerprint")?.to_owned(),
+        description: opt_s(i, "description").map(str::to_owned),
     })
 }
 

@@ -263,10 +263,14 @@ impl DynamoStore {
         marker.insert("doc_id".into(), s(d.id.to_string()));
         let mut pointer = keyed(doc_pk(d.id), DOC_META_SK);
         pointer.insert("org_id".into(), s(d.org_id.to_string()));
+        let mut public = keyed(public_doc_slug_pk(&d.slug), PUBLIC_SLUG_SK);
+        public.insert("doc_id".into(), s(d.id.to_string()));
+        public.insert("org_id".into(), s(d.org_id.to_string()));
         let owner = TokenOwner::Doc(d.org_id, d.id);
         Ok((
             vec![
                 self.put(marker, Some(NOT_EXISTS))?,
+                self.put(public, Some(NOT_EXISTS))?,
                 self.put(doc_item(d, token.as_str()), Some(NOT_EXISTS))?,
                 self.put(pointer, Some(NOT_EXISTS))?,
                 self.put(
@@ -275,6 +279,7 @@ impl DynamoStore {
                 )?,
             ],
             vec![
+                ConflictKind::SlugTaken,
                 ConflictKind::SlugTaken,
                 ConflictKind::AlreadyExists,
                 ConflictKind::AlreadyExists,
@@ -399,8 +404,12 @@ impl HubStore for DynamoStore {
     async fn create_hub(&self, hub: &Hub, token: &TokenHash) -> Result<()> {
         let mut marker = keyed(org_pk(hub.org_id), &hub_slug_sk(&hub.slug));
         marker.insert("hub_id".into(), s(hub.id.to_string()));
+        let mut public = keyed(public_hub_slug_pk(&hub.slug), PUBLIC_SLUG_SK);
+        public.insert("hub_id".into(), s(hub.id.to_string()));
+        public.insert("org_id".into(), s(hub.org_id.to_string()));
         let items = vec![
             self.put(marker, Some(NOT_EXISTS))?,
+            self.put(public, Some(NOT_EXISTS))?,
             self.put(hub_item(hub, token.as_str()), Some(NOT_EXISTS))?,
             self.put(
                 self.token_item(token, TokenOwner::Hub(hub.org_id, hub.id), hub.created_at),
@@ -410,6 +419,7 @@ impl HubStore for DynamoStore {
         self.transact(
             items,
             &[
+                ConflictKind::SlugTaken,
                 ConflictKind::SlugTaken,
                 ConflictKind::AlreadyExists,
                 ConflictKind::AlreadyExists,
@@ -447,6 +457,20 @@ impl HubStore for DynamoStore {
         hubs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
         Ok(hubs)
     }
+
+    async fn hub_by_public_slug(&self, slug: &Slug) -> Result<Option<Hub>> {
+        match self.get(public_hub_slug_pk(slug), PUBLIC_SLUG_SK).await? {
+            Some(m) => {
+                let org = OrgId(parse_uuid(&m, "org_id")?);
+                self.get_hub(org, HubId(parse_uuid(&m, "hub_id")?)).await
+            }
+            // Hubs created before slugs were claimed installation-wide: the local server's organization.
+            None => match self.get_default_org().await? {
+                Some(org) => self.hub_by_slug(org, slug).await,
+                None => Ok(None),
+            },
+        }
+    }
 }
 
 #[async_trait]
@@ -476,6 +500,20 @@ impl DocStore for DynamoStore {
             return Ok(None);
         };
         self.get_doc(org, DocId(parse_uuid(&m, "doc_id")?)).await
+    }
+
+    async fn doc_by_public_slug(&self, slug: &Slug) -> Result<Option<Documentation>> {
+        match self.get(public_doc_slug_pk(slug), PUBLIC_SLUG_SK).await? {
+            Some(m) => {
+                let org = OrgId(parse_uuid(&m, "org_id")?);
+                self.get_doc(org, DocId(parse_uuid(&m, "doc_id")?)).await
+            }
+            // Documentations created before slugs were claimed installation-wide: the local server's organization.
+            None => match self.get_default_org().await? {
+                Some(org) => self.doc_by_slug(org, slug).await,
+                None => Ok(None),
+            },
+        }
     }
 
     async fn list_docs(&self, org: OrgId, hub: Option<HubId>) -> Result<Vec<Documentation>> {

@@ -5,13 +5,14 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use aws_sdk_dynamodb::types::AttributeValue;
 use sha2::{Digest, Sha256};
 use specpress_domain::engine::{DiffSummary, SpecEngine};
 use specpress_domain::model::*;
 use specpress_domain::ports::*;
 use specpress_domain::token::{Scope, TokenHash, TokenKind, TokenOwner, mint};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
-use specpress_domain::usecases::manage;
+use specpress_domain::usecases::{auth, manage};
 use specpress_domain::{ConflictKind, DomainError};
 use specpress_store_dynamodb::DynamoStore;
 use specpress_store_dynamodb::embedded::{Embedded, Storage, Transport};
@@ -81,7 +82,8 @@ macro_rules! backends {
 
 backends!(
     tokens_resolve_to_their_principal_and_rotation_revokes_the_old_one,
-    hub_slugs_are_unique_per_organization_even_under_concurrent_creation,
+    hub_slugs_are_unique_across_the_installation_even_under_concurrent_creation,
+    documentation_slugs_are_claimed_across_the_installation_and_found_by_slug_alone,
     a_five_mib_incompressible_definition_round_trips_byte_for_byte,
     a_temporary_write_never_makes_a_permanent_blob_expire,
     an_expired_temporary_version_is_gone_even_before_ttl_deletion,
@@ -126,6 +128,7 @@ impl SpecEngine for HashEngine {
             title: "T".into(),
             api_version: "1".into(),
             fingerprint: hex::encode(Sha256::digest(bundle.definition.as_bytes())),
+            description: None,
         })
     }
     async fn diff(&self, _: &Bundle, _: &Bundle) -> specpress_domain::Result<DiffSummary> {
@@ -199,6 +202,7 @@ fn analysis(fp: &str) -> Analysis {
         title: "T".into(),
         api_version: "1".into(),
         fingerprint: fp.into(),
+        description: None,
     }
 }
 
@@ -252,7 +256,9 @@ async fn tokens_resolve_to_their_principal_and_rotation_revokes_the_old_one(stor
     );
 }
 
-async fn hub_slugs_are_unique_per_organization_even_under_concurrent_creation(store: DynamoStore) {
+async fn hub_slugs_are_unique_across_the_installation_even_under_concurrent_creation(
+    store: DynamoStore,
+) {
     let (o, _) = org(&store).await;
     let store = Arc::new(store);
     let mut tasks = Vec::new();
@@ -281,7 +287,8 @@ async fn hub_slugs_are_unique_per_organization_even_under_concurrent_creation(st
     }
     assert_eq!(ok, 1, "exactly one creation wins");
     assert_eq!(store.list_hubs(o.id).await.unwrap().len(), 1);
-    // Another organization may use the same slug.
+    // Public URLs name hubs by slug alone: another organization cannot take it, and the public lookup finds the
+    // first one without knowing its organization.
     let (o2, _) = org(&store).await;
     let hub = Hub {
         id: HubId::new(),
@@ -292,19 +299,66 @@ async fn hub_slugs_are_unique_per_organization_even_under_concurrent_creation(st
         created_at: now(),
         modified_at: now(),
     };
-    store
-        .create_hub(&hub, &mint(TokenKind::Hub).hash)
-        .await
-        .unwrap();
-    assert_eq!(
+    assert!(matches!(
+        store.create_hub(&hub, &mint(TokenKind::Hub).hash).await,
+        Err(DomainError::Conflict(ConflictKind::SlugTaken))
+    ));
+    assert!(store.list_hubs(o2.id).await.unwrap().is_empty());
+    let found = store.hub_by_public_slug(&hub.slug).await.unwrap().unwrap();
+    assert_eq!(found.org_id, o.id);
+}
+
+async fn documentation_slugs_are_claimed_across_the_installation_and_found_by_slug_alone(
+    store: DynamoStore,
+) {
+    let (o1, d1) = org_with_doc(&store, "payments").await;
+    let (o2, _) = org(&store).await;
+    // Another organization cannot take the slug: the whole creation is refused, nothing is written.
+    let d2 = doc(o2.id, "payments", None);
+    assert!(matches!(
+        store.create_doc(&d2, &mint(TokenKind::Doc).hash).await,
+        Err(DomainError::Conflict(ConflictKind::SlugTaken))
+    ));
+    assert!(store.get_doc_public(d2.id).await.unwrap().is_none());
+    assert!(store.doc_by_slug(o2.id, &d2.slug).await.unwrap().is_none());
+    // The public lookup needs no organization.
+    let found = store.doc_by_public_slug(&d1.slug).await.unwrap().unwrap();
+    assert_eq!((found.id, found.org_id), (d1.id, o1.id));
+    assert!(
         store
-            .hub_by_slug(o2.id, &hub.slug)
+            .doc_by_public_slug(&Slug::parse("nothing-here").unwrap())
             .await
             .unwrap()
-            .unwrap()
-            .id,
-        hub.id
+            .is_none()
     );
+
+    // A documentation stored before slugs were claimed installation-wide (no claim item) is still found, in the
+    // installation's default organization (the local server's).
+    manage::bootstrap_default_org(&store, "Local", None, now())
+        .await
+        .unwrap();
+    let default_org = store.get_default_org().await.unwrap().unwrap();
+    let legacy = doc(default_org, "legacy-api", None);
+    store
+        .create_doc(&legacy, &mint(TokenKind::Doc).hash)
+        .await
+        .unwrap();
+    store
+        .client()
+        .delete_item()
+        .table_name(store.table())
+        .key("pk", AttributeValue::S("PUBLIC#DOC#legacy-api".into()))
+        .key("sk", AttributeValue::S("SLUG".into()))
+        .condition_expression("attribute_exists(pk)")
+        .send()
+        .await
+        .expect("the claim item exists under its documented key");
+    let found = store
+        .doc_by_public_slug(&legacy.slug)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(found.id, legacy.id);
 }
 
 async fn concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their_events(
@@ -813,6 +867,39 @@ async fn the_default_organization_is_recorded_once(store: DynamoStore) {
         .principal_by_token(&TokenHash::of(given))
         .await
         .unwrap()
+        .unwrap();
+    assert_eq!((p.org_id, p.scope), (org, Scope::Org));
+
+    // A token with our prefix but not our checksum would be refused on every request: it is refused at start,
+    // naming the variable, and the token in place keeps working.
+    for bad in [
+        "sp_org_anything-long-enough",
+        "sp_hub_0123456789012345678901234567890123456789",
+    ] {
+        match manage::bootstrap_default_org(store.as_ref(), "Local", Some(bad), now()).await {
+            Err(DomainError::Invalid {
+                field, messages, ..
+            }) => {
+                assert_eq!(field, "SPECPRESS_ORG_TOKEN");
+                assert!(messages[0].contains("sp_"), "{messages:?}");
+            }
+            other => panic!("{bad}: expected a refusal, got {other:?}"),
+        }
+    }
+    assert!(
+        auth::authenticate(store.as_ref(), given).await.is_ok(),
+        "a refused token replaces nothing"
+    );
+    // A token in our format (as one printed by an earlier start) is accepted, and then authenticates.
+    let minted = mint(TokenKind::Org);
+    assert!(matches!(
+        manage::bootstrap_default_org(store.as_ref(), "Local", Some(&minted.secret), now())
+            .await
+            .unwrap(),
+        manage::Bootstrap::Rotated(o) if o == org
+    ));
+    let p = auth::authenticate(store.as_ref(), &minted.secret)
+        .await
         .unwrap();
     assert_eq!((p.org_id, p.scope), (org, Scope::Org));
 }

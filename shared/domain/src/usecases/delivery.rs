@@ -245,7 +245,7 @@ impl DeliveryService {
             Some(d) => d.structural,
         };
         let base = &self.public_base_url;
-        let doc_url = format!("{base}/doc/{}", doc.id);
+        let doc_url = crate::urls::of_doc(base, &doc);
         let diff_json = json!({
             "id": version.id.to_string(),
             "title": version.analysis.title,
@@ -575,18 +575,18 @@ fn api_json(doc: &Documentation, version: Option<&Version>, base: &str) -> serde
         Some(s) if s.starts_with("asyncapi") => "AsyncAPI",
         _ => "OpenAPI",
     };
-    let doc_url = format!("{base}/doc/{}", doc.id);
+    let doc_url = crate::urls::of_doc(base, doc);
     json!({
         "id": doc.id.to_string(),
         "name": doc.name,
-        "description": null,
+        "description": version.and_then(|v| v.analysis.description.clone()),
         "slug": doc.slug.as_str(),
         "url": doc_url,
         "humanUrl": doc_url,
         "tags": [],
         "version": version.map(|v| v.analysis.api_version.clone()),
         "properties": version.map(|v| vec![json!({
-            "url": format!("{doc_url}/changes/{}", v.id),
+            "url": format!("{doc_url}/versions/{}/source", v.id),
             "type": kind,
         })]).unwrap_or_default(),
         "created": doc.created_at.date().to_string(),

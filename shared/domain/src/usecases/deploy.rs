@@ -119,6 +119,17 @@ pub async fn deploy(
         .map(str::to_owned);
 
     let analysis = engine.check(&input.bundle).await?;
+    // A documentation created without `documentation_name` is named after the document's `info.title`, as a
+    // reader would name it (the slug only when the title cannot be a name).
+    let unnamed = input
+        .documentation_name
+        .as_deref()
+        .is_none_or(|n| n.trim().is_empty());
+    if let Some(d) = to_create.as_mut().filter(|_| unnamed)
+        && let Some(title) = name_from_title(&analysis.title)
+    {
+        d.name = title;
+    }
     // A published definition is written by the commit itself (nothing at all for an unchanged one); a temporary
     // one first, with its expiry (a temporary write never shortens the life of a blob that already exists).
     let (blob, encoded) = if input.temporary {
@@ -240,6 +251,17 @@ pub async fn deploy(
     Err(DomainError::unexpected(
         "too much contention on the branch; retry the deploy",
     ))
+}
+
+/// A documentation name from a document title: trimmed, cut to the name length limit, `None` when empty or when it
+/// holds control characters.
+fn name_from_title(title: &str) -> Option<String> {
+    let cut: String = title
+        .trim()
+        .chars()
+        .take(crate::usecases::manage::NAME_MAX)
+        .collect();
+    crate::usecases::manage::check_name("documentation_name", &cut).ok()
 }
 
 fn not_found_doc() -> DomainError {

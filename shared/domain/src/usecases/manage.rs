@@ -5,7 +5,9 @@ use time::OffsetDateTime;
 use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::*;
 use crate::ports::Store;
-use crate::token::{MintedToken, Principal, Scope, TokenHash, TokenKind, TokenOwner, mint};
+use crate::token::{
+    MintedToken, Principal, Scope, TokenHash, TokenKind, TokenOwner, check_format, mint,
+};
 use crate::usecases::auth::{MAX_TOKEN_LEN, MIN_TOKEN_LEN, require_org};
 use crate::usecases::resolve::{resolve_doc, resolve_hub};
 
@@ -76,6 +78,19 @@ pub async fn bootstrap_default_org(
             format!(
                 "the token must be {MIN_TOKEN_LEN} to {MAX_TOKEN_LEN} characters without spaces"
             ),
+        ));
+    }
+    // Tokens that look like ours are checked as ours are at every request (prefix, length, checksum): one that
+    // would fail there is refused here, with the reason, rather than accepted and then refused on every call.
+    if let Some(t) = given
+        && t.starts_with("sp_")
+        && check_format(t) != Some(TokenKind::Org)
+    {
+        return Err(DomainError::invalid(
+            "SPECPRESS_ORG_TOKEN",
+            "the token starts with `sp_`, the prefix of the tokens Specpress mints, but is not a valid organization \
+             token (`sp_org_` followed by 32 random characters and a checksum). Give a token Specpress printed, or \
+             choose a secret that does not start with `sp_`",
         ));
     }
     for _ in 0..3 {

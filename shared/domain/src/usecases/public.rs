@@ -1,21 +1,58 @@
-//! Public URLs (`doc_public_url`, `diff_public_url`, preview `public_url`). Until rendered pages exist they return
-//! the stored definition text.
+//! Public URLs (`doc_public_url`, `diff_public_url`, preview `public_url`): finding what a reader asked for. A
+//! documentation is named by its slug (slugs are unique across the installation); its id is also accepted, and the
+//! caller answers that form with a redirect to the slug form.
 
 use time::OffsetDateTime;
 
 use crate::error::{DomainError, Result};
-use crate::model::{Bundle, DocId, PreviewId, VersionId};
+use crate::model::{Bundle, DocId, Documentation, PreviewId, Slug, VersionId};
 use crate::ports::Store;
 
 fn missing() -> DomainError {
     DomainError::unexpected("stored definition missing")
 }
 
+fn doc_not_found() -> DomainError {
+    DomainError::NotFound("Documentation does not exist".into())
+}
+
+/// How a reader named a documentation.
+#[derive(Debug, Clone)]
+pub enum PublicDoc {
+    /// By its slug: the canonical form.
+    Slug(Documentation),
+    /// By its id: answer with a redirect to the slug form.
+    Id(Documentation),
+}
+
+impl PublicDoc {
+    /// The documentation, however it was named.
+    pub fn doc(&self) -> &Documentation {
+        match self {
+            PublicDoc::Slug(d) | PublicDoc::Id(d) => d,
+        }
+    }
+}
+
+/// Finds a documentation by slug or id for a public page. `NotFound` when there is none.
+pub async fn find_doc(store: &dyn Store, key: &str) -> Result<PublicDoc> {
+    if let Some(id) = DocId::parse(key) {
+        return store
+            .get_doc_public(id)
+            .await?
+            .map(PublicDoc::Id)
+            .ok_or_else(doc_not_found);
+    }
+    let slug = Slug::parse(key).map_err(|_| doc_not_found())?;
+    store
+        .doc_by_public_slug(&slug)
+        .await?
+        .map(PublicDoc::Slug)
+        .ok_or_else(doc_not_found)
+}
+
 /// The definition at the head of a documentation's default branch.
-pub async fn doc_definition(store: &dyn Store, doc: &str) -> Result<Bundle> {
-    let not_found = || DomainError::NotFound("Documentation does not exist".into());
-    let id = DocId::parse(doc).ok_or_else(not_found)?;
-    let doc = store.get_doc_public(id).await?.ok_or_else(not_found)?;
+pub async fn doc_definition(store: &dyn Store, doc: &Documentation) -> Result<Bundle> {
     let branch = store.get_branch(doc.id, &doc.default_branch).await?;
     let head = branch
         .and_then(|b| b.head)
@@ -24,24 +61,23 @@ pub async fn doc_definition(store: &dyn Store, doc: &str) -> Result<Bundle> {
     let version = store
         .get_version(head.version_id, now)
         .await?
-        .ok_or_else(not_found)?;
+        .ok_or_else(doc_not_found)?;
     store.get_bundle(&version.blob).await?.ok_or_else(missing)
 }
 
-/// The definition of one version of a documentation.
+/// The definition of one published version of a documentation.
 pub async fn version_definition(
     store: &dyn Store,
-    doc: &str,
+    doc: &Documentation,
     version: &str,
     now: OffsetDateTime,
 ) -> Result<Bundle> {
     let not_found = || DomainError::NotFound("Version not found".into());
-    let doc = DocId::parse(doc).ok_or_else(not_found)?;
     let id = VersionId::parse(version).ok_or_else(not_found)?;
     let v = store
         .get_version(id, now)
         .await?
-        .filter(|v| v.doc_id == doc)
+        .filter(|v| v.doc_id == doc.id)
         .ok_or_else(not_found)?;
     store.get_bundle(&v.blob).await?.ok_or_else(missing)
 }
