@@ -222,6 +222,20 @@ pub fn bump(cli: &Path, base_url: &str, args: &[&str]) -> CliRun {
     }
 }
 
+/// The API corpus (`SPECPRESS_CORPUS`, default `../shared/corpus` beside the repository). Panics, saying so, when
+/// it is missing: the tests that read it check real documents and mean nothing without them.
+pub fn corpus() -> PathBuf {
+    let dir = std::env::var_os("SPECPRESS_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("../shared/corpus"));
+    assert!(
+        dir.is_dir(),
+        "the API corpus is missing at {} (set SPECPRESS_CORPUS)",
+        dir.display()
+    );
+    dir
+}
+
 /// A fresh temporary directory (removed on drop).
 pub fn temp_dir() -> tempfile::TempDir {
     tempfile::Builder::new()

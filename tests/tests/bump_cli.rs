@@ -213,7 +213,10 @@ fn auto_create_with_hub_and_doc_name_creates_the_documentation() {
     assert_eq!(r2.code, 0, "{r2:?}");
     // The public URL bump-cli prints names the documentation by slug, and leads to it.
     let printed = format!("{}/doc/by-hub", ctx.server.base_url);
-    assert!(r2.stdout.contains(&printed) || r2.stderr.contains(&printed), "{r2:?}");
+    assert!(
+        r2.stdout.contains(&printed) || r2.stderr.contains(&printed),
+        "{r2:?}"
+    );
     // Without --doc-name, the documentation is named after the document's info.title.
     assert_eq!(
         ctx.doc_slugs("platform"),

@@ -89,31 +89,6 @@ impl Api {
     }
 }
 
-fn over_limit(api: &Api, token: &str) -> (u16, Value) {
-    use std::io::{Read, Write};
-    let addr = api.server.base_url.trim_start_matches("http://").to_owned();
-    let mut conn = std::net::TcpStream::connect(&addr).expect("connect");
-    let head = format!(
-        "POST /api/v1/versions HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Token {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        7 * 1024 * 1024
-    );
-    conn.write_all(head.as_bytes()).expect("write");
-    let mut raw = String::new();
-    let _ = conn.read_to_string(&mut raw);
-    let status = raw
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let body = raw.split("\r\n\r\n").nth(1).unwrap_or("");
-    let json_start = body.find('{').unwrap_or(0);
-    let json_end = body.rfind('}').map(|i| i + 1).unwrap_or(body.len());
-    (
-        status,
-        serde_json::from_str(&body[json_start..json_end]).unwrap_or(Value::Null),
-    )
-}
-
 fn assert_message(b: &Value) {
     assert!(
         b["message"].as_str().is_some_and(|m| !m.is_empty()),
@@ -331,11 +306,6 @@ fn post_versions_covers_201_204_422_404_400_413() {
     assert_message(&b);
     let (s, _) = api.deploy(&t, json!({"documentation": 42, "definition": petstore()}));
     assert_eq!(s, 422);
-    // Over the body limit: 413 with a message. The server answers as soon as it sees the declared length, so the
-    // request is written by hand (a client still streaming 7 MiB would see the connection close mid-body).
-    let (s, b) = over_limit(&api, &t);
-    assert_eq!(s, 413, "{b}");
-    assert_message(&b);
 }
 
 #[test]
@@ -708,5 +678,9 @@ fn auto_created_documentations_are_named_after_the_document_title_and_hubs_list_
     assert_eq!(pets["name"], "Petstore");
     assert_eq!(pets["description"], "A small pet store.", "{pets}");
     assert_eq!(pets["humanUrl"], api.url("/doc/pets-api").as_str());
-    assert_eq!(h["url"], api.url("/hub/shop").as_str(), "the hub's public page");
+    assert_eq!(
+        h["url"],
+        api.url("/hub/shop").as_str(),
+        "the hub's public page"
+    );
 }

@@ -19,7 +19,9 @@ pub struct SpecDiffEngine {
 
 impl Default for SpecDiffEngine {
     fn default() -> Self {
-        SpecDiffEngine::new(Limits::default())
+        SpecDiffEngine::new(specpress_api::engine::admission_limits(
+            specpress_api::DEFAULT_MAX_DOCUMENT_BYTES,
+        ))
     }
 }
 

@@ -55,7 +55,11 @@ pub struct DiffsConfig {
     pub rate_per_minute: u32,
     /// Per-client burst.
     pub rate_burst: u32,
-    /// Policy of the URL downloader (`allow_loopback` from `SPECPRESS_ALLOW_LOOPBACK_URLS`).
+    /// Largest document (each side, each reference, each download); `None` uses the function's
+    /// `max_document_bytes` (`SPECPRESS_MAX_DOCUMENT_BYTES`).
+    pub max_document_bytes: Option<usize>,
+    /// Policy of the URL downloader (`allow_loopback` from `SPECPRESS_ALLOW_LOOPBACK_URLS`; its body cap is
+    /// replaced by the document limit).
     pub fetch: FetchPolicy,
 }
 
@@ -65,6 +69,7 @@ impl Default for DiffsConfig {
             max_body_bytes: None,
             rate_per_minute: DEFAULT_RATE_PER_MINUTE,
             rate_burst: DEFAULT_RATE_BURST,
+            max_document_bytes: None,
             fetch: FetchPolicy::default(),
         }
     }
@@ -99,6 +104,7 @@ impl DiffsConfig {
             rate_per_minute: env_number("SPECPRESS_DIFF_RATE_PER_MINUTE")
                 .unwrap_or(d.rate_per_minute),
             rate_burst: env_number("SPECPRESS_DIFF_RATE_BURST").unwrap_or(d.rate_burst),
+            max_document_bytes: d.max_document_bytes,
             fetch,
         }
     }
@@ -111,6 +117,8 @@ pub struct DiffsState {
     engine: Arc<dyn DiffEngine>,
     fetcher: Arc<dyn DocumentFetcher>,
     max_body_bytes: usize,
+    /// The body limit is the diff route's own (`SPECPRESS_DIFF_MAX_BODY_BYTES`), not the function's.
+    diff_limit_set: bool,
 }
 
 /// The diff routes with settings from the environment ([`DiffsConfig::from_env`]).
@@ -119,7 +127,11 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// The diff routes with explicit settings.
-pub fn router_with(state: AppState, config: DiffsConfig) -> Router {
+pub fn router_with(state: AppState, mut config: DiffsConfig) -> Router {
+    let max_document_bytes = config
+        .max_document_bytes
+        .unwrap_or(state.config.max_document_bytes);
+    config.fetch.max_body_bytes = max_document_bytes as u64;
     let fetcher: Arc<dyn DocumentFetcher> = match SafeFetcher::new(config.fetch.clone()) {
         Ok(f) => Arc::new(f),
         Err(e) => {
@@ -128,7 +140,8 @@ pub fn router_with(state: AppState, config: DiffsConfig) -> Router {
             Arc::new(Unavailable)
         }
     };
-    router_with_parts(state, config, Arc::new(SpecDiffEngine::default()), fetcher)
+    let engine = SpecDiffEngine::new(specpress_api::engine::admission_limits(max_document_bytes));
+    router_with_parts(state, config, Arc::new(engine), fetcher)
 }
 
 /// The diff routes with explicit parts (tests inject a downloader with a custom resolver).
@@ -144,6 +157,7 @@ pub fn router_with_parts(
         engine,
         fetcher,
         max_body_bytes,
+        diff_limit_set: config.max_body_bytes.is_some(),
     };
     let create = post(create_diff);
     let create = match RateLimiter::new(config.rate_per_minute, config.rate_burst) {
@@ -173,27 +187,19 @@ impl DocumentFetcher for Unavailable {
     }
 }
 
-/// Reads a body of at most `limit` bytes (413 beyond).
-async fn body_bytes(req: Request, limit: usize) -> Result<axum::body::Bytes, ApiError> {
-    let declared = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(ApiError::TooLarge(limit));
-    }
-    axum::body::to_bytes(req.into_body(), limit)
-        .await
-        .map_err(|_| ApiError::TooLarge(limit))
-}
-
 fn diff_url(state: &DiffsState, id: &str) -> String {
     format!("{}/diff/{id}", state.app.config.public_base_url)
 }
 
 async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Response, ApiError> {
-    let bytes = body_bytes(req, state.max_body_bytes).await?;
+    let setting = if state.diff_limit_set {
+        "SPECPRESS_DIFF_MAX_BODY_BYTES"
+    } else {
+        "SPECPRESS_MAX_BODY_BYTES"
+    };
+    let bytes =
+        specpress_api::body::read_limited(req, state.max_body_bytes, setting, &state.app.config)
+            .await?;
     let input = CpuGate::shared()
         .run(move || body::diff_input(&bytes))
         .await??;

@@ -76,9 +76,13 @@ async fn variant_response(b: Bundle, variant: Variant) -> Result<Response> {
             let text = specpress_api::cpu::CpuGate::shared()
                 .run(move || {
                     let refs = specpress_api::engine::references(&b);
-                    specpress_spec::parse(&b.definition, &refs, &specpress_spec::Limits::default())
-                        .map(|d| d.to_json())
-                        .map_err(DomainError::unexpected)
+                    specpress_spec::parse(
+                        &b.definition,
+                        &refs,
+                        &specpress_api::engine::stored_limits(),
+                    )
+                    .map(|d| d.to_json())
+                    .map_err(DomainError::unexpected)
                 })
                 .await??;
             Ok((

@@ -64,9 +64,12 @@ struct ServeArgs {
     /// Base of public URLs (default: http://HOST:PORT).
     #[arg(long, env = "SPECPRESS_PUBLIC_URL")]
     public_url: Option<String>,
-    /// Request body limit in bytes.
+    /// Request body limit in bytes (counted decompressed when a body is sent gzip-compressed).
     #[arg(long, default_value_t = specpress_api::DEFAULT_MAX_BODY_BYTES, env = "SPECPRESS_MAX_BODY_BYTES")]
     max_body_bytes: usize,
+    /// Largest API document in bytes (the definition and each reference), checked before parsing.
+    #[arg(long, default_value_t = specpress_api::DEFAULT_MAX_DOCUMENT_BYTES, env = "SPECPRESS_MAX_DOCUMENT_BYTES")]
+    max_document_bytes: usize,
     #[command(flatten)]
     storage: StorageArgs,
 }
@@ -116,6 +119,7 @@ impl Cli {
                         .ok()
                         .filter(|t| !t.is_empty()),
                     max_body_bytes: a.max_body_bytes,
+                    max_document_bytes: a.max_document_bytes,
                 };
                 match runtime()
                     .map_err(|e| e.to_string())

@@ -26,6 +26,8 @@ pub struct ServeOptions {
     pub org_token: Option<String>,
     /// Request body limit.
     pub max_body_bytes: usize,
+    /// Largest API document.
+    pub max_document_bytes: usize,
 }
 
 /// Runs the server until Ctrl-C or SIGTERM.
@@ -55,13 +57,18 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
     Engines::warm_up().await?;
     let config = ApiConfig {
         max_body_bytes: opts.max_body_bytes,
+        max_document_bytes: opts.max_document_bytes,
         ..ApiConfig::new(base.clone())
     };
     // Webhooks: deploys publish to the (persistent) queue; consumers and the outbox sweeper run in-process.
     let hooks =
         crate::webhooks_local::LocalWebhooks::start(&backend.store, &base, &opts.backend.data_dir)
             .await?;
-    let state = AppState::new(hooks.store.clone(), Arc::new(Engines::default()), config);
+    let state = AppState::new(
+        hooks.store.clone(),
+        Arc::new(Engines::with_max_document_bytes(opts.max_document_bytes)),
+        config,
+    );
     let app = crate::app_with_webhooks(state, hooks.service.clone());
 
     print_banner(&base, &backend.description, &boot);

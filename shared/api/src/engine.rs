@@ -18,16 +18,39 @@ pub struct Engines {
 
 impl Default for Engines {
     fn default() -> Self {
-        Engines::new(Limits::default())
+        Engines::new(admission_limits(crate::DEFAULT_MAX_DOCUMENT_BYTES))
+    }
+}
+
+/// The budgets a new document must fit (deploys, validations, previews, diffs): the spec engine's defaults with
+/// `max_document_bytes` per file.
+pub fn admission_limits(max_document_bytes: usize) -> Limits {
+    Limits {
+        max_bytes: max_document_bytes,
+        ..Limits::default()
+    }
+}
+
+/// The budgets for reading back a stored document: it fitted the admission budgets of the process that stored
+/// it, which may have been larger than this one's, so size is not checked again (the tree's own ceiling stays).
+pub fn stored_limits() -> Limits {
+    Limits {
+        max_bytes: specpress_spec::MAX_BYTES_CEILING,
+        ..Limits::default()
     }
 }
 
 impl Engines {
-    /// An engine with the given budgets. The process keeps the memory its documents free
+    /// An engine with the given admission budgets. The process keeps the memory its documents free
     /// and backs it with small pages ([`crate::allocator::configure_for_service`]).
     pub fn new(limits: Limits) -> Self {
         crate::allocator::configure_for_service();
         Engines { limits }
+    }
+
+    /// An engine that admits documents of up to `max_document_bytes` per file.
+    pub fn with_max_document_bytes(max_document_bytes: usize) -> Self {
+        Engines::new(admission_limits(max_document_bytes))
     }
 
     /// Compiles the bundled JSON Schemas now rather than on the first request (under the service's memory policy,
@@ -108,8 +131,9 @@ impl SpecEngine for Engines {
     }
 
     async fn diff(&self, previous: &Bundle, current: &Bundle) -> Result<DiffSummary> {
+        // Both are stored definitions (deployed versions, previews).
         let (p, c) = (previous.clone(), current.clone());
-        let limits = self.limits.clone();
+        let limits = stored_limits();
         CpuGate::shared().run(move || diff(&p, &c, &limits)).await?
     }
 }

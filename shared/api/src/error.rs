@@ -11,8 +11,8 @@ use specpress_domain::{ConflictKind, DomainError};
 pub enum ApiError {
     /// A domain failure.
     Domain(DomainError),
-    /// The body exceeds the limit (413).
-    TooLarge(usize),
+    /// The body exceeds the limit (413; 422 for bump-cli, see [`crate::body`]).
+    TooLarge(crate::body::TooLarge),
     /// The body is not JSON, or not an object (400).
     BadJson(String),
 }
@@ -30,6 +30,7 @@ impl ApiError {
     /// The status code.
     pub fn status_code(&self) -> StatusCode {
         match self {
+            ApiError::TooLarge(t) if t.bump_cli => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::BadJson(_) => StatusCode::BAD_REQUEST,
             ApiError::Domain(e) => match e {
@@ -49,8 +50,9 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
         let body = match self {
-            ApiError::TooLarge(limit) => {
-                json!({"message": format!("Request body too large: the limit is {limit} bytes.")})
+            ApiError::TooLarge(t) => {
+                let message = t.message();
+                json!({"message": message, "errors": {"definition": [message]}})
             }
             ApiError::BadJson(m) => json!({ "message": m }),
             ApiError::Domain(e) => match e {

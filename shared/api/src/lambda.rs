@@ -21,9 +21,14 @@ pub fn init_json_tracing() {
         .init();
 }
 
-/// The state of an HTTP function: its store, the default spec/diff engines, and the API settings from `config`.
+/// The state of an HTTP function: its store, the spec/diff engines with the configured document limit, and the API
+/// settings from `config`.
 pub fn state(config: &FunctionConfig, store: Arc<dyn Store>) -> AppState {
-    AppState::new(store, Arc::new(Engines::default()), config.api())
+    AppState::new(
+        store,
+        Arc::new(Engines::with_max_document_bytes(config.max_document_bytes)),
+        config.api(),
+    )
 }
 
 /// Serves `router`, wrapped with the common layers, as this Lambda's API Gateway handler until the runtime stops.

@@ -31,26 +31,45 @@ use time::OffsetDateTime;
 
 pub use error::{ApiError, Result};
 
-/// Default request body limit: 5 MiB definitions plus JSON escaping and references headroom. Lambda's own ceiling is
-/// 6 MB, so the same default works in AWS.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 6 * 1024 * 1024;
+/// Default request body limit, counted after a `Content-Encoding: gzip` body is decompressed: room for the largest
+/// real documents (GitHub's 13 MB description, twice in a diff, JSON-escaped). AWS Lambda refuses request payloads
+/// over 6 MB before the function runs; larger bodies reach a function gzip-compressed.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+
+/// Default largest API document (the definition and each reference), checked before parsing.
+pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
+
+/// Where the service runs, for what an over-limit answer advises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runtime {
+    /// `specpress serve`: the operator sets the limits.
+    Local,
+    /// AWS Lambda behind API Gateway: 6 MB request payloads at most.
+    Lambda,
+}
 
 /// Settings the HTTP layer needs.
 #[derive(Debug, Clone)]
 pub struct ApiConfig {
     /// Base of every `*_public_url` (no trailing slash), e.g. `http://127.0.0.1:3000`.
     pub public_base_url: String,
-    /// Largest accepted request body in bytes (413 beyond).
+    /// Largest accepted request body in bytes, decompressed (413 beyond; 422 for bump-cli, see [`body`]).
     pub max_body_bytes: usize,
+    /// Largest API document (each file), for the routes that parse documents themselves.
+    pub max_document_bytes: usize,
+    /// Where the service runs.
+    pub runtime: Runtime,
 }
 
 impl ApiConfig {
-    /// A configuration with the default body limit.
+    /// A configuration with the default body limit, for the local server.
     pub fn new(public_base_url: impl Into<String>) -> Self {
         let base: String = public_base_url.into();
         ApiConfig {
             public_base_url: base.trim_end_matches('/').to_owned(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            runtime: Runtime::Local,
         }
     }
 }
@@ -98,6 +117,9 @@ pub fn with_common_layers(router: Router) -> Router {
     use tower_http::trace::TraceLayer;
     let header = axum::http::HeaderName::from_static("x-request-id");
     router
+        // Request bodies may come gzip- or deflate-compressed (the way past Lambda's 6 MB payload ceiling); the body
+        // limits of the handlers count decompressed bytes, so a compression bomb stops at the limit.
+        .layer(tower_http::decompression::RequestDecompressionLayer::new())
         .layer(CatchPanicLayer::custom(error::panic_response))
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<axum::body::Body>| {
