@@ -5,7 +5,7 @@
 //!   `limit` (1-100, default 10; `per_page` is an alias), optional opaque `cursor`, and
 //!   `envelope=true|false`. Every error names the parameter and its limits
 //!   ([`ParamError::message`]); the service answers them with 400 `{message}`.
-//! * Cursors ([`CursorCodec`]): HMAC-SHA256-authenticated, base64url, bound to a list scope
+//! * Cursors ([`CursorCodec`]): encrypted and authenticated (XChaCha20-Poly1305), base64url, bound to a list scope
 //!   (e.g. `branches:<doc_id>`), carrying an expiry, the page number and an opaque position.
 //! * Responses ([`PageInfo`]): the `X-Total-Count`, `X-Page`, `X-Per-Page` and `Link` headers of
 //!   the default bare-array response, and the `?envelope=true` object, from the same values.

@@ -24,7 +24,7 @@ pub enum ParamError {
     /// `limit` (or `per_page`) is not an integer between 1 and [`MAX_LIMIT`].
     #[error("`{0}` must be an integer between 1 and {MAX_LIMIT}")]
     Limit(&'static str),
-    /// `limit` and `per_page` are both given with different values.
+    /// `limit` and `per_page` are both given (even with the same value).
     #[error("`limit` and `per_page` are aliases; give only one of them")]
     ConflictingLimit,
     /// `envelope` is neither `true` nor `false`.
@@ -90,9 +90,9 @@ impl Default for PageRequest {
 }
 
 fn parse_bounded(raw: &str, max: u32) -> Option<u32> {
-    let raw = raw.trim();
-    // Digits only: rejects signs, decimals, exponents and whitespace inside; the length cap
-    // rejects 10^9-digit inputs without parsing them.
+    // Digits only, nothing around them: rejects signs, decimals, exponents and any whitespace
+    // (`limit=%2010` is not `limit=10`); the length cap rejects 10^9-digit inputs without
+    // parsing them.
     if raw.is_empty() || raw.len() > MAX_NUMBER_LEN || !raw.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -146,14 +146,8 @@ impl PageRequest {
             (None, Some(p)) => {
                 Some(parse_bounded(p, MAX_LIMIT).ok_or(ParamError::Limit("per_page"))?)
             }
-            (Some(l), Some(p)) => {
-                let l = parse_bounded(l, MAX_LIMIT).ok_or(ParamError::Limit("limit"))?;
-                let p = parse_bounded(p, MAX_LIMIT).ok_or(ParamError::Limit("per_page"))?;
-                if l != p {
-                    return Err(ParamError::ConflictingLimit);
-                }
-                Some(l)
-            }
+            // Two names for one setting: refused even when equal, so a client never depends on which wins.
+            (Some(_), Some(_)) => return Err(ParamError::ConflictingLimit),
             (None, None) => None,
         };
         if let Some(l) = limit_value {
@@ -218,7 +212,6 @@ mod tests {
         let req = parse("page=3&limit=100&envelope=true").expect("ok");
         assert_eq!((req.page, req.limit, req.envelope), (3, 100, true));
         assert_eq!(parse("per_page=7").expect("ok").limit, 7);
-        assert_eq!(parse("per_page=7&limit=7").expect("ok").limit, 7);
         assert_eq!(parse("limit=1").expect("ok").limit, 1);
         assert!(!parse("envelope=false").expect("ok").envelope);
     }
@@ -240,6 +233,15 @@ mod tests {
             ("limit=1e2", ParamError::Limit("limit")),
             ("per_page=0", ParamError::Limit("per_page")),
             ("limit=5&per_page=6", ParamError::ConflictingLimit),
+            ("limit=5&per_page=5", ParamError::ConflictingLimit),
+            ("limit=%2010", ParamError::Limit("limit")),
+            ("limit=10%20", ParamError::Limit("limit")),
+            ("limit=+10", ParamError::Limit("limit")),
+            ("limit=%0A10", ParamError::Limit("limit")),
+            ("page=%202", ParamError::Page),
+            ("per_page=%095", ParamError::Limit("per_page")),
+            ("envelope=%20true", ParamError::Envelope),
+            ("envelope=TRUE", ParamError::Envelope),
             ("envelope=yes", ParamError::Envelope),
             ("page=1&page=2", ParamError::Repeated("page")),
             ("cursor=", ParamError::InvalidCursor),
