@@ -8,7 +8,7 @@ use specpress_store_dynamodb::DynamoStore;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    lambda::init_json_tracing();
+    specpress_api::logging::init_lambda();
     let config = FunctionConfig::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.table.clone());

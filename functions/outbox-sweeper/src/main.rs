@@ -10,7 +10,7 @@ use specpress_store_dynamodb::DynamoStore;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
-    lambda_runtime::tracing::init_default_subscriber();
+    specpress_api::logging::init_lambda();
     let config = FunctionConfig::from_env()?;
     let settings = WebhookSettings::from_env(None)?;
     let (queue_url, dead_letter_url) = queue_urls_from_env()?;

@@ -87,14 +87,8 @@ enum AdminCommand {
     },
 }
 
-fn init_tracing() {
-    use tracing_subscriber::EnvFilter;
-    let filter =
-        EnvFilter::try_from_env("SPECPRESS_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+fn init_tracing() -> Result<(), String> {
+    specpress_api::logging::init_local().map_err(|e| e.to_string())
 }
 
 fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
@@ -109,7 +103,10 @@ impl Cli {
         match self.command {
             Command::Diff(d) => d.run(),
             Command::Serve(a) => {
-                init_tracing();
+                if let Err(e) = init_tracing() {
+                    eprintln!("specpress serve: {e}");
+                    return ExitCode::FAILURE;
+                }
                 let opts = ServeOptions {
                     host: a.host,
                     port: a.port,
@@ -133,7 +130,10 @@ impl Cli {
                 }
             }
             Command::Admin(AdminCommand::MintOrgToken { name, storage }) => {
-                init_tracing();
+                if let Err(e) = init_tracing() {
+                    eprintln!("specpress admin mint-org-token: {e}");
+                    return ExitCode::FAILURE;
+                }
                 let result = runtime().map_err(|e| e.to_string()).and_then(|rt| {
                     rt.block_on(async {
                         if storage.table.is_none() {

@@ -1,6 +1,7 @@
 //! `specpress serve`: one process serving every function's routes.
 
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
 use std::sync::Arc;
 
 use specpress_api::engine::Engines;
@@ -8,6 +9,8 @@ use specpress_api::{ApiConfig, AppState};
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org};
 use specpress_domain::{DomainError, Result};
 use time::OffsetDateTime;
+
+use specpress_api::pagination::MIN_CURSOR_KEY_BYTES;
 
 use crate::backend::{Backend, BackendOptions, prepare_data_dir};
 
@@ -30,11 +33,87 @@ pub struct ServeOptions {
     pub max_document_bytes: usize,
 }
 
+/// File in the data directory holding the pagination cursor key of `specpress serve`.
+pub const CURSOR_KEY_FILE: &str = "cursor.key";
+
+fn key_problem(file: &Path, problem: impl std::fmt::Display) -> DomainError {
+    DomainError::unexpected(format!("cursor key file {}: {problem}", file.display()))
+}
+
+/// The cursor key kept in `data_dir`: read from [`CURSOR_KEY_FILE`], or generated on first start (32 random bytes as
+/// 64 hex characters) and written there with mode 0600, created exclusively so two processes starting together end
+/// up with the same key. The key is never logged or printed.
+pub fn data_dir_cursor_key(data_dir: &Path) -> Result<Vec<u8>> {
+    use std::io::Write as _;
+    let file = data_dir.join(CURSOR_KEY_FILE);
+    let key: [u8; 32] = rand::random();
+    let text: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    match options.open(&file) {
+        Ok(mut f) => {
+            f.write_all(text.as_bytes())
+                .and_then(|()| f.sync_all())
+                .map_err(|e| key_problem(&file, e))?;
+            return Ok(text.into_bytes());
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(key_problem(&file, e)),
+    }
+    #[cfg(unix)]
+    {
+        // A key readable by others is made private again (it lets anyone who reads it forge cursors).
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&file)
+            .map_err(|e| key_problem(&file, e))?
+            .permissions()
+            .mode();
+        if mode & 0o077 != 0 {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| key_problem(&file, e))?;
+        }
+    }
+    let stored = std::fs::read_to_string(&file).map_err(|e| key_problem(&file, e))?;
+    let stored = stored.trim();
+    if stored.len() < MIN_CURSOR_KEY_BYTES {
+        return Err(key_problem(
+            &file,
+            format!(
+                "holds {} bytes, fewer than the {} a key needs; delete it to generate a new one (cursors issued \
+                 before then stop working)",
+                stored.len(),
+                MIN_CURSOR_KEY_BYTES
+            ),
+        ));
+    }
+    Ok(stored.as_bytes().to_vec())
+}
+
+/// Installs the pagination cursor key before anything is served: `SPECPRESS_CURSOR_KEY` when set (refused at start
+/// when too short), else the key kept in the data directory, so cursors survive restarts.
+fn install_cursor_key(data_dir: &Path) -> Result<()> {
+    let key = match std::env::var(specpress_api::pagination::CURSOR_KEY_ENV) {
+        Ok(v) if !v.trim().is_empty() => v.trim().as_bytes().to_vec(),
+        _ => data_dir_cursor_key(data_dir)?,
+    };
+    specpress_api::pagination::install_cursor_key(&key).map_err(|problem| {
+        DomainError::unexpected(format!(
+            "{}: {problem}",
+            specpress_api::pagination::CURSOR_KEY_ENV
+        ))
+    })
+}
+
 /// Runs the server until Ctrl-C or SIGTERM.
 pub async fn run(opts: ServeOptions) -> Result<()> {
-    if opts.backend.table.is_none() {
-        prepare_data_dir(&opts.backend.data_dir)?;
-    }
+    // The data directory also keeps the cursor and webhook keys when the data itself is in a DynamoDB table.
+    prepare_data_dir(&opts.backend.data_dir)?;
+    install_cursor_key(&opts.backend.data_dir)?;
     let backend = Backend::connect(&opts.backend).await?;
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port))
         .await

@@ -11,7 +11,7 @@ use specpress_store_dynamodb::DynamoStore;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    lambda_http::tracing::init_default_subscriber();
+    specpress_api::logging::init_lambda();
     let config = FunctionConfig::from_env()?;
     let settings = WebhookSettings::from_env(None)?;
     let (queue_url, dead_letter_url) = queue_urls_from_env()?;

@@ -1,4 +1,4 @@
-//! Wiring shared by the HTTP Lambda functions: logging set up once, the state every router carries, and the
+//! Wiring shared by the HTTP Lambda functions (logging: [`crate::logging::init_lambda`]): the state every router carries, and the
 //! `lambda_http` run loop around a router with [`with_common_layers`](crate::with_common_layers).
 //!
 //! A function's `main.rs` reads its configuration, builds its clients once and hands them here; what it serves stays
@@ -12,14 +12,6 @@ use specpress_domain::ports::Store;
 use crate::AppState;
 use crate::config::FunctionConfig;
 use crate::engine::Engines;
-
-/// Logs as JSON lines to stdout, filtered by `RUST_LOG` (the template sets `info`).
-pub fn init_json_tracing() {
-    tracing_subscriber::fmt()
-        .json()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .init();
-}
 
 /// The state of an HTTP function: its store, the spec/diff engines with the configured document limit, and the API
 /// settings from `config`.

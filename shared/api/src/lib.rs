@@ -19,6 +19,7 @@ pub mod cpu;
 pub mod engine;
 pub mod error;
 pub mod lambda;
+pub mod logging;
 pub mod pagination;
 pub mod urls;
 
@@ -110,7 +111,9 @@ impl std::fmt::Debug for AppState {
 }
 
 /// Wraps a router with the layers every function uses: request id (`x-request-id`, generated when absent and echoed),
-/// a tracing span per request (method, path, status, latency; never headers or bodies), and panic-to-500.
+/// a tracing span per request (method, path, status, latency; never headers or bodies), panic-to-500, and JSON
+/// `{"message"}` bodies on every error answer produced outside handlers ([`error::json_error_bodies`]: 405, 414, 431,
+/// extractor rejections).
 pub fn with_common_layers(router: Router) -> Router {
     use tower_http::catch_panic::CatchPanicLayer;
     use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -121,6 +124,7 @@ pub fn with_common_layers(router: Router) -> Router {
         // limits of the handlers count decompressed bytes, so a compression bomb stops at the limit.
         .layer(tower_http::decompression::RequestDecompressionLayer::new())
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(axum::middleware::from_fn(error::json_error_bodies))
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<axum::body::Body>| {
                 let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");

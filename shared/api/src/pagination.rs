@@ -4,19 +4,22 @@
 //!   A malformed or out-of-range value is a 400 `{message}` naming the parameter and its limits.
 //! - Default response: the contract's bare JSON array, with `X-Total-Count`, `X-Page`, `X-Per-Page` and `Link`
 //!   (`next`, `prev`, `first`, `last`). `?envelope=true`: `{data, meta, links}` built from the same values.
-//! - Cursors are keyset positions (the sort key of the last item returned), HMAC-SHA256-signed and bound to the list
-//!   they come from (`branches:<doc id>`, `hubs:<org id>`, ...), valid 24 hours. Keyset positions stay correct when
-//!   items are added or removed between requests: each item is returned at most once, and every item present for
-//!   the whole walk is returned exactly once.
-//! - The key: `SPECPRESS_CURSOR_KEY` (at least 32 bytes, e.g. `openssl rand -hex 32`), read once per process. Without
-//!   it a random key is generated at start (a warning is logged): cursors then only work within one process, which
-//!   is fine for `specpress serve` but not for several Lambda instances, so template.yaml always sets it.
+//! - Cursors are keyset positions (the sort key of the last item returned), encrypted and authenticated
+//!   (XChaCha20-Poly1305) and bound to the list they come from (`branches:<doc id>`, `hubs:<org id>`, ...), valid 24
+//!   hours. Keyset positions stay correct when items are added or removed between requests: each item is returned at
+//!   most once, and every item present for the whole walk is returned exactly once.
+//! - Links: built from the request's full path ([`axum::extract::OriginalUri`]), so a router nested under `/api/v1`
+//!   links to `/api/v1/...` like the others.
+//! - The key: `SPECPRESS_CURSOR_KEY` (at least 32 bytes, e.g. `openssl rand -hex 32`), read once per process; the SAM
+//!   template passes its `CursorKey` parameter to every function. `specpress serve` installs a key kept in its data
+//!   directory when the variable is not set ([`install_cursor_key`]). Without either, a random key is generated at the
+//!   first list request (a warning is logged): cursors then only work within that process.
 
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use axum::Json;
-use axum::extract::FromRequestParts;
+use axum::extract::{FromRequestParts, OriginalUri};
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -25,8 +28,10 @@ use specpress_pagination::{CursorCodec, ListUrl, PageInfo, PageRequest};
 
 use crate::ApiError;
 
-/// Environment variable holding the cursor MAC key.
+/// Environment variable holding the cursor key.
 pub const CURSOR_KEY_ENV: &str = "SPECPRESS_CURSOR_KEY";
+/// Shortest accepted cursor key, in bytes.
+pub const MIN_CURSOR_KEY_BYTES: usize = specpress_pagination::MIN_KEY_BYTES;
 
 static CODEC: OnceLock<CursorCodec> = OnceLock::new();
 
@@ -79,12 +84,19 @@ impl<S: Send + Sync> FromRequestParts<S> for ListRequest {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        let query = parts.uri.query();
+        // A router nested under a prefix (`Router::nest("/api/v1", ..)`) sees the path with the prefix stripped;
+        // links must carry the path the client asked for.
+        let uri = parts
+            .extensions
+            .get::<OriginalUri>()
+            .map(|o| &o.0)
+            .unwrap_or(&parts.uri);
+        let query = uri.query();
         let page =
             PageRequest::from_query(query).map_err(|e| DomainError::BadRequest(e.message()))?;
         Ok(ListRequest {
             page,
-            url: ListUrl::new(parts.uri.path(), query),
+            url: ListUrl::new(uri.path(), query),
         })
     }
 }
@@ -143,5 +155,51 @@ pub fn paginate<T: Serialize>(
         let mut resp = Json(page).into_response();
         resp.headers_mut().extend(info.headers(&req.url));
         Ok(resp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::Router;
+    use axum::body::Body;
+    use axum::http::Request;
+    use axum::routing::get;
+    use http_body_util::BodyExt as _;
+    use serde_json::Value;
+    use tower::ServiceExt as _;
+
+    use super::*;
+
+    async fn items(list: ListRequest) -> Result<Response, ApiError> {
+        paginate(&list, "items:test", vec!["a", "b", "c"], |s| (*s).to_owned())
+    }
+
+    async fn get_json(app: &Router, uri: &str) -> (axum::http::HeaderMap, Value) {
+        let resp = app
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).expect("request"))
+            .await
+            .expect("infallible");
+        assert_eq!(resp.status(), axum::http::StatusCode::OK, "{uri}");
+        let headers = resp.headers().clone();
+        let bytes = resp.into_body().collect().await.expect("body").to_bytes();
+        (headers, serde_json::from_slice(&bytes).expect("json"))
+    }
+
+    #[tokio::test]
+    async fn links_of_a_router_nested_under_a_prefix_keep_the_prefix() {
+        let app = Router::new().nest("/api/v1", Router::new().route("/items", get(items)));
+        let (headers, _) = get_json(&app, "/api/v1/items?limit=1&x=y").await;
+        let link = headers
+            .get("link")
+            .and_then(|v| v.to_str().ok())
+            .expect("Link");
+        assert!(link.starts_with("</api/v1/items?x=y&cursor="), "{link}");
+        let (_, body) = get_json(&app, "/api/v1/items?limit=1&envelope=true").await;
+        let next = body["links"]["next"].as_str().expect("next link");
+        assert!(next.starts_with("/api/v1/items?"), "{next}");
+        // The link leads to the next page of the same list.
+        let (_, page2) = get_json(&app, next).await;
+        assert_eq!(page2["data"], serde_json::json!(["b"]));
     }
 }
