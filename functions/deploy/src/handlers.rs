@@ -5,13 +5,15 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use specpress_api::auth::{Auth, MaybeAuth};
+use specpress_api::auth::{Auth, AuthToken, MaybeAuth};
 use specpress_api::body::JsonBody;
 use specpress_api::urls::{PublicBase, diff_public_url, doc_public_url, preview_public_url};
 use specpress_api::{AppState, Result};
 use specpress_domain::DomainError;
 use specpress_domain::model::{Documentation, Preview};
-use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
+use specpress_domain::usecases::deploy::{
+    DeployInput, DeployOutcome, check_validation_target, deploy,
+};
 use specpress_domain::usecases::manage::{self, RotateTarget};
 use specpress_domain::usecases::{previews, versions};
 use tracing::instrument;
@@ -92,13 +94,25 @@ pub async fn get_version(
     }))
 }
 
-/// `POST /validations`: exactly 200 `{specification}` for a valid document, 422 otherwise. Auth is optional.
+/// `POST /validations`: exactly 200 `{specification}` for a valid document, 422 otherwise. Auth is optional; with a
+/// token, the `documentation` (and `hub`) named must be within its reach, or one a deploy with it would auto-create,
+/// else 404 as a deploy would answer (docs/auth.md).
 #[instrument(skip_all)]
 pub async fn validate(
     State(st): State<AppState>,
-    MaybeAuth(_p): MaybeAuth,
+    MaybeAuth(p): MaybeAuth,
     JsonBody(mut req): JsonBody<DefinitionRequest>,
 ) -> Result<Json<Validation>> {
+    if let Some(p) = &p {
+        check_validation_target(
+            st.store.as_ref(),
+            p,
+            req.documentation.as_deref(),
+            req.hub.as_deref(),
+            st.now(),
+        )
+        .await?;
+    }
     let analysis = previews::validate(st.engine.as_ref(), &req.bundle()?).await?;
     Ok(Json(Validation {
         specification: analysis.specification,
@@ -244,10 +258,10 @@ pub async fn list_docs(
 
 async fn rotate(
     st: &AppState,
-    p: &specpress_domain::token::Principal,
+    AuthToken(p, caller): &AuthToken,
     t: RotateTarget<'_>,
 ) -> Result<Json<RotatedToken>> {
-    let token = manage::rotate_token(st.store.as_ref(), p, t, st.now()).await?;
+    let token = manage::rotate_token(st.store.as_ref(), p, caller, t, st.now()).await?;
     Ok(Json(RotatedToken {
         token: token.secret,
     }))
@@ -257,27 +271,27 @@ async fn rotate(
 #[instrument(skip_all)]
 pub async fn rotate_hub_token(
     State(st): State<AppState>,
-    Auth(p): Auth,
+    auth: AuthToken,
     Path(hub): Path<String>,
 ) -> Result<Json<RotatedToken>> {
-    rotate(&st, &p, RotateTarget::Hub(&hub)).await
+    rotate(&st, &auth, RotateTarget::Hub(&hub)).await
 }
 
 /// `POST /docs/{doc}/rotate_token`.
 #[instrument(skip_all)]
 pub async fn rotate_doc_token(
     State(st): State<AppState>,
-    Auth(p): Auth,
+    auth: AuthToken,
     Path(doc): Path<String>,
 ) -> Result<Json<RotatedToken>> {
-    rotate(&st, &p, RotateTarget::Doc(&doc)).await
+    rotate(&st, &auth, RotateTarget::Doc(&doc)).await
 }
 
 /// `POST /org/rotate_token`: replaces the organization token used for the call.
 #[instrument(skip_all)]
 pub async fn rotate_org_token(
     State(st): State<AppState>,
-    Auth(p): Auth,
+    auth: AuthToken,
 ) -> Result<Json<RotatedToken>> {
-    rotate(&st, &p, RotateTarget::Org).await
+    rotate(&st, &auth, RotateTarget::Org).await
 }

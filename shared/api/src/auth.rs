@@ -9,7 +9,7 @@ use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use base64::Engine as _;
 use specpress_domain::DomainError;
-use specpress_domain::token::Principal;
+use specpress_domain::token::{Principal, TokenHash};
 use specpress_domain::usecases::auth::authenticate;
 
 use crate::{ApiError, AppState};
@@ -17,6 +17,10 @@ use crate::{ApiError, AppState};
 /// The authenticated caller. Missing or invalid credentials: 401 `{message}`.
 #[derive(Debug, Clone)]
 pub struct Auth(pub Principal);
+
+/// The authenticated caller and the hash of the token it presented (token rotation replaces that very token).
+#[derive(Debug, Clone)]
+pub struct AuthToken(pub Principal, pub TokenHash);
 
 /// An optional caller (`POST /validations`): no header is fine, a wrong token is still 401.
 #[derive(Debug, Clone)]
@@ -63,6 +67,19 @@ impl FromRequestParts<AppState> for Auth {
     ) -> Result<Self, Self::Rejection> {
         let token = presented_token(&parts.headers).ok_or(DomainError::Unauthorized)?;
         Ok(Auth(authenticate(state.store.as_ref(), &token).await?))
+    }
+}
+
+impl FromRequestParts<AppState> for AuthToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = presented_token(&parts.headers).ok_or(DomainError::Unauthorized)?;
+        let principal = authenticate(state.store.as_ref(), &token).await?;
+        Ok(AuthToken(principal, TokenHash::of(&token)))
     }
 }
 

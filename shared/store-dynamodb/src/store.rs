@@ -308,6 +308,7 @@ impl TokenStore for DynamoStore {
     async fn rotate_token(
         &self,
         owner: TokenOwner,
+        current: Option<&TokenHash>,
         new: &TokenHash,
         now: OffsetDateTime,
     ) -> Result<()> {
@@ -317,6 +318,10 @@ impl TokenStore for DynamoStore {
             .await?
             .ok_or(DomainError::Conflict(ConflictKind::Stale))?;
         let old = get_s(&entity, "token_hash")?.to_owned();
+        // The transaction's `token_hash = :old` condition makes this check hold at commit time too.
+        if current.is_some_and(|c| c.as_str() != old) {
+            return Err(DomainError::Conflict(ConflictKind::Stale));
+        }
         let delete = Delete::builder()
             .table_name(&self.table)
             .key("pk", s(token_pk(&old)))

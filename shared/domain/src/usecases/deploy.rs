@@ -90,12 +90,15 @@ pub async fn deploy(
         )?),
     };
 
-    let branch_name = match input
-        .branch_name
-        .as_deref()
-        .map(str::trim)
-        .filter(|b| !b.is_empty())
-    {
+    // Absent (bump-cli without `--branch` omits the field) means the default branch; given, it must be a valid
+    // name: a blank one is refused rather than read as "absent" and deployed to the default branch.
+    let branch_name = match input.branch_name.as_deref() {
+        Some(b) if b.trim().is_empty() => {
+            return Err(DomainError::invalid(
+                "branch_name",
+                "branch_name is blank: give a branch name, or omit the field to deploy to the default branch",
+            ));
+        }
         // The same rules as `POST /docs/{doc}/branches` (length, characters, slug length, reserved names),
         // reported on the deploy's own attribute.
         Some(b) => Some(
@@ -262,6 +265,34 @@ fn name_from_title(title: &str) -> Option<String> {
         .take(crate::usecases::manage::NAME_MAX)
         .collect();
     crate::usecases::manage::check_name("documentation_name", &cut).ok()
+}
+
+/// `POST /validations` with a token: when the request names a documentation (and maybe a hub), it must be one the
+/// token reaches, or one a deploy with this token would auto-create (a slug, absent from the organization, with an
+/// organization token or a hub token in its own hub), since bump-cli's `deploy --dry-run --auto-create` validates
+/// before the first deploy and never sends `auto_create_documentation` on a dry run. Anything else is the same 404
+/// as a deploy's. Nothing is read beyond the lookups and nothing is written.
+pub async fn check_validation_target(
+    store: &dyn Store,
+    p: &Principal,
+    documentation: Option<&str>,
+    hub: Option<&str>,
+    now: OffsetDateTime,
+) -> Result<()> {
+    let Some(key) = documentation.map(str::trim).filter(|k| !k.is_empty()) else {
+        return Ok(());
+    };
+    let hub = match hub.map(str::trim).filter(|h| !h.is_empty()) {
+        Some(h) => Some(resolve_hub_in_scope(store, store, p, h).await?),
+        None => None,
+    };
+    match find_doc(store, p, key, hub.as_ref()).await? {
+        DocLookup::Found(_) => Ok(()),
+        DocLookup::Hidden => Err(not_found_doc()),
+        DocLookup::Absent => new_doc(p, key, None, hub.as_ref(), now)
+            .map(|_| ())
+            .map_err(|_| not_found_doc()),
+    }
 }
 
 fn not_found_doc() -> DomainError {

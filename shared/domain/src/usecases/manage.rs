@@ -14,13 +14,24 @@ use crate::usecases::resolve::{resolve_doc, resolve_hub};
 /// Maximum length of a display name, in characters.
 pub const NAME_MAX: usize = 200;
 
-/// Validates a display name (1 to 200 characters, no control characters).
+/// Validates a display name (documentations, hubs, organizations): 1 to 200 characters after trimming, no control
+/// characters, and none of the invisible or text-direction characters branch names refuse
+/// ([`crate::branch_rules::display_unsafe`]), so a name cannot be made to look like another.
 pub fn check_name(field: &str, name: &str) -> Result<String> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > NAME_MAX || name.chars().any(char::is_control) {
         return Err(DomainError::invalid(
             field,
             format!("{field} must be 1 to {NAME_MAX} printable characters"),
+        ));
+    }
+    if let Some(code) = crate::branch_rules::first_display_unsafe(name) {
+        return Err(DomainError::invalid(
+            field,
+            format!(
+                "{field} must not contain invisible or text-direction characters (found {code}); they make \
+                 different names look the same"
+            ),
         ));
     }
     Ok(name.to_owned())
@@ -104,7 +115,9 @@ pub async fn bootstrap_default_org(
                             Ok(Bootstrap::Unchanged(org))
                         }
                         _ => {
-                            store.rotate_token(TokenOwner::Org(org), &hash, now).await?;
+                            store
+                                .rotate_token(TokenOwner::Org(org), None, &hash, now)
+                                .await?;
                             Ok(Bootstrap::Rotated(org))
                         }
                     }
@@ -249,23 +262,52 @@ pub enum RotateTarget<'a> {
     Doc(&'a str),
 }
 
+/// Most attempts of one rotation that keeps losing to concurrent rotations of the same token before it answers
+/// `Conflict` (409): only reached with more than this many rotations of one token at the same moment.
+pub const MAX_ROTATION_ATTEMPTS: usize = 8;
+
 /// Replaces a token; the old one stops working at once. Returns the new secret (shown once).
+///
+/// `caller` is the hash of the organization token the request came with. Concurrent rotations are deterministic
+/// (docs/auth.md, "Concurrent rotations"):
+/// - the organization's own token ([`RotateTarget::Org`]) is replaced only if it is still `caller`: of two
+///   rotations made with the same token, exactly one wins and the other answers 401, its token being gone;
+/// - a hub's or documentation's token: a rotation that lost the race re-reads and applies after the winner, so both
+///   answer 200 as if sent one after the other, and the token of the one applied last is the one that works;
+/// - whenever the caller's own token was replaced meanwhile, the answer is 401, like any request made with it next.
 pub async fn rotate_token(
     store: &dyn Store,
     p: &Principal,
+    caller: &TokenHash,
     target: RotateTarget<'_>,
     now: OffsetDateTime,
 ) -> Result<MintedToken> {
     require_org(p)?;
-    let owner = match target {
-        RotateTarget::Org => TokenOwner::Org(p.org_id),
-        RotateTarget::Hub(h) => TokenOwner::Hub(p.org_id, resolve_hub(store, p, h).await?.id),
-        RotateTarget::Doc(d) => TokenOwner::Doc(p.org_id, resolve_doc(store, p, d).await?.id),
+    let (owner, current) = match target {
+        RotateTarget::Org => (TokenOwner::Org(p.org_id), Some(caller)),
+        RotateTarget::Hub(h) => (
+            TokenOwner::Hub(p.org_id, resolve_hub(store, p, h).await?.id),
+            None,
+        ),
+        RotateTarget::Doc(d) => (
+            TokenOwner::Doc(p.org_id, resolve_doc(store, p, d).await?.id),
+            None,
+        ),
     };
-    let token = mint(owner.kind());
-    match store.rotate_token(owner, &token.hash, now).await {
-        Err(DomainError::Conflict(_)) => Err(DomainError::Conflict(ConflictKind::Stale)),
-        Err(e) => Err(e),
-        Ok(()) => Ok(token),
+    for _ in 0..MAX_ROTATION_ATTEMPTS {
+        let token = mint(owner.kind());
+        match store.rotate_token(owner, current, &token.hash, now).await {
+            Ok(()) => return Ok(token),
+            Err(DomainError::Conflict(_)) => {
+                // Lost to a concurrent rotation. Whoever called with a token that no longer exists is answered as
+                // every later request with it will be.
+                match store.principal_by_token(caller).await? {
+                    Some(q) if q.org_id == p.org_id && q.scope == Scope::Org => continue,
+                    _ => return Err(DomainError::Unauthorized),
+                }
+            }
+            Err(e) => return Err(e),
+        }
     }
+    Err(DomainError::Conflict(ConflictKind::Stale))
 }
