@@ -107,9 +107,13 @@ fn next_of(headers: &reqwest::header::HeaderMap) -> Option<String> {
     let link = headers.get("link")?.to_str().ok()?;
     link.split(", ").find_map(|part| {
         let (target, params) = part.split_once(';')?;
-        params
-            .contains("rel=\"next\"")
-            .then(|| target.trim().trim_start_matches('<').trim_end_matches('>').to_owned())
+        params.contains("rel=\"next\"").then(|| {
+            target
+                .trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_owned()
+        })
     })
 }
 
@@ -174,8 +178,7 @@ fn walk(api: &Api, route: &ListRoute) {
             }
         }
         assert_eq!(
-            seen,
-            all,
+            seen, all,
             "{} (envelope {envelope}): the pages partition the list, in order",
             route.path
         );
@@ -186,7 +189,10 @@ fn walk(api: &Api, route: &ListRoute) {
 fn paginated_handlers_in_sources() -> usize {
     let mut count = 0;
     let functions = repo_root().join("functions");
-    for entry in std::fs::read_dir(&functions).expect("functions dir").flatten() {
+    for entry in std::fs::read_dir(&functions)
+        .expect("functions dir")
+        .flatten()
+    {
         let src = entry.path().join("src");
         let Ok(files) = std::fs::read_dir(&src) else {
             continue;
@@ -229,17 +235,29 @@ fn every_paginated_list_route_is_walked_to_its_end_by_its_links() {
         .collect();
     let hook = hooks[0]["id"].as_str().expect("webhook id");
     for _ in 0..3 {
-        api.created(&format!("/api/v1/docs/d-one/webhooks/{hook}/test"), json!({}));
+        api.created(
+            &format!("/api/v1/docs/d-one/webhooks/{hook}/test"),
+            json!({}),
+        );
     }
 
     let routes = [
         ("/api/v1/docs".to_owned(), "id"),
         ("/api/v1/hubs".to_owned(), "id"),
-        (format!("/api/v1/hubs/{}/apis", hubs[0]["slug"].as_str().unwrap_or("")), "id"),
+        (
+            format!(
+                "/api/v1/hubs/{}/apis",
+                hubs[0]["slug"].as_str().unwrap_or("")
+            ),
+            "id",
+        ),
         ("/api/v1/docs/d-one/branches".to_owned(), "slug"),
         ("/api/v1/docs/d-one/versions".to_owned(), "id"),
         ("/api/v1/docs/d-one/webhooks".to_owned(), "id"),
-        (format!("/api/v1/docs/d-one/webhooks/{hook}/deliveries"), "id"),
+        (
+            format!("/api/v1/docs/d-one/webhooks/{hook}/deliveries"),
+            "id",
+        ),
     ];
     assert_eq!(
         routes.len(),
@@ -302,7 +320,12 @@ fn a_cursor_carries_no_readable_sort_key() {
     assert_eq!(s, 400, "{b}");
     let (s, _, b) = api.get(&format!("/api/v1/hubs?limit=1&cursor={cursor}"), ORG);
     assert_eq!(s, 400, "{b}");
-    assert!(b["message"].as_str().unwrap_or_default().contains("`cursor`"));
+    assert!(
+        b["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`cursor`")
+    );
 }
 
 /// A `specpress serve` child with both output streams captured.
@@ -409,7 +432,10 @@ impl Drop for Piped {
 }
 
 fn get_with(http: &Client, url: &str) -> (u16, reqwest::header::HeaderMap, Value) {
-    send(http.get(url).header("Authorization", format!("Token {ORG}")))
+    send(
+        http.get(url)
+            .header("Authorization", format!("Token {ORG}")),
+    )
 }
 
 #[test]
@@ -439,7 +465,10 @@ fn a_cursor_from_before_a_restart_still_works_after_it_with_the_key_kept_in_the_
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        let mode = std::fs::metadata(&key_file).expect("metadata").permissions().mode();
+        let mode = std::fs::metadata(&key_file)
+            .expect("metadata")
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o600, "owner-only key file");
     }
     let output = String::from_utf8_lossy(&output);
@@ -457,7 +486,10 @@ fn a_cursor_from_before_a_restart_still_works_after_it_with_the_key_kept_in_the_
     // SPECPRESS_CURSOR_KEY, when set, is the key: the data directory's is not used then.
     let third = Piped::start(
         dir.path(),
-        &[("SPECPRESS_CURSOR_KEY", "another-key-of-at-least-thirty-two-bytes!")],
+        &[(
+            "SPECPRESS_CURSOR_KEY",
+            "another-key-of-at-least-thirty-two-bytes!",
+        )],
     );
     let (s, _, b) = get_with(&http, &format!("{}{next}", third.base_url));
     assert_eq!(s, 400, "{b}");
@@ -486,7 +518,10 @@ fn the_local_server_logs_no_escape_codes_when_piped_and_json_lines_when_asked() 
             String::from_utf8_lossy(&output)
         );
         let text = String::from_utf8_lossy(&output);
-        assert!(text.contains("listening"), "{format}: logs were written: {text}");
+        assert!(
+            text.contains("listening"),
+            "{format}: logs were written: {text}"
+        );
         if format == "json" {
             let log_lines: Vec<&str> = text.lines().filter(|l| l.starts_with('{')).collect();
             assert!(!log_lines.is_empty(), "{text}");
@@ -555,7 +590,11 @@ fn error_answers_produced_outside_handlers_are_json_messages() {
     );
     let (s, head, body) = raw(base, long.as_bytes());
     assert_eq!(s, 414, "{head}");
-    assert_message(s, &serde_json::from_str(&body).unwrap_or(Value::Null), "414");
+    assert_message(
+        s,
+        &serde_json::from_str(&body).unwrap_or(Value::Null),
+        "414",
+    );
 
     // 431: a header section over 32 KiB.
     let mut big = format!("GET /api/v1/ping HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
@@ -565,7 +604,11 @@ fn error_answers_produced_outside_handlers_are_json_messages() {
     big.push_str("\r\n");
     let (s, head, body) = raw(base, big.as_bytes());
     assert_eq!(s, 431, "{head}");
-    assert_message(s, &serde_json::from_str(&body).unwrap_or(Value::Null), "431");
+    assert_message(
+        s,
+        &serde_json::from_str(&body).unwrap_or(Value::Null),
+        "431",
+    );
 
     // Path parameters that are not valid UTF-8: the extractor's rejection, as JSON.
     let bad_path = format!(
@@ -573,7 +616,11 @@ fn error_answers_produced_outside_handlers_are_json_messages() {
     );
     let (s, head, body) = raw(base, bad_path.as_bytes());
     assert_eq!(s, 400, "{head}");
-    assert_message(s, &serde_json::from_str(&body).unwrap_or(Value::Null), "bad path");
+    assert_message(
+        s,
+        &serde_json::from_str(&body).unwrap_or(Value::Null),
+        "bad path",
+    );
 
     // A request line hyper cannot parse is refused by the HTTP server itself, before any layer: 400 with an empty
     // body, and the connection closed (docs/api.md, "Errors").
@@ -651,13 +698,29 @@ fn bump_cli_dry_runs_validate_reachable_and_auto_creatable_documentations_only()
     let ok = bump(
         &cli,
         base,
-        &["deploy", "petstore.yaml", "--dry-run", "--doc", "mine", "--token", doc_token],
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--dry-run",
+            "--doc",
+            "mine",
+            "--token",
+            doc_token,
+        ],
     );
     assert_eq!(ok.code, 0, "{ok:?}");
     let refused = bump(
         &cli,
         base,
-        &["deploy", "petstore.yaml", "--dry-run", "--doc", "theirs", "--token", doc_token],
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--dry-run",
+            "--doc",
+            "theirs",
+            "--token",
+            doc_token,
+        ],
     );
     assert_ne!(refused.code, 0, "{refused:?}");
     // A first deploy rehearsed with --auto-create: bump-cli sends auto_create_documentation=false on a dry run.
@@ -703,7 +766,12 @@ fn display_spoofing_names_and_blank_branch_names_are_422() {
     let api = Api::start(&[]);
     api.doc("spoof", None);
     let definition = std::fs::read_to_string(fixtures().join("petstore.yaml")).expect("fixture");
-    for name in ["main\u{202E}nimda", "feature\u{200B}x", "\u{2066}x\u{2069}", "a\u{00AD}b"] {
+    for name in [
+        "main\u{202E}nimda",
+        "feature\u{200B}x",
+        "\u{2066}x\u{2069}",
+        "a\u{00AD}b",
+    ] {
         let (s, b) = api.post(
             "/api/v1/docs/spoof/branches",
             Some(ORG),
@@ -748,8 +816,14 @@ fn display_spoofing_names_and_blank_branch_names_are_422() {
     assert_eq!((s, b.as_array().map(Vec::len)), (200, Some(1)), "{b}");
     // Documentation and hub names follow the same rule.
     for (path, body) in [
-        ("/api/v1/docs", json!({"name": "Pay\u{202E}ments", "slug": "payments"})),
-        ("/api/v1/hubs", json!({"name": "Hub\u{200D}", "slug": "hub-zwj"})),
+        (
+            "/api/v1/docs",
+            json!({"name": "Pay\u{202E}ments", "slug": "payments"}),
+        ),
+        (
+            "/api/v1/hubs",
+            json!({"name": "Hub\u{200D}", "slug": "hub-zwj"}),
+        ),
         ("/api/v1/docs", json!({"name": "\u{FEFF}", "slug": "bom"})),
     ] {
         let (s, b) = api.post(path, Some(ORG), body);

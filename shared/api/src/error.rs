@@ -138,7 +138,11 @@ fn has_own_shape(headers: &axum::http::HeaderMap) -> bool {
     headers
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|t| !t.trim_start().to_ascii_lowercase().starts_with("text/plain"))
+        .is_some_and(|t| {
+            !t.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("text/plain")
+        })
 }
 
 /// Middleware of [`crate::with_common_layers`]: every 4xx/5xx answer is JSON `{"message"}`.

@@ -171,7 +171,9 @@ mod tests {
     use super::*;
 
     async fn items(list: ListRequest) -> Result<Response, ApiError> {
-        paginate(&list, "items:test", vec!["a", "b", "c"], |s| (*s).to_owned())
+        paginate(&list, "items:test", vec!["a", "b", "c"], |s| {
+            (*s).to_owned()
+        })
     }
 
     async fn get_json(app: &Router, uri: &str) -> (axum::http::HeaderMap, Value) {

@@ -216,7 +216,10 @@ mod tests {
                     field, messages, ..
                 }) => {
                     assert_eq!(field, "name", "{bad:?}");
-                    assert!(messages.iter().any(|m| m.contains(code)), "{bad:?}: {messages:?}");
+                    assert!(
+                        messages.iter().any(|m| m.contains(code)),
+                        "{bad:?}: {messages:?}"
+                    );
                 }
                 other => panic!("{bad:?} should be refused, got {other:?}"),
             }

@@ -251,12 +251,23 @@ async fn tokens_resolve_to_their_principal_and_rotation_revokes_the_old_one(stor
     let other = mint(TokenKind::Doc);
     assert!(matches!(
         store
-            .rotate_token(TokenOwner::Doc(o.id, d.id), Some(&t.hash), &other.hash, now())
+            .rotate_token(
+                TokenOwner::Doc(o.id, d.id),
+                Some(&t.hash),
+                &other.hash,
+                now()
+            )
             .await,
         Err(specpress_domain::DomainError::Conflict(_))
     ));
     assert!(store.principal_by_token(&new.hash).await.unwrap().is_some());
-    assert!(store.principal_by_token(&other.hash).await.unwrap().is_none());
+    assert!(
+        store
+            .principal_by_token(&other.hash)
+            .await
+            .unwrap()
+            .is_none()
+    );
     assert!(
         store
             .principal_by_token(&TokenHash::of("sp_doc_unknown"))
