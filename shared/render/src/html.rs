@@ -1,0 +1,227 @@
+//! Escaping and the small HTML builder the renderer writes fragments with.
+//!
+//! Every string of a document is attacker-controlled. Page frames are askama templates (escaped by
+//! default); the fragments askama receives as already-safe HTML (schema trees, parameter lists,
+//! code samples, sanitized Markdown) are written through [`Out`], whose only ways to add document
+//! text are [`Out::text`] and [`Out::attr`] (both escape) and [`Out::raw`] for markup this crate
+//! writes itself (string literals and values it produced).
+
+use std::fmt::{self, Write};
+
+/// Writes `s` with `&`, `<`, `>`, `"` and `'` escaped: safe in element content and in quoted
+/// attribute values.
+pub fn escape_into(out: &mut String, s: &str) {
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let rep = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        out.push_str(rep);
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+}
+
+/// [`escape_into`] into a new string.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    escape_into(&mut out, s);
+    out
+}
+
+/// HTML this crate vouches for: produced by [`Out`], the Markdown sanitizer, or a template.
+/// askama writes it as it is (`{{ x|safe }}` in the templates).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Html(pub(crate) String);
+
+impl Html {
+    /// Document text, escaped.
+    pub fn text(s: &str) -> Html {
+        Html(escape(s))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl fmt::Display for Html {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A growing HTML fragment.
+#[derive(Default)]
+pub(crate) struct Out {
+    pub(crate) s: String,
+}
+
+impl Out {
+    pub(crate) fn new() -> Out {
+        Out {
+            s: String::with_capacity(4096),
+        }
+    }
+
+    /// Markup written by this crate (never document text).
+    #[inline]
+    pub(crate) fn raw(&mut self, s: &str) -> &mut Out {
+        self.s.push_str(s);
+        self
+    }
+
+    /// Document text, escaped.
+    #[inline]
+    pub(crate) fn text(&mut self, s: &str) -> &mut Out {
+        escape_into(&mut self.s, s);
+        self
+    }
+
+    /// An attribute value (the caller writes the quotes): escaped.
+    #[inline]
+    pub(crate) fn attr(&mut self, s: &str) -> &mut Out {
+        escape_into(&mut self.s, s);
+        self
+    }
+
+    /// Already-safe HTML.
+    #[inline]
+    pub(crate) fn html(&mut self, h: &Html) -> &mut Out {
+        self.s.push_str(&h.0);
+        self
+    }
+
+    /// A number or other value whose `Display` cannot produce markup characters.
+    #[inline]
+    pub(crate) fn num(&mut self, n: impl fmt::Display) -> &mut Out {
+        let _ = write!(self.s, "{n}");
+        self
+    }
+
+    /// `<a href="{base}/{path}">` with `path` one of this crate's URL-safe page paths.
+    pub(crate) fn link_open(&mut self, base: &str, path: &str) -> &mut Out {
+        self.raw("<a href=\"");
+        push_href(&mut self.s, base, path);
+        self.raw("\">")
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.s.len()
+    }
+
+    pub(crate) fn finish(self) -> Html {
+        Html(self.s)
+    }
+}
+
+/// The href of a page: `{base}/{path}`, or the documentation root for the home page (`base`, or
+/// `/` when the documentation is served at the site root). `base` comes from the caller already
+/// URL-safe, and page paths are made of `[a-z0-9._/-]` (see `site.rs`); both are escaped anyway.
+pub(crate) fn push_href(out: &mut String, base: &str, path: &str) {
+    if path.is_empty() {
+        if base.is_empty() {
+            out.push('/');
+        } else {
+            escape_into(out, base);
+        }
+    } else {
+        escape_into(out, base);
+        out.push('/');
+        escape_into(out, path);
+    }
+}
+
+/// True for an absolute `http:` or `https:` URL: the only document URLs that become links.
+pub(crate) fn is_http_url(url: &str) -> bool {
+    let u = url.trim_start();
+    let lower = u.get(..8).unwrap_or(u).to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://"))
+        && !url.chars().any(|c| c.is_control() || c == ' ')
+}
+
+/// A document URL: a link (with the document-link `rel`) when it is http(s), else plain text.
+pub(crate) fn url_or_text(out: &mut Out, url: &str, label: Option<&str>) {
+    if is_http_url(url) {
+        out.raw("<a rel=\"noopener noreferrer nofollow\" href=\"")
+            .attr(url.trim())
+            .raw("\">")
+            .text(label.unwrap_or(url))
+            .raw("</a>");
+    } else {
+        match label {
+            Some(l) if l != url => {
+                out.text(l).raw(" (<code>").text(url).raw("</code>)");
+            }
+            _ => {
+                out.raw("<code>").text(url).raw("</code>");
+            }
+        }
+    }
+}
+
+/// Cuts `s` to at most `max` bytes on a character boundary.
+pub(crate) fn truncate(s: &str, max: usize) -> (&str, bool) {
+    if s.len() <= max {
+        return (s, false);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&s[..end], true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_covers_every_character_that_can_break_out_of_text_or_an_attribute() {
+        assert_eq!(
+            escape(r#"<a href="x" onclick='y'>&amp;</a>"#),
+            "&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;"
+        );
+        assert_eq!(escape("plain é text"), "plain é text");
+    }
+
+    #[test]
+    fn only_http_and_https_urls_are_links() {
+        for good in ["https://example.com/x", "http://a.b", "HTTPS://EXAMPLE.COM"] {
+            assert!(is_http_url(good), "{good}");
+        }
+        for bad in [
+            "javascript:alert(1)",
+            "data:text/html,x",
+            "//evil.example",
+            "/relative",
+            "vbscript:x",
+            "https://a b",
+            "https://a\nb",
+            "",
+        ] {
+            assert!(!is_http_url(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn truncation_stays_on_a_character_boundary() {
+        assert_eq!(truncate("ééé", 3), ("é", true));
+        assert_eq!(truncate("abc", 5), ("abc", false));
+    }
+}

@@ -1,0 +1,151 @@
+//! Specpress rendering engine: server-side HTML reference pages for one API document.
+//!
+//! [`Site::build`] indexes a [`specpress_spec::Document`] once per version (every page's path,
+//! title and navigation group, and where each named schema is used); [`Site::lookup`] maps a
+//! request path to a page (or a redirect to its canonical path); [`Site::render`] renders one
+//! page. Pages are plain HTML that work without JavaScript and under a strict
+//! Content-Security-Policy (no inline script or style); [`assets`] are the one stylesheet and
+//! the one optional script they link to. [`layout`] is the site shell (header, navigation,
+//! footer), for other page kinds to reuse.
+//!
+//! Every string of a document is untrusted: templates (askama) escape by default, Markdown is
+//! rendered by pulldown-cmark and sanitized by ammonia, and document URLs become links only when
+//! they are http(s). See docs/rendering.md.
+//!
+//! No AWS, no HTTP types.
+
+mod assets;
+mod html;
+mod markdown;
+mod pages;
+mod schema;
+mod shell;
+mod site;
+mod usage;
+
+pub use assets::{Asset, AssetUrls, asset_urls, assets};
+pub use html::{Html, escape};
+pub use shell::{Layout, layout};
+pub use site::Site;
+
+/// A page of a [`Site`] (valid for the site it came from).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PageRef(pub(crate) u32);
+
+/// What [`Site::lookup`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Page(PageRef),
+    /// The canonical path (relative to the documentation root) of an alias or of a path with a
+    /// trailing slash.
+    Redirect(String),
+    NotFound,
+}
+
+/// The kinds of page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PageKind {
+    Home,
+    /// An `x-topics` entry.
+    Topic,
+    /// A navigation group: a tag, the untagged operations, or a path prefix.
+    Tag,
+    /// An HTTP operation.
+    Operation,
+    /// An OpenAPI 3.1+ webhook.
+    Webhook,
+    /// The callback of an operation.
+    Callback,
+    /// The list of named schemas.
+    Schemas,
+    /// One named schema.
+    Schema,
+    /// An AsyncAPI channel.
+    Channel,
+    /// An AsyncAPI operation.
+    MessageOperation,
+}
+
+/// One page of [`Site::pages`].
+#[derive(Clone, Copy, Debug)]
+pub struct PageInfo<'a> {
+    pub page: PageRef,
+    /// Relative to the documentation root, no leading slash (`""` is the home page). URL-safe.
+    pub path: &'a str,
+    /// The page's title (document text: escape it).
+    pub title: &'a str,
+    pub kind: PageKind,
+}
+
+/// What the caller knows about the request: where the documentation is, its branches and
+/// version, and the portal's additions.
+pub struct PageContext<'a> {
+    /// URL path of the documentation root for this branch, no trailing slash ("/doc/pets",
+    /// "/doc/pets/branches/next"; "" when served at the site root). Already URL-safe.
+    pub base: &'a str,
+    /// The documentation's display name (untrusted).
+    pub doc_name: &'a str,
+    pub branches: &'a [BranchLink<'a>],
+    pub version: Option<VersionInfo<'a>>,
+    pub assets: &'a AssetUrls,
+    /// Extra header links (Changelog, ...), may be empty.
+    pub links: &'a [NavLink<'a>],
+    /// GET form action of the portal's search; no form when `None`.
+    pub search_action: Option<&'a str>,
+    /// `<link rel="alternate">` entries (feeds, .json/.yaml), may be empty.
+    pub alternates: &'a [Alternate<'a>],
+    /// Adds `<meta name="robots" content="noindex">`.
+    pub noindex: bool,
+}
+
+/// One entry of the branch switcher.
+#[derive(Clone, Copy, Debug)]
+pub struct BranchLink<'a> {
+    /// The branch name (untrusted).
+    pub name: &'a str,
+    /// URL-safe href of the branch's documentation root.
+    pub href: &'a str,
+    pub current: bool,
+    pub default: bool,
+}
+
+/// The published version a page shows.
+#[derive(Clone, Copy, Debug)]
+pub struct VersionInfo<'a> {
+    pub id: &'a str,
+    /// RFC 3339.
+    pub published_at: &'a str,
+    /// The API's own version string (`info.version`, untrusted).
+    pub api_version: &'a str,
+}
+
+/// A header link added by the portal (Changelog, ...).
+#[derive(Clone, Copy, Debug)]
+pub struct NavLink<'a> {
+    pub label: &'a str,
+    pub href: &'a str,
+    pub current: bool,
+}
+
+/// A `<link rel="alternate">`.
+#[derive(Clone, Copy, Debug)]
+pub struct Alternate<'a> {
+    pub href: &'a str,
+    /// `application/json`, `application/atom+xml`, ...
+    pub media_type: &'a str,
+    pub title: &'a str,
+}
+
+/// A rendered page: a whole HTML document.
+#[derive(Clone, Debug)]
+pub struct RenderedPage {
+    pub html: String,
+    /// The page's title as text (not escaped).
+    pub title: String,
+}
+
+/// Markdown from a document, rendered (CommonMark, GFM tables and strikethrough) and sanitized,
+/// for other page kinds. Top-level headings of the text become `<h{min_heading}>`.
+pub fn markdown(text: &str, min_heading: u8) -> Html {
+    markdown::render(text, min_heading, markdown::MAX_TOPIC_BYTES)
+}
