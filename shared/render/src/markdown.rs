@@ -117,6 +117,41 @@ fn tidy_images(html: &str, out: &mut String) {
     out.push_str(rest);
 }
 
+/// True when the text may produce markup the sanitizer must see: raw HTML or autolinks (`<`),
+/// entities (`&`), links and images (`[`), tables (`|`, aligned columns get `style`), fenced code
+/// (its info string becomes a `class`).
+fn needs_sanitizer(s: &str) -> bool {
+    s.bytes()
+        .any(|b| matches!(b, b'<' | b'&' | b'[' | b']' | b'|' | 0))
+        || s.contains("```")
+        || s.contains("~~~")
+}
+
+fn events(text: &str, min_heading: u8) -> impl Iterator<Item = Event<'_>> {
+    let mut opts = Options::empty();
+    opts.insert(Options::ENABLE_TABLES);
+    opts.insert(Options::ENABLE_STRIKETHROUGH);
+    let shift = min_heading.clamp(1, 6) - 1;
+    let moved = move |l: HeadingLevel| -> HeadingLevel {
+        HeadingLevel::try_from((l as usize + shift as usize).min(6)).unwrap_or(HeadingLevel::H6)
+    };
+    Parser::new_ext(text, opts).map(move |e| match e {
+        Event::Start(Tag::Heading {
+            level,
+            id,
+            classes,
+            attrs,
+        }) => Event::Start(Tag::Heading {
+            level: moved(level),
+            id,
+            classes,
+            attrs,
+        }),
+        Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(moved(level))),
+        other => other,
+    })
+}
+
 /// Renders `text` as sanitized HTML. Headings inside the text are moved down so that the text's
 /// top-level heading sits at `min_heading` (2 on the home page, 3 or 4 inside a section).
 pub(crate) fn render(text: &str, min_heading: u8, cap: usize) -> Html {
@@ -126,29 +161,12 @@ pub(crate) fn render(text: &str, min_heading: u8, cap: usize) -> Html {
         out.push_str("<p>");
         escape_into(&mut out, text.trim());
         out.push_str("</p>");
+    } else if !needs_sanitizer(text) {
+        // No raw HTML, link, image, table or fenced code can come out of such a text: only
+        // pulldown-cmark's own attribute-free tags around escaped text.
+        pulldown_cmark::html::push_html(&mut out, events(text, min_heading));
     } else {
-        let mut opts = Options::empty();
-        opts.insert(Options::ENABLE_TABLES);
-        opts.insert(Options::ENABLE_STRIKETHROUGH);
-        let shift = min_heading.clamp(1, 6) - 1;
-        let moved = |l: HeadingLevel| -> HeadingLevel {
-            HeadingLevel::try_from((l as usize + shift as usize).min(6)).unwrap_or(HeadingLevel::H6)
-        };
-        let events = Parser::new_ext(text, opts).map(|e| match e {
-            Event::Start(Tag::Heading {
-                level,
-                id,
-                classes,
-                attrs,
-            }) => Event::Start(Tag::Heading {
-                level: moved(level),
-                id,
-                classes,
-                attrs,
-            }),
-            Event::End(TagEnd::Heading(level)) => Event::End(TagEnd::Heading(moved(level))),
-            other => other,
-        });
+        let events = events(text, min_heading);
         let mut raw = String::with_capacity(text.len() + text.len() / 4);
         pulldown_cmark::html::push_html(&mut raw, events);
         tidy_images(&SANITIZER.clean(&raw).to_string(), &mut out);
@@ -250,6 +268,29 @@ mod tests {
         assert_eq!(h.matches("<img").count(), 2, "{h}");
         assert!(h.contains("alt=\"ok\""), "{h}");
         assert!(h.contains("<img alt=\"\""), "{h}");
+    }
+
+    #[test]
+    fn markdown_without_links_html_or_tables_skips_the_sanitizer_with_the_same_result() {
+        for s in [
+            "Has the value `true` if the object exists in live mode.\n\n* one\n* **two**",
+            "# Head\n\nText with _em_ and ~~del~~.\n\n    indented code <not html>",
+            "1. first\n2. second\n\n> quoted",
+        ] {
+            let direct = render(s, 3, MAX_MARKDOWN_BYTES).0;
+            let mut raw = String::new();
+            pulldown_cmark::html::push_html(&mut raw, events(s, 3));
+            let sanitized = SANITIZER.clean(&raw).to_string();
+            let norm = |x: &str| {
+                x.replace("&quot;", "\"")
+                    .replace("&#39;", "'")
+                    .replace('\n', "")
+            };
+            assert_eq!(norm(&direct), norm(&sanitized), "{s}");
+        }
+        for s in ["a [link](x)", "<b>", "a | b", "```js\nx\n```", "&amp;"] {
+            assert!(needs_sanitizer(s), "{s}");
+        }
     }
 
     #[test]

@@ -737,7 +737,7 @@ fn heading(out: &mut Out, h: u8, id: Option<&str>, text: &str) {
 /// Everything of an operation below its title: deprecation, description, security, servers,
 /// parameters, request body, responses, callbacks, extensions and a curl sample. Section
 /// headings are `<h{h}>`.
-fn operation_body(c: &mut Ctx<'_>, op: &Operation, h: u8, out: &mut Out) {
+fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8, out: &mut Out) {
     let doc = c.doc;
     let site = c.site;
     if op.deprecated || op.sunset.is_some() {

@@ -41,6 +41,8 @@ pub(crate) struct Ctx<'a> {
     max_rows: usize,
     /// Named schemas already expanded on this page (in a mode): later uses link instead.
     expanded: HashSet<(u32, Mode)>,
+    /// Descriptions rendered on this page (schemas repeat the same ones many times).
+    markdown: std::collections::HashMap<&'a str, Html>,
 }
 
 impl<'a> Ctx<'a> {
@@ -52,7 +54,24 @@ impl<'a> Ctx<'a> {
             rows: 0,
             max_rows: MAX_PAGE_ROWS,
             expanded: HashSet::new(),
+            markdown: std::collections::HashMap::new(),
         }
+    }
+
+    /// A description of a schema row, rendered once per page.
+    fn description(&mut self, text: &'a str, out: &mut Out) {
+        out.raw("<div class=\"md\">");
+        match self.markdown.get(text) {
+            Some(h) => {
+                out.html(h);
+            }
+            None => {
+                let h = markdown::render(text, 6, markdown::MAX_MARKDOWN_BYTES);
+                out.html(&h);
+                self.markdown.insert(text, h);
+            }
+        }
+        out.raw("</div>");
     }
 
     /// True when the page's row budget is spent.
@@ -290,11 +309,18 @@ fn push_type<'a>(flat: &mut Flat<'a>, t: &'a str) {
 }
 
 /// The type label of a schema, e.g. `string (date-time)`, `array of Pet`, `integer | string`.
-pub(crate) fn type_label(ctx: &Ctx<'_>, flat: &Flat<'_>, out: &mut Out, depth: usize) {
+/// With `links` false (inside a `<summary>`, which must hold no link), schema names are text.
+pub(crate) fn type_label(ctx: &Ctx<'_>, flat: &Flat<'_>, out: &mut Out, depth: usize, links: bool) {
     if let Some(i) = flat.named
         && !flat.is_array()
     {
-        schema_link(ctx, i, out);
+        if links {
+            schema_link(ctx, i, out);
+        } else {
+            out.raw("<span class=\"sn\">")
+                .text(ctx.site.schema_page(i).1)
+                .raw("</span>");
+        }
         let kind = if flat.types.is_empty() {
             if !flat.props.is_empty() {
                 Some("object")
@@ -321,7 +347,7 @@ pub(crate) fn type_label(ctx: &Ctx<'_>, flat: &Flat<'_>, out: &mut Out, depth: u
             {
                 out.raw("objects");
             } else {
-                type_label(ctx, &inner, out, depth + 1);
+                type_label(ctx, &inner, out, depth + 1, links);
             }
         }
         return;
@@ -492,11 +518,11 @@ fn badges(flat: &Flat<'_>, required: bool, out: &mut Out) {
 }
 
 /// The whole tree of the schema at `loc`, read for `mode`.
-pub(crate) fn tree(ctx: &mut Ctx<'_>, loc: &Location, mode: Mode) -> Html {
+pub(crate) fn tree<'a>(ctx: &mut Ctx<'a>, loc: &Location, mode: Mode) -> Html {
     let mut out = Out::new();
     let flat = flatten(ctx, loc);
     out.raw("<div class=\"schema\"><p class=\"st\">");
-    type_label(ctx, &flat, &mut out, 0);
+    type_label(ctx, &flat, &mut out, 0, true);
     badges(&flat, false, &mut out);
     out.raw("</p>");
     if let Some(d) = flat.description {
@@ -516,9 +542,9 @@ pub(crate) fn tree(ctx: &mut Ctx<'_>, loc: &Location, mode: Mode) -> Html {
 
 /// The rows under a schema: its properties, additional and pattern properties, tuple items,
 /// alternatives, or those of its array items.
-fn children(
-    ctx: &mut Ctx<'_>,
-    flat: &Flat<'_>,
+fn children<'a>(
+    ctx: &mut Ctx<'a>,
+    flat: &Flat<'a>,
     mode: Mode,
     depth: usize,
     stack: &mut Vec<Location>,
@@ -666,8 +692,8 @@ enum Name<'n> {
 
 /// One row; false when the page's row budget is spent (nothing written).
 #[allow(clippy::too_many_arguments)]
-fn row(
-    ctx: &mut Ctx<'_>,
+fn row<'a>(
+    ctx: &mut Ctx<'a>,
     name: Name<'_>,
     loc: &Location,
     required: bool,
@@ -687,13 +713,13 @@ fn row(
 
 /// A parameter or header: its own name, description and flags over its schema's.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn field_row(
-    ctx: &mut Ctx<'_>,
+pub(crate) fn field_row<'a>(
+    ctx: &mut Ctx<'a>,
     name: &str,
     schema: Option<&Location>,
     required: bool,
     deprecated: bool,
-    description: Option<&str>,
+    description: Option<&'a str>,
     extra: &Html,
     mode: Mode,
     out: &mut Out,
@@ -725,12 +751,12 @@ pub(crate) fn field_row(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn row_of(
-    ctx: &mut Ctx<'_>,
+fn row_of<'a>(
+    ctx: &mut Ctx<'a>,
     name: Name<'_>,
-    flat: Flat<'_>,
+    flat: Flat<'a>,
     required: bool,
-    description: Option<&str>,
+    description: Option<&'a str>,
     mode: Mode,
     depth: usize,
     stack: &mut Vec<Location>,
@@ -766,18 +792,27 @@ fn row_of(
         }
     }
     out.raw(" <span class=\"pt\">");
-    type_label(ctx, &flat, out, 0);
+    type_label(ctx, &flat, out, 0, !open);
     out.raw("</span>");
     badges(&flat, required, out);
     if open {
         out.raw("</summary>");
+        let named = flat.named.or_else(|| {
+            flat.items
+                .as_ref()
+                .filter(|_| flat.is_array())
+                .and_then(|i| flatten(ctx, i).named)
+        });
+        if let Some(i) = named {
+            out.raw("<p class=\"sl\">Schema ");
+            schema_link(ctx, i, out);
+            out.raw("</p>");
+        }
     } else {
         out.raw("</div>");
     }
     if let Some(d) = description.or(flat.description) {
-        out.raw("<div class=\"md\">")
-            .html(&markdown::render(d, 6, markdown::MAX_MARKDOWN_BYTES))
-            .raw("</div>");
+        ctx.description(d, out);
     }
     constraints(&flat, out);
     if expandable && !open {

@@ -1,0 +1,228 @@
+//! Drives the headless-Chromium harness (`tests/browser/check.js`): renders the home page, an
+//! operation page and a schema page of each corpus family (a channel and an operation page of the
+//! AsyncAPI ones) into a temporary folder, serves them on 127.0.0.1 with the production
+//! Content-Security-Policy, and requires no axe-core (WCAG 2.1 AA) violation, no CSP report and no
+//! page error, with JavaScript disabled and enabled, light and dark, desktop and phone.
+//!
+//! Needs node, Chromium (/usr/bin/chromium or SPECPRESS_CHROMIUM) and playwright-core + axe-core
+//! (<repo>/.tools/npm/node_modules or SPECPRESS_NODE_MODULES); skipped loudly when one is missing,
+//! unless SPECPRESS_BROWSER_REQUIRED=1. Screenshots go to SPECPRESS_SCREENSHOTS (default: a
+//! temporary folder, removed).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{BRANCHES, LINKS, corpus_dir, load};
+use specpress_render::{PageContext, PageKind, Site, VersionInfo, asset_urls, assets};
+
+/// The policy the lead's HTTP layer sets on every documentation page.
+const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tools() -> Result<(PathBuf, PathBuf), String> {
+    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !chromium.exists() {
+        return Err(format!("{} is missing", chromium.display()));
+    }
+    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".tools/npm/node_modules"));
+    for m in ["playwright-core", "axe-core"] {
+        if !modules.join(m).is_dir() {
+            return Err(format!("{} is missing", modules.join(m).display()));
+        }
+    }
+    if Command::new("node").arg("--version").output().is_err() {
+        return Err("node is missing".to_string());
+    }
+    Ok((chromium, modules))
+}
+
+/// Serves `root` on 127.0.0.1 (one thread per connection, `Connection: close`), with the CSP.
+fn serve(root: PathBuf) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("addr").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let root = root.clone();
+            std::thread::spawn(move || answer(stream, &root));
+        }
+    });
+    port
+}
+
+fn answer(mut stream: TcpStream, root: &Path) {
+    let mut line = String::new();
+    let mut reader = BufReader::new(match stream.try_clone() {
+        Ok(s) => s,
+        Err(_) => return,
+    });
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    loop {
+        let mut h = String::new();
+        match reader.read_line(&mut h) {
+            Ok(0) | Err(_) => break,
+            Ok(_) if h == "\r\n" || h == "\n" => break,
+            Ok(_) => {}
+        }
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split('?').next().unwrap_or("/");
+    let rel = path.trim_start_matches('/');
+    let safe = !rel.split('/').any(|s| s == "..");
+    let mut file = root.join(rel);
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    let (status, body, ctype) = match std::fs::read(&file) {
+        Ok(b) if safe => {
+            let ctype = match file.extension().and_then(|e| e.to_str()) {
+                Some("css") => "text/css; charset=utf-8",
+                Some("js") => "text/javascript; charset=utf-8",
+                _ => "text/html; charset=utf-8",
+            };
+            ("200 OK", b, ctype)
+        }
+        _ => ("404 Not Found", b"not found".to_vec(), "text/plain"),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nContent-Security-Policy: {CSP}\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(&body);
+}
+
+/// Writes the chosen pages of one document under `out/<slug>/...`; returns their URL paths.
+fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
+    let doc = load(doc_path);
+    let site = Site::build(&doc);
+    let base = format!("/{slug}");
+    let urls = asset_urls("/static");
+    let version = VersionInfo {
+        id: "0190c6a2-7b1e-7c1a-9d2e-3f4a5b6c7d8e",
+        published_at: "2026-11-25T10:00:00Z",
+        api_version: doc.api_version(),
+    };
+    let ctx = PageContext {
+        base: &base,
+        doc_name: doc.title(),
+        branches: BRANCHES,
+        version: Some(version),
+        assets: &urls,
+        links: LINKS,
+        search_action: None,
+        alternates: &[],
+        noindex: false,
+    };
+    let pages: Vec<_> = site.pages().collect();
+    let mut wanted = Vec::new();
+    let first = |k: PageKind| pages.iter().find(|p| p.kind == k);
+    // The richest operation page among the first ones: most parameters and responses.
+    let op = pages
+        .iter()
+        .filter(|p| p.kind == PageKind::Operation)
+        .take(60)
+        .max_by_key(|p| site.render(&doc, &p.page, &ctx).html.len().min(400_000));
+    for p in [
+        first(PageKind::Home),
+        op,
+        first(PageKind::Schema),
+        first(PageKind::Channel),
+        first(PageKind::MessageOperation),
+        first(PageKind::Topic),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        wanted.push(*p);
+    }
+    let mut paths = Vec::new();
+    for p in wanted {
+        let page = site.render(&doc, &p.page, &ctx);
+        let dir = out.join(slug).join(p.path);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("index.html"), page.html).expect("write page");
+        paths.push(if p.path.is_empty() {
+            format!("{base}/")
+        } else {
+            format!("{base}/{}", p.path)
+        });
+    }
+    paths
+}
+
+#[test]
+fn corpus_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
+    let (chromium, modules) = match tools() {
+        Ok(t) => t,
+        Err(why) => {
+            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
+                panic!("browser check required but {why}");
+            }
+            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
+            return;
+        }
+    };
+    let Some(corpus) = corpus_dir() else { return };
+    let site_dir = tempfile::tempdir().expect("tempdir");
+    let root = site_dir.path().to_path_buf();
+    std::fs::create_dir_all(root.join("static")).expect("mkdir");
+    for a in assets() {
+        std::fs::write(root.join("static").join(&a.name), a.bytes).expect("asset");
+    }
+    let mut paths = Vec::new();
+    for (file, slug) in [
+        ("openapi-3.0/github-api-23.0.2.json", "github"),
+        ("openapi-3.0/stripe-2023-09-12.yaml", "stripe"),
+        ("openapi-3.1/openai-2026-08-21.json", "openai"),
+        ("swagger-2.0/kubernetes-1.36.json", "kubernetes"),
+        ("asyncapi/streetlights-kafka-2.5.0.yml", "streetlights-2"),
+        ("asyncapi/slack-rtm-3.0.0.yml", "slack-3"),
+    ] {
+        paths.extend(render_pages(&corpus.join(file), slug, &root));
+    }
+    let port = serve(root);
+    let shots_keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(PathBuf::from);
+    let shots_tmp = tempfile::tempdir().expect("tempdir");
+    let shots = shots_keep
+        .clone()
+        .unwrap_or_else(|| shots_tmp.path().to_path_buf());
+    let script = repo_root().join("tests/browser/check.js");
+    let mut cmd = Command::new("node");
+    cmd.arg(&script).arg("--out").arg(&shots);
+    for p in &paths {
+        cmd.arg(format!("http://127.0.0.1:{port}{p}"));
+    }
+    let out = cmd
+        .env("SPECPRESS_CHROMIUM", &chromium)
+        .env("SPECPRESS_NODE_MODULES", &modules)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "browser check failed:\n{stdout}\n{stderr}"
+    );
+    let pngs = std::fs::read_dir(&shots)
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
+                .count()
+        })
+        .unwrap_or(0);
+    assert_eq!(pngs, paths.len() * 5, "screenshots taken");
+}
