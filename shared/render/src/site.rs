@@ -606,6 +606,44 @@ fn build_tag_groups(
 ) {
     let model = doc.model();
     let root = doc.root();
+    // Operations in the order the document lists them (paths, then methods in the usual order),
+    // as the author arranged them; the model's order is by method first.
+    let index_of = |list: Option<V<'_>>| -> HashMap<String, usize> {
+        list.and_then(V::as_object)
+            .map(|o| {
+                o.keys()
+                    .enumerate()
+                    .map(|(i, k)| (k.to_string(), i))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let paths_at = index_of(root.get("paths"));
+    let hooks_at = index_of(root.get("webhooks"));
+    let method_rank = |m: &str| {
+        [
+            "GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY",
+        ]
+        .iter()
+        .position(|x| *x == m)
+        .unwrap_or(99)
+    };
+    let mut in_document_order: Vec<(usize, &specpress_spec::Operation)> =
+        model.operations.values().enumerate().collect();
+    let keys: Vec<(usize, usize)> = in_document_order
+        .iter()
+        .map(|(_, op)| {
+            let at = match op.key.kind {
+                OperationKind::Path => &paths_at,
+                OperationKind::Webhook => &hooks_at,
+            };
+            (
+                at.get(&op.path).copied().unwrap_or(usize::MAX),
+                method_rank(&op.key.method),
+            )
+        })
+        .collect();
+    in_document_order.sort_by_key(|(i, _)| keys[*i]);
     let any_tags = model
         .operations
         .values()
@@ -659,7 +697,7 @@ fn build_tag_groups(
             }
         }
         let mut untagged: Option<u32> = None;
-        for (i, op) in model.operations.values().enumerate() {
+        for &(i, op) in &in_document_order {
             if op.key.kind != OperationKind::Path {
                 continue;
             }
@@ -735,7 +773,7 @@ fn build_tag_groups(
     } else {
         // No tags: group by the first segment of the path.
         let mut by_prefix: HashMap<String, u32> = HashMap::new();
-        for (i, op) in model.operations.values().enumerate() {
+        for &(i, op) in &in_document_order {
             if op.key.kind != OperationKind::Path {
                 continue;
             }
@@ -759,12 +797,10 @@ fn build_tag_groups(
         }
     }
     // Webhooks: a group without a page of its own.
-    let hooks: Vec<u32> = model
-        .operations
-        .values()
-        .enumerate()
+    let hooks: Vec<u32> = in_document_order
+        .iter()
         .filter(|(_, o)| o.key.kind == OperationKind::Webhook)
-        .map(|(i, _)| op_pages[i])
+        .map(|(i, _)| op_pages[*i])
         .collect();
     if !hooks.is_empty() {
         root_groups.push(groups.len() as u32);
