@@ -14,6 +14,9 @@ use crate::site::Site;
 pub(crate) const MAX_TREE_DEPTH: usize = 8;
 /// Property rows on one page (every tree together). Past it, rows become "see ..." links.
 pub(crate) const MAX_PAGE_ROWS: usize = 800;
+/// Properties read for one schema: a page shows at most 1,600 rows anyway, and reading a
+/// schema of a million properties again for each use would cost more than the page.
+const MAX_PROPERTIES: usize = 2000;
 /// `allOf` members followed to flatten one schema (nested `allOf`s included).
 const MAX_ALLOF: usize = 64;
 /// Enum values listed for one schema.
@@ -240,8 +243,14 @@ fn gather<'a>(
     }
     if let Some(props) = o.get("properties").and_then(V::as_object) {
         let ploc = at.child("properties");
-        for name in props.keys() {
-            if !flat.props.iter().any(|p| p.name == name) {
+        // Keys of one object are unique (the parsers refuse duplicates): only merged members
+        // need the check.
+        let fresh = flat.props.is_empty();
+        for name in props
+            .keys()
+            .take(MAX_PROPERTIES.saturating_sub(flat.props.len()))
+        {
+            if fresh || !flat.props.iter().any(|p| p.name == name) {
                 flat.props.push(Prop {
                     name,
                     loc: ploc.child(name),
