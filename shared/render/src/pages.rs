@@ -769,7 +769,7 @@ fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8, out: &mut Out) 
                 .map_or(g.title == *t, |n| n == t)
         }) && let Some(p) = g.page
         {
-            meta.raw("<li>");
+            meta.raw("<li>Tag ");
             meta.link_open(c.base, &site.pages[p as usize].path)
                 .text(&g.title)
                 .raw("</a></li>");
