@@ -357,3 +357,35 @@ fn the_shell_has_the_branch_switcher_changelog_link_landmarks_and_the_external_a
     );
     assert!(html.contains(" aria-current=\"page\">Overview</a>"));
 }
+
+#[test]
+fn other_pages_reuse_the_shell_with_or_without_the_api_navigation() {
+    let doc = parse(&petstore().to_string());
+    let site = Site::build(&doc);
+    let fx = Fixture::new();
+    let ctx = fx.ctx(BRANCHES, LINKS, "Pets <docs>");
+    let body = specpress_render::Html::trusted(format!(
+        "<h1>Changelog</h1>{}",
+        specpress_render::markdown("A **breaking** change <script>x()</script>", 2)
+    ));
+    let sidebar = site.sidebar(common::BASE, None);
+    for nav in [None, Some(&sidebar)] {
+        let html = specpress_render::layout(
+            &ctx,
+            &specpress_render::Layout {
+                title: "Changelog",
+                description: Some("What changed"),
+                body: &body,
+                sidebar: nav,
+            },
+        );
+        assert!(
+            html.contains("<title>Changelog · Pets &#60;docs&#62;</title>"),
+            "{html}"
+        );
+        assert!(html.contains("<strong>breaking</strong>") && !html.contains("<script>x()"));
+        assert!(html.contains("<meta name=\"description\" content=\"What changed\">"));
+        assert_eq!(html.contains("aria-label=\"API reference\""), nav.is_some());
+        assert_eq!(html.contains("<div class=\"wrap full\">"), nav.is_none());
+    }
+}
