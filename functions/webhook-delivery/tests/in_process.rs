@@ -856,3 +856,38 @@ async fn a_retry_past_the_receive_limit_leaves_one_fresh_copy_and_deletes_the_ol
     process_batch(&w.service, &w.queue, again, far, &options).await;
     assert_eq!(w.receiver.at("/c").await.len(), 2, "the retry was made");
 }
+
+/// Deploys `pair` to a documentation with a subscriber, over the embedded engine and the in-process consumer.
+async fn a_large_corpus_diff_is_delivered_bounded(pair: &CorpusPair, path: &str) {
+    let Some(mut w) = World::build(Setup {
+        policy: Some(fast(0.001)),
+        max_document_bytes: Some(CORPUS_DOCUMENT_BYTES),
+        ..Setup::default()
+    })
+    .await
+    else {
+        return;
+    };
+    w.start_consumer();
+    let Some(deployed) = deploy_pair(&w, pair, path).await else {
+        return;
+    };
+    w.receiver.wait_for(path, 2, Duration::from_secs(120)).await;
+    let (size, summary) = assert_large_diff_delivered(&w, path, &deployed).await;
+    eprintln!("{}: payload of {size} bytes, {summary}", pair.slug);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_stripe_2022_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
+    a_large_corpus_diff_is_delivered_bounded(&STRIPE_2022, "/stripe").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_github_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
+    a_large_corpus_diff_is_delivered_bounded(&GITHUB, "/github").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_kubernetes_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
+    a_large_corpus_diff_is_delivered_bounded(&KUBERNETES, "/kubernetes").await;
+}

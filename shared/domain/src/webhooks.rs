@@ -29,6 +29,10 @@ pub const EVENT_PING: &str = "ping";
 pub const SECRET_OVERLAP: time::Duration = time::Duration::hours(24);
 /// Bytes of a subscriber's response body kept per attempt.
 pub const RESPONSE_EXCERPT_BYTES: usize = 2048;
+/// Most bytes an attempt's response excerpt or error takes once escaped into the attempt's stored JSON (control
+/// characters take up to six bytes each there), so the attempt log's size has a bound whatever the subscriber
+/// answers.
+pub const ATTEMPT_TEXT_JSON_BYTES: usize = 3072;
 /// Attempts kept in a delivery's log (older ones are dropped first).
 pub const MAX_LOGGED_ATTEMPTS: usize = 50;
 /// Subscriptions per documentation.
@@ -310,6 +314,17 @@ pub trait DeliveryStore: Send + Sync {
     /// Starts a new series of attempts on a finished delivery (manual redelivery):
     /// `Conflict(Stale)` while it is still pending.
     async fn restart_delivery(&self, id: DeliveryId, now: OffsetDateTime) -> Result<()>;
+    /// The payload recorded for an event's deliveries, if one was.
+    async fn get_event_payload(&self, event: EventId) -> Result<Option<String>>;
+    /// Records the payload of an event's deliveries unless one is recorded already, and returns the recorded one
+    /// (the first writer's): every delivery of an event carries the same bytes, and a redelivered event message
+    /// does not compute the diff again. Kept as long as deliveries ([`DELIVERY_RETENTION`]).
+    async fn record_event_payload(
+        &self,
+        event: EventId,
+        payload: &str,
+        now: OffsetDateTime,
+    ) -> Result<String>;
 }
 
 /// A message as received from a queue.

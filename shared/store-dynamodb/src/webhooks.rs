@@ -4,11 +4,18 @@
 //! - `DOC#<doc>` / `WEBHOOK#<id>`: a subscription; secrets sealed (XChaCha20-Poly1305) as binary attributes.
 //! - `DELIVERY#<id>` / `DELIVERY`: a delivery with its attempt log; GSI1 `WEBHOOK#<subscription>` /
 //!   `<created nanos>#<id>` lists a subscription's deliveries newest first; TTL 30 days.
+//! - `EVENT#<id>` / `PAYLOAD`: the body of an event's deliveries, recorded once (first writer wins); TTL 30 days.
+//!
+//! Every item here has a size bound whatever the diff: the payload is at most 64 KiB (the delivery use case bounds
+//! it), the attempt log at most 50 attempts of bounded text. A write DynamoDB still refuses as invalid
+//! (`ValidationException`, such as an item over 400 KB) is reported as [`DomainError::Invalid`], which the delivery
+//! use case treats as permanent.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, ReturnValue, TransactWriteItem, Update};
 use specpress_domain::model::{DocId, Event, EventId, OrgId};
@@ -17,7 +24,7 @@ use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
 
 use crate::attr::*;
-use crate::items::{doc_sk, keyed, org_pk};
+use crate::items::{doc_sk, event_pk, keyed, org_pk};
 use crate::schema::GSI1;
 use crate::{DynamoStore, LocalQueue};
 
@@ -33,8 +40,40 @@ fn delivery_pk(id: DeliveryId) -> String {
     format!("DELIVERY#{id}")
 }
 const DELIVERY_SK: &str = "DELIVERY";
+const PAYLOAD_SK: &str = "PAYLOAD";
 fn deliveries_gsi1pk(sub: SubscriptionId) -> String {
     format!("WEBHOOK#{sub}")
+}
+
+/// Like [`conditional`], with DynamoDB's `ValidationException` (a record it will never accept, such as an item over
+/// its 400 KB limit) reported as [`DomainError::Invalid`] about `field`: retrying the same write cannot succeed.
+fn conditional_valid<T, E, R>(
+    op: &'static str,
+    field: &str,
+    r: std::result::Result<T, SdkError<E, R>>,
+) -> Result<Option<T>>
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    R: std::fmt::Debug + Send + Sync + 'static,
+{
+    match r {
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|e| e.code() == Some("ValidationException")) =>
+        {
+            let message = e
+                .as_service_error()
+                .and_then(ProvideErrorMetadata::message)
+                .unwrap_or("the record was refused")
+                .to_owned();
+            tracing::error!(operation = op, code = "ValidationException", %message, "dynamodb refused a record");
+            Err(DomainError::invalid(
+                field,
+                format!("{op} refused by DynamoDB (ValidationException): {message}"),
+            ))
+        }
+        r => conditional(op, r),
+    }
 }
 
 fn millis(t: OffsetDateTime) -> i64 {
@@ -492,7 +531,7 @@ impl DeliveryStore for DynamoStore {
             .condition_expression(NOT_EXISTS)
             .send()
             .await;
-        Ok(conditional("PutItem", r)?.is_some())
+        Ok(conditional_valid("PutItem", "delivery", r)?.is_some())
     }
 
     async fn get_delivery(&self, id: DeliveryId) -> Result<Option<Delivery>> {
@@ -562,7 +601,7 @@ impl DeliveryStore for DynamoStore {
             .expression_attribute_values(":t", ts(OffsetDateTime::now_utc()))
             .send()
             .await;
-        Ok(conditional("UpdateItem", r)?.is_some())
+        Ok(conditional_valid("UpdateItem", "delivery", r)?.is_some())
     }
 
     async fn restart_delivery(&self, id: DeliveryId, now: OffsetDateTime) -> Result<()> {
@@ -593,5 +632,49 @@ impl DeliveryStore for DynamoStore {
         conditional("UpdateItem", r)?
             .map(drop)
             .ok_or(DomainError::Conflict(ConflictKind::Stale))
+    }
+
+    async fn get_event_payload(&self, event: EventId) -> Result<Option<String>> {
+        let out = self
+            .client()
+            .get_item()
+            .table_name(self.table())
+            .key("pk", s(event_pk(event)))
+            .key("sk", s(PAYLOAD_SK))
+            .consistent_read(true)
+            .send()
+            .await
+            .map_err(sdk("GetItem"))?;
+        out.item
+            .as_ref()
+            .map(|i| get_s(i, "payload").map(str::to_owned))
+            .transpose()
+    }
+
+    async fn record_event_payload(
+        &self,
+        event: EventId,
+        payload: &str,
+        now: OffsetDateTime,
+    ) -> Result<String> {
+        let mut item = keyed(event_pk(event), PAYLOAD_SK);
+        item.insert("payload".into(), s(payload));
+        item.insert("created_at".into(), ts(now));
+        item.insert("ttl".into(), n((now + DELIVERY_RETENTION).unix_timestamp()));
+        let r = self
+            .client()
+            .put_item()
+            .table_name(self.table())
+            .set_item(Some(item))
+            .condition_expression(NOT_EXISTS)
+            .send()
+            .await;
+        if conditional_valid("PutItem", "payload", r)?.is_some() {
+            return Ok(payload.to_owned());
+        }
+        // Another copy of the event message recorded its payload first: that one is the event's.
+        self.get_event_payload(event).await?.ok_or_else(|| {
+            DomainError::unexpected("an event payload was recorded but cannot be read")
+        })
     }
 }

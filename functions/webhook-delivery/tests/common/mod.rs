@@ -3,6 +3,7 @@
 //! library and checks X-Bump-Signature-256 on its own.
 #![allow(dead_code)]
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -33,10 +34,34 @@ pub fn unavailable<T>(what: &str) -> Option<T> {
     None
 }
 
+/// The shared API corpus (`SPECPRESS_CORPUS`, default `<repo>/../shared/corpus`); `None` (reported by
+/// [`unavailable`]) when it is missing.
+pub fn corpus_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("SPECPRESS_CORPUS") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    };
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        unavailable(&format!(
+            "the API corpus at {} (set SPECPRESS_CORPUS)",
+            dir.display()
+        ))
+    }
+}
+
+/// One corpus document's text.
+pub fn corpus_file(dir: &Path, relative: &str) -> String {
+    std::fs::read_to_string(dir.join(relative)).expect("corpus document")
+}
+
 /// One delivery as the receiver saw it.
 #[derive(Debug, Clone)]
 pub struct Received {
     pub path: String,
+    /// Bytes of the body as received.
+    pub size: usize,
     pub webhook_id: String,
     pub timestamp: i64,
     pub received_at: f64,
@@ -97,6 +122,7 @@ impl Receiver {
             .iter()
             .map(|e| Received {
                 path: e["path"].as_str().unwrap_or_default().to_owned(),
+                size: e["body"].as_str().map_or(0, str::len),
                 webhook_id: e["webhook_id"].as_str().unwrap_or_default().to_owned(),
                 timestamp: e["timestamp"]
                     .as_str()
@@ -181,6 +207,21 @@ pub fn sealer() -> SecretSealer {
     SecretSealer::new(&[42u8; 32])
 }
 
+/// How a [`World`] is built.
+#[derive(Default)]
+pub struct Setup {
+    /// The retry policy (the default schedule when `None`).
+    pub policy: Option<RetryPolicy>,
+    /// The webhook queue; the persistent local queue on the same table when `None`.
+    pub queue: Option<Arc<dyn MessageQueue>>,
+    /// The queue the deploy sends committed events to; `queue` when `None`.
+    pub publish: Option<Arc<dyn MessageQueue>>,
+    /// Keep the table on this moto server instead of the embedded engine (`queue` must then be given).
+    pub moto_dynamodb: Option<String>,
+    /// Per-document size limit of the engine (the GitHub corpus documents are 12-13 MB, above the 5 MiB default).
+    pub max_document_bytes: Option<usize>,
+}
+
 impl World {
     /// A world with the given retry policy; `queue` defaults to the persistent local queue on the same table.
     /// `publish` wires the queue into the store (the deploy's inline send).
@@ -189,28 +230,61 @@ impl World {
         queue: Option<Arc<dyn MessageQueue>>,
         publish: Option<Arc<dyn MessageQueue>>,
     ) -> Option<World> {
+        World::build(Setup {
+            policy: Some(policy),
+            queue,
+            publish,
+            ..Setup::default()
+        })
+        .await
+    }
+
+    /// A world as `setup` describes it.
+    pub async fn build(setup: Setup) -> Option<World> {
         let receiver = Receiver::start()?;
         let embedded = Embedded::start(Storage::Memory)
             .await
             .expect("embedded engine");
-        let base = embedded.store("specpress").await.expect("table");
-        let local: Arc<dyn MessageQueue> = Arc::new(LocalQueue::new(
-            base.client().clone(),
-            base.table(),
-            "webhooks",
-            Duration::from_secs(30),
-            20,
-        ));
-        let queue = queue.unwrap_or(local);
-        let store = Arc::new(base.with_event_queue(publish.unwrap_or_else(|| queue.clone())));
-        let engine: Arc<dyn SpecEngine> = Arc::new(Engines::default());
+        let base = match &setup.moto_dynamodb {
+            Some(endpoint) => {
+                let client = specpress_store_dynamodb::client_for_endpoint(endpoint).await;
+                let table = format!(
+                    "specpress-webhooks-{}-{}",
+                    std::process::id(),
+                    OffsetDateTime::now_utc().unix_timestamp_nanos()
+                );
+                specpress_store_dynamodb::schema::ensure_table(&client, &table)
+                    .await
+                    .expect("moto table");
+                DynamoStore::new(client, table)
+            }
+            None => embedded.store("specpress").await.expect("table"),
+        };
+        let queue = match setup.queue {
+            Some(q) => q,
+            None => Arc::new(LocalQueue::new(
+                base.client().clone(),
+                base.table(),
+                "webhooks",
+                Duration::from_secs(30),
+                20,
+            )),
+        };
+        let store = Arc::new(base.with_event_queue(setup.publish.unwrap_or_else(|| queue.clone())));
+        let limits = specpress_spec::Limits {
+            max_bytes: setup
+                .max_document_bytes
+                .unwrap_or(specpress_spec::Limits::default().max_bytes),
+            ..specpress_spec::Limits::default()
+        };
+        let engine: Arc<dyn SpecEngine> = Arc::new(Engines::new(limits));
         let service = DeliveryService {
             store: store.clone(),
             engine,
             queue: queue.clone(),
             sender: Arc::new(FetchSender::new(true).expect("sender")),
             sealer: sealer(),
-            policy,
+            policy: setup.policy.unwrap_or_default(),
             public_base_url: "http://docs.test".into(),
         };
         let principal =
@@ -335,4 +409,170 @@ impl Drop for World {
             let _ = tx.send(true);
         }
     }
+}
+
+/// A pair of corpus documents deployed one after the other: the second deploy's event carries their diff.
+pub struct CorpusPair {
+    pub slug: &'static str,
+    pub previous: &'static str,
+    pub current: &'static str,
+}
+
+pub const STRIPE_2022: CorpusPair = CorpusPair {
+    slug: "stripe",
+    previous: "openapi-3.0/stripe-2022-02-08.json",
+    current: "openapi-3.0/stripe-2022-04-12.json",
+};
+
+pub const GITHUB: CorpusPair = CorpusPair {
+    slug: "github",
+    previous: "openapi-3.0/github-api-22.0.0.json",
+    current: "openapi-3.0/github-api-23.0.2.json",
+};
+
+pub const KUBERNETES: CorpusPair = CorpusPair {
+    slug: "kubernetes",
+    previous: "swagger-2.0/kubernetes-1.35.json",
+    current: "swagger-2.0/kubernetes-1.36.json",
+};
+
+/// Room for the GitHub documents (13.0 MB) in the engine's per-document limit.
+pub const CORPUS_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// What a deployed pair left to check: the delivery of the second version as received, and the full diff.
+pub struct DeployedPair {
+    pub doc: Documentation,
+    pub subscription: Subscription,
+    pub second: Version,
+    /// The diff the engine computes for the pair (what the details link serves in full).
+    pub full: specpress_domain::engine::DiffSummary,
+}
+
+/// Subscribes the receiver at `path` to a new documentation, then deploys the pair through the deploy use case
+/// (validation, storage, the commit with its event). Returns `None` without the corpus.
+pub async fn deploy_pair(w: &World, pair: &CorpusPair, path: &str) -> Option<DeployedPair> {
+    let dir = corpus_dir()?;
+    let doc = w.doc(pair.slug).await;
+    let (subscription, _) = w.subscribe_scripted(&doc, path, json!([])).await;
+    let (previous, current) = (
+        corpus_file(&dir, pair.previous),
+        corpus_file(&dir, pair.current),
+    );
+    let bundle = |definition: &str| Bundle {
+        definition: definition.to_owned(),
+        references: vec![],
+    };
+    let full = w
+        .service
+        .engine
+        .diff(&bundle(&previous), &bundle(&current))
+        .await
+        .expect("the pair diffs");
+    w.deploy(&doc, previous, None).await;
+    let second = w.deploy(&doc, current, None).await;
+    Some(DeployedPair {
+        doc,
+        subscription,
+        second,
+        full,
+    })
+}
+
+/// Largest body a delivery may carry (the bound `docs/webhooks.md` documents).
+pub const PAYLOAD_BOUND: usize = specpress_domain::usecases::delivery::MAX_PAYLOAD_BYTES;
+
+/// Checks the delivery of a deployed pair's second version: received once, signed, within the bound, marked
+/// truncated with its link and counts, and listed by the deliveries API with those exact bytes. Returns its size and
+/// its `details_summary`.
+pub async fn assert_large_diff_delivered(
+    w: &World,
+    path: &str,
+    d: &DeployedPair,
+) -> (usize, Value) {
+    let got = w.receiver.at(path).await;
+    assert_eq!(
+        got.len(),
+        2,
+        "both versions delivered, each once: {:?}",
+        got.iter().map(|g| g.size).collect::<Vec<_>>()
+    );
+    assert_all_verified(&got);
+    let second = got
+        .iter()
+        .find(|g| g.body["version"]["id"] == json!(d.second.id.to_string()))
+        .expect("the second version's delivery");
+    assert!(
+        second.size <= PAYLOAD_BOUND,
+        "payload of {} bytes is over the bound",
+        second.size
+    );
+    let diff = &second.body["diff"];
+    let public_url = diff["public_url"].as_str().expect("public_url");
+    assert_eq!(diff["details_url"], json!(format!("{public_url}.json")));
+    assert_eq!(diff["details_truncated"], json!(true), "marked truncated");
+    assert_eq!(diff["breaking"], json!(d.full.breaking));
+    let all = d.full.details.as_array().expect("full details");
+    let summary = &diff["details_summary"];
+    assert_eq!(summary["total_items"], json!(all.len()));
+    let breaking = all.iter().filter(|i| i["breaking"] == json!(true)).count();
+    assert_eq!(summary["breaking_items"], json!(breaking));
+    let details = diff["details"].as_array().expect("details");
+    assert_eq!(summary["included_items"], json!(details.len()));
+    assert!(
+        !details.is_empty() && details.len() < all.len(),
+        "a bounded selection of the top-level items"
+    );
+    // Every included item is a top-level item of the full diff, in the full diff's order, without children.
+    let mut position = 0;
+    for item in details {
+        let found = all[position..]
+            .iter()
+            .position(|a| a["id"] == item["id"])
+            .expect("an item of the full diff, in order");
+        position += found + 1;
+        assert_eq!(item["children"], json!([]));
+    }
+    // Breaking items come first when the budget is shared out: these pairs' breaking items all fit.
+    let included_breaking = details
+        .iter()
+        .filter(|i| i["breaking"] == json!(true))
+        .count();
+    assert_eq!(included_breaking, breaking, "every breaking item is listed");
+    // The attempt is recorded right after the receiver answered.
+    let until = Instant::now() + Duration::from_secs(10);
+    let log = loop {
+        let log = specpress_domain::usecases::webhooks::deliveries(
+            &w.service,
+            &w.principal,
+            d.doc.slug.as_str(),
+            &d.subscription.id.to_string(),
+        )
+        .await
+        .expect("deliveries");
+        let finished = log
+            .iter()
+            .all(|l| l.status != specpress_domain::webhooks::DeliveryStatus::Pending);
+        if finished || Instant::now() >= until {
+            break log;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(log.len(), 2, "the deliveries API lists both");
+    let listed = log
+        .iter()
+        .find(|l| {
+            serde_json::from_str::<Value>(&l.payload)
+                .is_ok_and(|p| p["version"]["id"] == json!(d.second.id.to_string()))
+        })
+        .expect("the second version's delivery is listed");
+    assert_eq!(
+        listed.status,
+        specpress_domain::webhooks::DeliveryStatus::Delivered
+    );
+    assert_eq!(
+        listed.payload.len(),
+        second.size,
+        "the stored bytes were sent"
+    );
+    (second.size, summary.clone())
 }

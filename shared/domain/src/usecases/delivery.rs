@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::json;
+use serde_json::{Map, Value, json};
 use specpress_webhook::{AttemptOutcome, Decision, RetryPolicy, parse_retry_after, sign_headers};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -88,6 +88,16 @@ pub fn webhook_id_for_ping(delivery: DeliveryId) -> String {
     format!("msg_ping_{}", delivery.0.simple())
 }
 
+/// Hard bound on a webhook body, whatever the diff (docs/webhooks.md, "Payload size"). A diff whose full details
+/// would make the body larger is sent as a bounded summary of its top-level items, marked
+/// `diff.details_truncated`, with `diff.details_url` linking to the full details.
+pub const MAX_PAYLOAD_BYTES: usize = 64 * 1024;
+/// Largest top-level item of a truncated payload's summary (an item still larger once stripped to its identity is
+/// left out and only counted).
+pub const MAX_SUMMARY_ITEM_BYTES: usize = 1024;
+/// Longest text taken from a document into a payload (`info.title`, `info.version`), cut on a char boundary.
+pub const MAX_PAYLOAD_TEXT_BYTES: usize = 1024;
+
 /// Longest a message may be deferred by one visibility change (SQS allows 12 h from the receive).
 pub const MAX_VISIBILITY_DELAY: Duration = Duration::from_secs(12 * 3600 - 60);
 
@@ -117,18 +127,51 @@ impl DeliveryService {
 
     /// Processes one received message. Never panics and never fails the batch: a malformed body is
     /// [`Disposition::Failed`] for this message alone.
+    ///
+    /// A failure that handling the message again cannot mend ([`is_permanent`]: the store refusing a record as
+    /// invalid, an event whose version is missing) is logged at error level with the ids involved and the message is
+    /// moved to the dead-letter queue at once (alarmed), instead of coming back every visibility timeout until the
+    /// redrive policy gives up. Other failures (a store or queue outage) are [`Disposition::Failed`]: the message comes
+    /// back after its visibility timeout.
     pub async fn handle(&self, body: &str) -> Disposition {
         let Some(parsed) = QueueBody::parse(body) else {
             return Disposition::Failed;
         };
+        let mut at = Trace::default();
         let result = match parsed {
-            QueueBody::Event { event_id, doc_id } => self
-                .fan_out(event_id, doc_id)
-                .await
-                .map(|()| Disposition::Done),
-            QueueBody::Delivery { delivery_id } => self.attempt(delivery_id, body).await,
+            QueueBody::Event { event_id, doc_id } => {
+                at.event = Some(event_id);
+                at.doc = doc_id;
+                self.fan_out_traced(event_id, doc_id, &mut at)
+                    .await
+                    .map(|()| Disposition::Done)
+            }
+            QueueBody::Delivery { delivery_id } => {
+                at.delivery = Some(delivery_id);
+                self.attempt(delivery_id, body, &mut at).await
+            }
         };
-        result.unwrap_or(Disposition::Failed)
+        let error = match result {
+            Ok(disposition) => return disposition,
+            Err(e) => e,
+        };
+        let (event_id, doc_id, subscription_id, delivery_id) = at.fields();
+        let reason = describe(&error);
+        if !is_permanent(&error) {
+            tracing::warn!(%event_id, %doc_id, %subscription_id, %delivery_id, error = %reason,
+                "webhook message not processed; it comes back after its visibility timeout");
+            return Disposition::Failed;
+        }
+        tracing::error!(%event_id, %doc_id, %subscription_id, %delivery_id, error = %reason,
+            "webhook message failed permanently; moved to the dead-letter queue");
+        match self.queue.send_to_dead_letter(body).await {
+            Ok(()) => Disposition::Done,
+            Err(e) => {
+                tracing::error!(%event_id, %doc_id, %subscription_id, %delivery_id, error = %describe(&e),
+                    "could not dead-letter the message; the queue's redrive policy will");
+                Disposition::Failed
+            }
+        }
     }
 
     /// Creates one delivery per enabled subscription that wants the event's branch, and queues each one.
@@ -138,6 +181,16 @@ impl DeliveryService {
     /// case), there is nothing to deliver and the event itself is not read. Once read, the event is the authority:
     /// subscriptions are those of its own documentation.
     pub async fn fan_out(&self, event_id: EventId, doc_hint: Option<DocId>) -> Result<()> {
+        self.fan_out_traced(event_id, doc_hint, &mut Trace::default())
+            .await
+    }
+
+    async fn fan_out_traced(
+        &self,
+        event_id: EventId,
+        doc_hint: Option<DocId>,
+        at: &mut Trace,
+    ) -> Result<()> {
         let mut listed = None;
         if let Some(doc) = doc_hint {
             let subs = self.store.list_subscriptions(doc).await?;
@@ -149,6 +202,7 @@ impl DeliveryService {
         let Some(event) = self.store.get_event(event_id).await? else {
             return Ok(());
         };
+        at.doc = Some(event.doc_id);
         let all = match listed {
             Some((doc, subs)) if doc == event.doc_id => subs,
             _ => self.store.list_subscriptions(event.doc_id).await?,
@@ -162,10 +216,12 @@ impl DeliveryService {
         if subs.is_empty() {
             return Ok(());
         }
-        let payload = self.event_payload(&event).await?;
+        let payload = self.recorded_payload(&event).await?;
         let now = OffsetDateTime::now_utc();
         for sub in subs {
+            at.subscription = Some(sub.id);
             let id = DeliveryId::for_event(event.id, sub.id);
+            at.delivery = Some(id);
             let delivery = Delivery {
                 id,
                 org_id: event.org_id,
@@ -203,11 +259,27 @@ impl DeliveryService {
         Ok(())
     }
 
-    /// The exact JSON body of an event's deliveries: Bump.sh's `{api, diff}` plus the envelope.
+    /// The payload of an event's deliveries: the one recorded by an earlier copy of the event message if there is
+    /// one (so the diff is computed once per event, not once per receive), otherwise computed now and recorded
+    /// (first writer wins: concurrent copies end up sending the same bytes).
+    async fn recorded_payload(&self, event: &Event) -> Result<String> {
+        if let Some(payload) = self.store.get_event_payload(event.id).await? {
+            return Ok(payload);
+        }
+        let payload = self.event_payload(event).await?;
+        self.store
+            .record_event_payload(event.id, &payload, OffsetDateTime::now_utc())
+            .await
+    }
+
+    /// The exact JSON body of an event's deliveries: Bump.sh's `{api, diff}` plus the envelope, at most
+    /// [`MAX_PAYLOAD_BYTES`] (see [`bounded_payload`]).
     pub async fn event_payload(&self, event: &Event) -> Result<String> {
         let now = OffsetDateTime::now_utc();
+        // Events are written by the deploy's commit with their version; versions and documentations are never
+        // deleted. One missing is an inconsistency that handling the message again cannot mend.
         let missing =
-            || DomainError::unexpected("event refers to a missing version or documentation");
+            || DomainError::NotFound("event refers to a missing version or documentation".into());
         let version = self
             .store
             .get_version(event.version_id, now)
@@ -246,14 +318,20 @@ impl DeliveryService {
         };
         let base = &self.public_base_url;
         let doc_url = crate::urls::of_doc(base, &doc);
+        let public_url = format!("{doc_url}/changes/{}", version.id);
+        // `details`, `details_truncated` and `details_summary` are placeholders here, filled by `bounded_payload`
+        // (in place: the keys keep this order).
         let diff_json = json!({
             "id": version.id.to_string(),
-            "title": version.analysis.title,
-            "public_url": format!("{doc_url}/changes/{}", version.id),
+            "title": clip(&version.analysis.title, MAX_PAYLOAD_TEXT_BYTES),
+            "public_url": public_url,
+            "details_url": details_url(&public_url),
             "breaking": diff.as_ref().is_some_and(|d| d.breaking),
-            "details": diff.as_ref().map(|d| d.details.clone()).unwrap_or_else(|| json!([])),
+            "details_truncated": false,
+            "details_summary": null,
+            "details": [],
             "previous_version_url": previous.as_ref().map(|p| format!("{doc_url}/changes/{}", p.id)),
-            "current_version_url": format!("{doc_url}/changes/{}", version.id),
+            "current_version_url": public_url,
         });
         let body = json!({
             "event": event.kind,
@@ -266,7 +344,12 @@ impl DeliveryService {
             "api": api_json(&doc, Some(&version), base),
             "diff": diff_json,
         });
-        serde_json::to_string(&body).map_err(DomainError::unexpected)
+        let details = match diff.map(|d| d.details) {
+            Some(Value::Array(items)) => items,
+            Some(Value::Null) | None => Vec::new(),
+            Some(_) => return Err(DomainError::unexpected("diff details are not an array")),
+        };
+        bounded_payload(body, details)
     }
 
     /// Creates and queues a `ping` delivery to one subscription (`POST .../webhooks/{id}/test`).
@@ -329,10 +412,13 @@ impl DeliveryService {
     }
 
     /// Makes the next attempt of a delivery if it is due.
-    async fn attempt(&self, id: DeliveryId, raw_body: &str) -> Result<Disposition> {
+    async fn attempt(&self, id: DeliveryId, raw_body: &str, at: &mut Trace) -> Result<Disposition> {
         let Some(delivery) = self.store.get_delivery(id).await? else {
             return Ok(Disposition::Done);
         };
+        at.event = delivery.event_id;
+        at.doc = Some(delivery.doc_id);
+        at.subscription = Some(delivery.subscription_id);
         if delivery.status != DeliveryStatus::Pending {
             // Delivered or failed already: a redelivered message never POSTs again.
             return Ok(Disposition::Done);
@@ -436,7 +522,7 @@ impl DeliveryService {
                     number,
                     at: now,
                     status_code: None,
-                    error: Some(e),
+                    error: Some(excerpt(&e)),
                     latency_ms,
                     response: None,
                 },
@@ -543,15 +629,224 @@ impl DeliveryService {
     }
 }
 
+/// The start of `s` kept in an attempt's log: at most [`RESPONSE_EXCERPT_BYTES`] of text and at most
+/// [`ATTEMPT_TEXT_JSON_BYTES`] once escaped as JSON, cut on a char boundary.
 fn excerpt(s: &str) -> String {
-    if s.len() <= RESPONSE_EXCERPT_BYTES {
-        return s.to_owned();
+    let (mut raw, mut escaped) = (0, 0);
+    for (i, c) in s.char_indices() {
+        let json = match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            c if u32::from(c) < 0x20 => 6,
+            c => c.len_utf8(),
+        };
+        if raw + c.len_utf8() > RESPONSE_EXCERPT_BYTES || escaped + json > ATTEMPT_TEXT_JSON_BYTES {
+            return s[..i].to_owned();
+        }
+        raw += c.len_utf8();
+        escaped += json;
     }
-    let mut end = RESPONSE_EXCERPT_BYTES;
+    s.to_owned()
+}
+
+/// Where the ids of the message being handled are collected as they become known, for its log lines.
+#[derive(Debug, Default)]
+struct Trace {
+    event: Option<EventId>,
+    doc: Option<DocId>,
+    subscription: Option<SubscriptionId>,
+    delivery: Option<DeliveryId>,
+}
+
+impl Trace {
+    /// The ids as log fields (`-` when not known).
+    fn fields(&self) -> (String, String, String, String) {
+        fn or_dash<T: ToString>(v: Option<T>) -> String {
+            v.map_or_else(|| "-".to_owned(), |v| v.to_string())
+        }
+        (
+            or_dash(self.event),
+            or_dash(self.doc),
+            or_dash(self.subscription),
+            or_dash(self.delivery),
+        )
+    }
+}
+
+/// Whether handling the same message again would fail the same way: a record the store refuses as invalid
+/// (DynamoDB's `ValidationException`), a missing object the message depends on. Everything else (outages,
+/// throttling, timeouts) may pass on a later receive.
+pub fn is_permanent(e: &DomainError) -> bool {
+    matches!(
+        e,
+        DomainError::Invalid { .. } | DomainError::NotFound(_) | DomainError::BadRequest(_)
+    )
+}
+
+/// An error and its sources on one line, for the log (domain errors never carry secrets or payloads).
+fn describe(e: &DomainError) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// The link to a change's full `DiffItem[]` JSON: its public page with `.json` appended.
+pub fn details_url(public_url: &str) -> String {
+    format!("{public_url}.json")
+}
+
+/// At most `max` bytes of `s`, cut on a char boundary.
+fn clip(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    s[..end].to_owned()
+    &s[..end]
+}
+
+/// Fills the `details`, `details_truncated` and `details_summary` members of `body["diff"]` and serializes the body
+/// within [`MAX_PAYLOAD_BYTES`]:
+/// - when the full `details` fit, they are sent as they are, with `details_truncated: false`;
+/// - otherwise `details` is a summary: top-level items only, each stripped of its `children` (and, if still over
+///   [`MAX_SUMMARY_ITEM_BYTES`], of everything but its identity and breaking flags) and marked `truncated: true`
+///   when something was dropped; breaking items are chosen first, then the others, as many as fit, listed in the
+///   diff's own order; `details_truncated: true`.
+///
+/// `details_summary` counts the full diff's top-level items, its breaking ones and those included. The result is
+/// a pure function of its input, so the same event always gives the same bytes.
+pub fn bounded_payload(mut body: Value, details: Vec<Value>) -> Result<String> {
+    let total = details.len();
+    let breaking = details.iter().filter(|i| is_breaking(i)).count();
+    let fill = |body: &mut Value, items: Vec<Value>, truncated: bool, included: usize| {
+        if let Some(diff) = body.get_mut("diff").and_then(Value::as_object_mut) {
+            diff.insert("details".into(), Value::Array(items));
+            diff.insert("details_truncated".into(), Value::Bool(truncated));
+            diff.insert(
+                "details_summary".into(),
+                json!({"total_items": total, "breaking_items": breaking, "included_items": included}),
+            );
+        }
+    };
+    let to_text = |body: &Value| serde_json::to_string(body).map_err(DomainError::unexpected);
+    fill(&mut body, details, false, total);
+    let full = to_text(&body)?;
+    if full.len() <= MAX_PAYLOAD_BYTES {
+        return Ok(full);
+    }
+    drop(full);
+    let details = match body.pointer_mut("/diff/details").map(Value::take) {
+        Some(Value::Array(items)) => items,
+        _ => Vec::new(),
+    };
+    // The body around an empty list; `included_items` at `total` has at least as many digits as the final count.
+    fill(&mut body, Vec::new(), true, total);
+    let room = MAX_PAYLOAD_BYTES.saturating_sub(to_text(&body)?.len());
+    let chosen = summary_items(&details, room)?;
+    let included = chosen.len();
+    fill(&mut body, chosen, true, included);
+    let text = to_text(&body)?;
+    if text.len() > MAX_PAYLOAD_BYTES {
+        // The envelope alone is over the bound: its document texts are clipped, so this is a bug.
+        return Err(DomainError::unexpected(format!(
+            "a webhook payload of {} bytes is over its {MAX_PAYLOAD_BYTES}-byte bound",
+            text.len()
+        )));
+    }
+    Ok(text)
+}
+
+fn is_breaking(item: &Value) -> bool {
+    item.get("breaking") == Some(&Value::Bool(true))
+}
+
+/// The summaries of `details` whose serialized list takes at most `room` bytes more than `[]`: breaking items
+/// first, then the others, each while it fits; in the diff's order.
+fn summary_items(details: &[Value], room: usize) -> Result<Vec<Value>> {
+    let mut summaries = Vec::with_capacity(details.len());
+    for item in details {
+        summaries.push(match summary_item(item) {
+            Some(v) => {
+                let size = serde_json::to_string(&v)
+                    .map_err(DomainError::unexpected)?
+                    .len();
+                Some((v, size))
+            }
+            None => None,
+        });
+    }
+    let order = (0..details.len())
+        .filter(|&i| is_breaking(&details[i]))
+        .chain((0..details.len()).filter(|&i| !is_breaking(&details[i])));
+    let mut taken = vec![false; details.len()];
+    let (mut used, mut count) = (0usize, 0usize);
+    for i in order {
+        let Some((_, size)) = &summaries[i] else {
+            continue;
+        };
+        // A comma before every item but the first.
+        let cost = size + usize::from(count > 0);
+        if used + cost <= room {
+            used += cost;
+            count += 1;
+            taken[i] = true;
+        }
+    }
+    Ok(summaries
+        .into_iter()
+        .zip(taken)
+        .filter_map(|(s, t)| if t { s.map(|(v, _)| v) } else { None })
+        .collect())
+}
+
+/// Members of a top-level item kept when it must shrink further than dropping its children.
+const IDENTITY: [&str; 8] = [
+    "id",
+    "name",
+    "status",
+    "type",
+    "breaking",
+    "level",
+    "breaking_details",
+    "ref",
+];
+
+/// A top-level item without its children (nor the list of operations a shared component affects), at most
+/// [`MAX_SUMMARY_ITEM_BYTES`]; `None` when even its identity is larger.
+fn summary_item(item: &Value) -> Option<Value> {
+    let object = item.as_object()?;
+    let non_empty = |k: &str| {
+        object
+            .get(k)
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+    };
+    let cut = non_empty("children") || non_empty("affected");
+    let mut summary: Map<String, Value> = object
+        .iter()
+        .filter(|(k, _)| *k != "children" && *k != "affected")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let finish = |mut m: Map<String, Value>, truncated: bool| {
+        m.insert("children".into(), Value::Array(Vec::new()));
+        if truncated {
+            m.insert("truncated".into(), Value::Bool(true));
+        }
+        let v = Value::Object(m);
+        let fits = serde_json::to_string(&v).is_ok_and(|t| t.len() <= MAX_SUMMARY_ITEM_BYTES);
+        fits.then_some(v)
+    };
+    if let Some(v) = finish(summary.clone(), cut) {
+        return Some(v);
+    }
+    summary.retain(|k, _| IDENTITY.contains(&k.as_str()));
+    finish(summary, true)
 }
 
 fn doc_json(doc: &Documentation) -> serde_json::Value {
@@ -562,8 +857,8 @@ fn version_json(v: &Version) -> serde_json::Value {
     json!({
         "id": v.id.to_string(),
         "previous_version_id": v.previous_version_id.map(|p| p.to_string()),
-        "title": v.analysis.title,
-        "api_version": v.analysis.api_version,
+        "title": clip(&v.analysis.title, MAX_PAYLOAD_TEXT_BYTES),
+        "api_version": clip(&v.analysis.api_version, MAX_PAYLOAD_TEXT_BYTES),
         "specification": v.analysis.specification,
         "created_at": rfc3339(v.created_at),
     })
@@ -584,7 +879,7 @@ fn api_json(doc: &Documentation, version: Option<&Version>, base: &str) -> serde
         "url": doc_url,
         "humanUrl": doc_url,
         "tags": [],
-        "version": version.map(|v| v.analysis.api_version.clone()),
+        "version": version.map(|v| clip(&v.analysis.api_version, MAX_PAYLOAD_TEXT_BYTES)),
         "properties": version.map(|v| vec![json!({
             "url": format!("{doc_url}/versions/{}/source", v.id),
             "type": kind,
@@ -602,6 +897,189 @@ pub fn is_deliverable_kind(kind: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A body as `event_payload` builds it, around `details`.
+    fn body() -> Value {
+        let public_url = "https://docs.example.com/doc/pets/changes/v2";
+        json!({
+            "event": "documentation.published",
+            "id": "e1",
+            "diff": {
+                "id": "v2",
+                "title": "Pets",
+                "public_url": public_url,
+                "details_url": details_url(public_url),
+                "breaking": true,
+                "details_truncated": false,
+                "details_summary": null,
+                "details": [],
+            },
+        })
+    }
+
+    /// A top-level item with `children` leaves of about 200 bytes each.
+    fn item(n: usize, breaking: bool, children: usize) -> Value {
+        let children: Vec<Value> = (0..children)
+            .map(|c| {
+                json!({"id": format!("get-path-{n}-property-{c}"), "name": format!("property{c}"),
+                       "status": "added", "type": "property", "breaking": false, "level": "info", "children": [],
+                       "changes": [{"rule": "response-property-added", "message": "a property was added"}]})
+            })
+            .collect();
+        json!({"id": format!("get-path-{n}"), "name": format!("GET /path/{n}"), "status": "modified",
+               "type": "endpoint", "breaking": breaking, "level": if breaking { "breaking" } else { "info" },
+               "previous": {"path": format!("/path/{n}"), "verb": "GET", "deprecated": false},
+               "current": {"path": format!("/path/{n}"), "verb": "GET", "deprecated": false},
+               "children": children})
+    }
+
+    fn parse(text: &str) -> Value {
+        serde_json::from_str(text).expect("a payload is JSON")
+    }
+
+    #[test]
+    fn a_small_diff_is_sent_whole_and_marked_complete() {
+        // GIVEN a diff whose details fit the bound
+        let details = vec![item(1, true, 3), item(2, false, 1)];
+        // WHEN the payload is built
+        let text = bounded_payload(body(), details.clone()).expect("payload");
+        // THEN the details are the diff's own, marked complete, with the counts and the link
+        let p = parse(&text);
+        assert_eq!(p["diff"]["details"], Value::Array(details));
+        assert_eq!(p["diff"]["details_truncated"], json!(false));
+        assert_eq!(
+            p["diff"]["details_summary"],
+            json!({"total_items": 2, "breaking_items": 1, "included_items": 2})
+        );
+        assert_eq!(
+            p["diff"]["details_url"],
+            json!("https://docs.example.com/doc/pets/changes/v2.json")
+        );
+        // and the members keep the envelope's order (details after their summary, before nothing else).
+        let keys: Vec<&str> = p["diff"]
+            .as_object()
+            .expect("diff")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "id",
+                "title",
+                "public_url",
+                "details_url",
+                "breaking",
+                "details_truncated",
+                "details_summary",
+                "details"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_huge_diff_is_bounded_marked_and_keeps_every_breaking_item_first() {
+        // GIVEN 3,000 top-level items, about 4 MB, every twentieth breaking (the first at 19: not a prefix)
+        let details: Vec<Value> = (0..3000).map(|n| item(n, n % 20 == 19, 20)).collect();
+        assert!(serde_json::to_string(&details).expect("json").len() > 3_000_000);
+        // WHEN the payload is built
+        let text = bounded_payload(body(), details.clone()).expect("payload");
+        // THEN it is within the bound, marked truncated, and counts what it holds
+        assert!(text.len() <= MAX_PAYLOAD_BYTES, "{} bytes", text.len());
+        assert!(
+            text.len() > MAX_PAYLOAD_BYTES - 2 * MAX_SUMMARY_ITEM_BYTES,
+            "the budget is used"
+        );
+        let p = parse(&text);
+        let diff = &p["diff"];
+        assert_eq!(diff["details_truncated"], json!(true));
+        let listed = diff["details"].as_array().expect("details");
+        assert_eq!(
+            diff["details_summary"],
+            json!({"total_items": 3000, "breaking_items": 150, "included_items": listed.len()})
+        );
+        // every breaking item is listed although they come last, then as many others as fit, in the diff's order
+        assert_eq!(listed.iter().filter(|i| is_breaking(i)).count(), 150);
+        assert!(listed.len() > 150 && listed.len() < 3000);
+        assert!(
+            listed.iter().any(|i| i["id"] == json!("get-path-2999")),
+            "the last breaking item is listed"
+        );
+        let ids: Vec<usize> = listed
+            .iter()
+            .map(|i| {
+                i["id"].as_str().expect("id")["get-path-".len()..]
+                    .parse()
+                    .expect("n")
+            })
+            .collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "the diff's order");
+        // each listed item is its top-level item without children, marked truncated
+        for (i, n) in listed.iter().zip(&ids) {
+            let mut expected = details[*n].clone();
+            expected["children"] = json!([]);
+            expected["truncated"] = json!(true);
+            assert_eq!(i, &expected);
+        }
+        // and the same diff always gives the same bytes.
+        assert_eq!(bounded_payload(body(), details).expect("payload"), text);
+    }
+
+    #[test]
+    fn an_item_too_large_even_stripped_is_left_out_but_counted() {
+        // GIVEN a huge diff whose first item is breaking with a 5 KB name, and whose second has a 5 KB `current`
+        let mut long_name = item(0, true, 1);
+        long_name["name"] = json!("x".repeat(5000));
+        let mut long_current = item(1, true, 0);
+        long_current["current"] = json!({"path": "y".repeat(5000)});
+        let mut details = vec![long_name, long_current];
+        details.extend((2..2000).map(|n| item(n, false, 20)));
+        // WHEN the payload is built
+        let p = parse(&bounded_payload(body(), details).expect("payload"));
+        // THEN the first is counted as breaking but not listed; the second is listed by its identity alone
+        let listed = p["diff"]["details"].as_array().expect("details");
+        assert_eq!(p["diff"]["details_summary"]["breaking_items"], json!(2));
+        assert!(listed.iter().all(|i| i["id"] != json!("get-path-0")));
+        let second = listed
+            .iter()
+            .find(|i| i["id"] == json!("get-path-1"))
+            .expect("listed");
+        assert!(second.get("current").is_none() && second.get("previous").is_none());
+        assert_eq!(second["truncated"], json!(true));
+        assert_eq!(second["breaking"], json!(true));
+    }
+
+    #[test]
+    fn document_texts_are_clipped_on_a_char_boundary() {
+        let title = "é".repeat(MAX_PAYLOAD_TEXT_BYTES);
+        let clipped = clip(&title, MAX_PAYLOAD_TEXT_BYTES);
+        assert_eq!(clipped.len(), MAX_PAYLOAD_TEXT_BYTES);
+        assert_eq!(clip("short", MAX_PAYLOAD_TEXT_BYTES), "short");
+        let odd = format!("a{title}");
+        assert_eq!(
+            clip(&odd, MAX_PAYLOAD_TEXT_BYTES).len(),
+            MAX_PAYLOAD_TEXT_BYTES - 1
+        );
+    }
+
+    #[test]
+    fn permanent_failures_are_invalid_records_and_missing_objects_only() {
+        assert!(is_permanent(&DomainError::invalid("delivery", "too large")));
+        assert!(is_permanent(&DomainError::NotFound("version".into())));
+        assert!(!is_permanent(&DomainError::unexpected("throttled")));
+        assert!(!is_permanent(&DomainError::Conflict(
+            crate::error::ConflictKind::Stale
+        )));
+    }
+
+    #[test]
+    fn an_excerpt_of_control_characters_stays_small_once_escaped() {
+        let nasty = "\u{1}".repeat(RESPONSE_EXCERPT_BYTES);
+        let e = excerpt(&nasty);
+        let escaped = serde_json::to_string(&e).expect("json").len() - 2;
+        assert!(escaped <= ATTEMPT_TEXT_JSON_BYTES, "{escaped}");
+        assert_eq!(e.len(), ATTEMPT_TEXT_JSON_BYTES / 6);
+    }
 
     #[test]
     fn excerpts_keep_two_kilobytes_on_a_char_boundary() {
