@@ -891,3 +891,202 @@ async fn the_github_diff_is_delivered_within_the_payload_bound_marked_truncated_
 async fn the_kubernetes_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
     a_large_corpus_diff_is_delivered_bounded(&KUBERNETES, "/kubernetes").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_delivery_the_store_refuses_to_record_is_dead_lettered_at_once_and_logged_with_its_ids() {
+    let logs = capture_logs();
+    let oversize = Arc::new(OversizeDeliveries::default());
+    let Some(w) = World::build(Setup {
+        policy: Some(fast(0.001)),
+        dynamodb_interceptor: Some(aws_sdk_dynamodb::config::SharedInterceptor::new(
+            ArcInterceptor(oversize.clone()),
+        )),
+        ..Setup::default()
+    })
+    .await
+    else {
+        return;
+    };
+    let (service, engine) = counting(&w);
+    let doc = w.doc("refused").await;
+    let (sub, secret) = w.subscribe_scripted(&doc, "/refused", json!([])).await;
+    w.deploy(&doc, openapi("R", "1", &["/x"]), None).await;
+    w.deploy(&doc, openapi("R", "1", &["/x", "/y"]), None).await;
+    let options = BatchOptions {
+        concurrency: 4,
+        per_message_budget: Duration::from_secs(20),
+        delete_done: true,
+        ..BatchOptions::default()
+    };
+    // GIVEN both event messages, WHEN the consumer handles them and DynamoDB refuses every delivery item
+    let events = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(events.len(), 2);
+    let bodies: Vec<String> = events.iter().map(|m| m.body.clone()).collect();
+    let r = process_batch(
+        &service,
+        &w.queue,
+        events,
+        Instant::now() + Duration::from_secs(60),
+        &options,
+    )
+    .await;
+    // THEN each message is finished at once: moved to the dead-letter queue, not left to come back
+    assert_eq!(r.done.len(), 2, "{r:?}");
+    let local = specpress_store_dynamodb::LocalQueue::new(
+        w.store.client().clone(),
+        w.store.table(),
+        "webhooks",
+        Duration::from_secs(30),
+        20,
+    );
+    let mut dead = local.dead_letters().await.expect("dead letters");
+    dead.sort();
+    let mut expected = bodies.clone();
+    expected.sort();
+    assert_eq!(dead, expected, "both event messages dead-lettered");
+    // Nothing is left to come back after a visibility timeout, and nothing was attempted or computed twice.
+    assert_eq!(
+        local.depth().await.expect("depth"),
+        0,
+        "no message is left waiting or in flight to come back"
+    );
+    assert_eq!(
+        oversize.refused.load(std::sync::atomic::Ordering::SeqCst),
+        2
+    );
+    assert_eq!(
+        engine.diffs.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the second version's diff, once"
+    );
+    assert!(w.receiver.at("/refused").await.is_empty());
+    // The error names the event, the documentation, the subscription and the delivery, and nothing secret.
+    let text = logs.text();
+    let errors: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("ERROR") && l.contains("failed permanently"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{text}");
+    for body in &bodies {
+        let Some(QueueBody::Event { event_id, .. }) = QueueBody::parse(body) else {
+            panic!("an event message");
+        };
+        let delivery = specpress_domain::webhooks::DeliveryId::for_event(event_id, sub.id);
+        let line = errors
+            .iter()
+            .find(|l| l.contains(&format!("event_id={event_id}")))
+            .unwrap_or_else(|| panic!("an error line for {event_id}: {text}"));
+        assert!(line.contains(&format!("doc_id={}", doc.id)), "{line}");
+        assert!(
+            line.contains(&format!("subscription_id={}", sub.id)),
+            "{line}"
+        );
+        assert!(line.contains(&format!("delivery_id={delivery}")), "{line}");
+        assert!(line.contains("ValidationException"), "{line}");
+    }
+    assert!(!text.contains("whsec_") && !text.contains(&secret));
+    assert!(
+        !text.contains("documentation.published"),
+        "no payload in the log"
+    );
+    // The deliveries API has no entry for them: the dead-letter queue (alarmed) is where they show.
+    let log = uc::deliveries(&w.service, &w.principal, "refused", &sub.id.to_string())
+        .await
+        .expect("log");
+    assert!(log.is_empty());
+}
+
+/// A queue whose first `n` sends fail (everything else goes to the inner queue).
+struct FailingSends(Arc<dyn MessageQueue>, std::sync::atomic::AtomicUsize);
+
+#[async_trait]
+impl MessageQueue for FailingSends {
+    async fn send(&self, body: &str, delay: Duration) -> Result<()> {
+        let left = self.1.load(std::sync::atomic::Ordering::SeqCst);
+        if left > 0 {
+            self.1.store(left - 1, std::sync::atomic::Ordering::SeqCst);
+            return Err(DomainError::unexpected("injected: SendMessage failed"));
+        }
+        self.0.send(body, delay).await
+    }
+    async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>> {
+        self.0.receive(max, wait).await
+    }
+    async fn delete(&self, receipt: &str) -> Result<()> {
+        self.0.delete(receipt).await
+    }
+    async fn change_visibility(&self, receipt: &str, delay: Duration) -> Result<()> {
+        self.0.change_visibility(receipt, delay).await
+    }
+    async fn send_to_dead_letter(&self, body: &str) -> Result<()> {
+        self.0.send_to_dead_letter(body).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_redelivered_event_message_reuses_the_recorded_payload_instead_of_diffing_again() {
+    let Some(mut w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    let (service, engine) = counting(&w);
+    let doc = w.doc("again").await;
+    let (sub, _) = w.subscribe_scripted(&doc, "/again", json!([])).await;
+    let (second, _) = w.subscribe(&doc, "/again-2", None).await;
+    w.deploy(&doc, openapi("A", "1", &["/x"]), None).await;
+    w.deploy(&doc, openapi("A", "1", &["/x", "/y"]), None).await;
+    let events = w
+        .queue
+        .receive(10, Duration::from_secs(1))
+        .await
+        .expect("receive");
+    assert_eq!(events.len(), 2);
+    // GIVEN the first handling of each event message fails after its first delivery was recorded (the queue
+    // refuses the delivery message): a transient failure, so the message comes back
+    let flaky = specpress_domain::usecases::delivery::DeliveryService {
+        queue: Arc::new(FailingSends(
+            w.queue.clone(),
+            std::sync::atomic::AtomicUsize::new(2),
+        )),
+        ..service.clone()
+    };
+    for m in &events {
+        assert_eq!(
+            flaky.handle(&m.body).await,
+            specpress_domain::usecases::delivery::Disposition::Failed
+        );
+    }
+    assert_eq!(engine.diffs.load(std::sync::atomic::Ordering::SeqCst), 1);
+    // WHEN they are handled again
+    for m in &events {
+        assert_eq!(
+            service.handle(&m.body).await,
+            specpress_domain::usecases::delivery::Disposition::Done
+        );
+    }
+    // THEN the diff was computed once, and both subscriptions' deliveries of an event carry the same bytes
+    assert_eq!(
+        engine.diffs.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "the redelivered message reused the recorded payload"
+    );
+    let first = uc::deliveries(&w.service, &w.principal, "again", &sub.id.to_string())
+        .await
+        .expect("log");
+    let other = uc::deliveries(&w.service, &w.principal, "again", &second.id.to_string())
+        .await
+        .expect("log");
+    assert_eq!(first.len(), 2);
+    for d in &first {
+        let twin = other
+            .iter()
+            .find(|o| o.event_id == d.event_id)
+            .expect("the other subscription's delivery");
+        assert_eq!(twin.payload, d.payload);
+    }
+    w.start_consumer();
+    assert_eq!(w.receiver.wait_for("/again", 2, WAIT).await.len(), 2);
+}

@@ -275,3 +275,127 @@ async fn a_batch_delete_removes_more_messages_than_one_sqs_batch_request_takes()
     assert!(again.is_empty(), "deleted messages came back: {again:?}");
     assert!(q.dead_letter_bodies().await.is_empty());
 }
+
+/// Deploys `pair` to a documentation with a subscriber, with the table on moto's DynamoDB (its own 400 KB item
+/// limit) and the queue on moto's SQS, consumed by the Lambda handler.
+async fn a_large_corpus_diff_is_delivered_bounded_over_moto(pair: &CorpusPair, path: &str) {
+    let Some(q) = queues(pair.slug, 3).await else {
+        return;
+    };
+    let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
+        return;
+    };
+    let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
+    let Some(w) = World::build(Setup {
+        policy: Some(RetryPolicy::default().with_scale(0.0002)),
+        queue: Some(queue.clone()),
+        moto_dynamodb: Some(endpoint),
+        max_document_bytes: Some(CORPUS_DOCUMENT_BYTES),
+        ..Setup::default()
+    })
+    .await
+    else {
+        return;
+    };
+    let handler = Handler {
+        service: w.service.clone(),
+        queue,
+        options: BatchOptions::default(),
+    };
+    let Some(deployed) = deploy_pair(&w, pair, path).await else {
+        return;
+    };
+    let started = Instant::now();
+    while w.receiver.at(path).await.len() < 2 && started.elapsed() < Duration::from_secs(120) {
+        pump(&handler, &q.queue, 1).await;
+    }
+    let (size, summary) = assert_large_diff_delivered(&w, path, &deployed).await;
+    eprintln!("{} (moto): payload of {size} bytes, {summary}", pair.slug);
+    assert!(q.dead_letter_bodies().await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn over_moto_the_stripe_2022_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked()
+ {
+    a_large_corpus_diff_is_delivered_bounded_over_moto(&STRIPE_2022, "/stripe").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn over_moto_the_github_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked()
+ {
+    a_large_corpus_diff_is_delivered_bounded_over_moto(&GITHUB, "/github").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn over_moto_the_kubernetes_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked()
+ {
+    a_large_corpus_diff_is_delivered_bounded_over_moto(&KUBERNETES, "/kubernetes").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn over_moto_a_delivery_dynamodb_refuses_to_record_is_dead_lettered_once_and_logged() {
+    let logs = capture_logs();
+    // A redrive policy of 10 receives: a message left to the queue would come back every second, ten times.
+    let Some(q) = queues("refused", 10).await else {
+        return;
+    };
+    let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
+        return;
+    };
+    let oversize = Arc::new(OversizeDeliveries::default());
+    let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
+    let Some(w) = World::build(Setup {
+        policy: Some(RetryPolicy::default().with_scale(0.0002)),
+        queue: Some(queue.clone()),
+        moto_dynamodb: Some(endpoint),
+        dynamodb_interceptor: Some(aws_sdk_dynamodb::config::SharedInterceptor::new(
+            ArcInterceptor(oversize.clone()),
+        )),
+        ..Setup::default()
+    })
+    .await
+    else {
+        return;
+    };
+    let (service, engine) = counting(&w);
+    let handler = Handler {
+        service,
+        queue,
+        options: BatchOptions::default(),
+    };
+    let doc = w.doc("moto-refused").await;
+    let (sub, secret) = w.subscribe_scripted(&doc, "/r", json!([])).await;
+    w.deploy(&doc, openapi("R", "1", &["/x"]), None).await;
+    w.deploy(&doc, openapi("R", "1", &["/x", "/y"]), None).await;
+    let mut dead = Vec::new();
+    let started = Instant::now();
+    while dead.len() < 2 && started.elapsed() < Duration::from_secs(30) {
+        pump(&handler, &q.queue, 1).await;
+        dead.extend(q.dead_letter_bodies().await);
+    }
+    assert_eq!(dead.len(), 2, "both event messages dead-lettered: {dead:?}");
+    // Past the 1 s visibility timeout, nothing comes back to be handled again.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(pump(&handler, &q.queue, 2).await, 0, "nothing came back");
+    assert_eq!(
+        oversize.refused.load(std::sync::atomic::Ordering::SeqCst),
+        2
+    );
+    assert_eq!(engine.diffs.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert!(w.receiver.at("/r").await.is_empty());
+    let text = logs.text();
+    let errors: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("ERROR") && l.contains("failed permanently"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{text}");
+    for line in errors {
+        assert!(line.contains(&format!("doc_id={}", doc.id)), "{line}");
+        assert!(
+            line.contains(&format!("subscription_id={}", sub.id)),
+            "{line}"
+        );
+        assert!(line.contains("ValidationException"), "{line}");
+    }
+    assert!(!text.contains("whsec_") && !text.contains(&secret));
+}

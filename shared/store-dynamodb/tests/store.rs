@@ -100,6 +100,8 @@ backends!(
     a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats,
     a_never_subscribed_documentation_records_its_events_unqueued_until_its_first_subscription,
     a_deploy_that_read_the_documentation_before_its_first_subscription_queues_its_event,
+    an_event_payload_is_recorded_once_and_the_first_writer_wins,
+    a_delivery_at_every_bound_is_stored_and_one_past_dynamodb_s_limit_is_refused_as_invalid,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only. moto server applies concurrent
@@ -1376,4 +1378,94 @@ async fn a_deploy_that_read_the_documentation_before_its_first_subscription_queu
             .map(|e| e.version_id),
         Some(version.id)
     );
+}
+
+async fn an_event_payload_is_recorded_once_and_the_first_writer_wins(store: DynamoStore) {
+    use specpress_domain::webhooks::DeliveryStore;
+    let (event, other) = (EventId::new(), EventId::new());
+    let now = OffsetDateTime::now_utc();
+    assert_eq!(store.get_event_payload(event).await.unwrap(), None);
+    assert_eq!(
+        store
+            .record_event_payload(event, "{\"first\":1}", now)
+            .await
+            .unwrap(),
+        "{\"first\":1}"
+    );
+    // A second copy of the event message computed its own payload: the recorded one is returned, unchanged.
+    assert_eq!(
+        store
+            .record_event_payload(event, "{\"second\":2}", now)
+            .await
+            .unwrap(),
+        "{\"first\":1}"
+    );
+    assert_eq!(
+        store.get_event_payload(event).await.unwrap().as_deref(),
+        Some("{\"first\":1}")
+    );
+    assert_eq!(store.get_event_payload(other).await.unwrap(), None);
+}
+
+/// A delivery at every size bound the delivery path keeps (the largest payload, the longest attempt log of the
+/// most expensive attempt texts) fits DynamoDB's 400 KB item; a record DynamoDB refuses as too large is a
+/// `DomainError::Invalid` (permanent), not an outage.
+async fn a_delivery_at_every_bound_is_stored_and_one_past_dynamodb_s_limit_is_refused_as_invalid(
+    store: DynamoStore,
+) {
+    use specpress_domain::usecases::delivery::MAX_PAYLOAD_BYTES;
+    use specpress_domain::webhooks::*;
+    let now = OffsetDateTime::now_utc();
+    // Control characters take six bytes each once escaped: the costliest text an attempt keeps.
+    let costly = "\u{1}".repeat(ATTEMPT_TEXT_JSON_BYTES / 6);
+    let attempt = |number| Attempt {
+        number,
+        at: now,
+        status_code: Some(500),
+        error: Some(costly.clone()),
+        latency_ms: u64::MAX,
+        response: Some(costly.clone()),
+    };
+    let delivery = |payload: String| Delivery {
+        id: DeliveryId::new(),
+        org_id: OrgId::new(),
+        doc_id: DocId::new(),
+        subscription_id: SubscriptionId::new(),
+        event_id: Some(EventId::new()),
+        kind: "documentation.published".into(),
+        webhook_id: "msg_x".into(),
+        payload,
+        status: DeliveryStatus::Failed,
+        attempt_count: 8,
+        next_attempt_at: now,
+        attempts: (1..=MAX_LOGGED_ATTEMPTS as u32).map(attempt).collect(),
+        created_at: now,
+        updated_at: now,
+    };
+    let largest = delivery("\"".repeat(MAX_PAYLOAD_BYTES));
+    assert!(store.create_delivery(&largest).await.unwrap());
+    let read = store.get_delivery(largest.id).await.unwrap().unwrap();
+    assert!(
+        read.payload == largest.payload,
+        "the payload is stored whole"
+    );
+    assert!(
+        read.attempts.len() == MAX_LOGGED_ATTEMPTS
+            && read
+                .attempts
+                .iter()
+                .all(|a| a.response == largest.attempts[0].response
+                    && a.error == largest.attempts[0].error),
+        "every attempt is stored whole"
+    );
+    let too_large = delivery("x".repeat(450_000));
+    match store.create_delivery(&too_large).await {
+        Err(DomainError::Invalid { field, message, .. }) => {
+            assert_eq!(field, "delivery");
+            assert!(message.contains("ValidationException"), "{message}");
+        }
+        Err(other) => panic!("refused as invalid, got {other}"),
+        Ok(created) => panic!("refused as invalid, got Ok({created})"),
+    }
+    assert!(store.get_delivery(too_large.id).await.unwrap().is_none());
 }

@@ -220,6 +220,8 @@ pub struct Setup {
     pub moto_dynamodb: Option<String>,
     /// Per-document size limit of the engine (the GitHub corpus documents are 12-13 MB, above the 5 MiB default).
     pub max_document_bytes: Option<usize>,
+    /// An interceptor on the store's DynamoDB client (fault injection on the wire).
+    pub dynamodb_interceptor: Option<aws_sdk_dynamodb::config::SharedInterceptor>,
 }
 
 impl World {
@@ -259,6 +261,18 @@ impl World {
                 DynamoStore::new(client, table)
             }
             None => embedded.store("specpress").await.expect("table"),
+        };
+        let base = match setup.dynamodb_interceptor {
+            Some(interceptor) => {
+                let config = base
+                    .client()
+                    .config()
+                    .to_builder()
+                    .interceptor(interceptor)
+                    .build();
+                DynamoStore::new(aws_sdk_dynamodb::Client::from_conf(config), base.table())
+            }
+            None => base,
         };
         let queue = match setup.queue {
             Some(q) => q,
@@ -575,4 +589,145 @@ pub async fn assert_large_diff_delivered(
         "the stored bytes were sent"
     );
     (second.size, summary.clone())
+}
+
+/// Makes DynamoDB refuse every delivery item as it refused the issue's: each `PutItem` of a `DELIVERY#` item is
+/// padded on the wire (before signing) with a 450 KB attribute, so the engine itself (dynoxide or moto) answers
+/// `ValidationException: Item size has exceeded the maximum allowed size`. Counts the refused writes.
+#[derive(Debug, Default)]
+pub struct OversizeDeliveries {
+    pub refused: std::sync::atomic::AtomicUsize,
+}
+
+impl aws_sdk_dynamodb::config::Intercept for OversizeDeliveries {
+    fn name(&self) -> &'static str {
+        "OversizeDeliveries"
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut<
+            '_,
+        >,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let request = context.request_mut();
+        if request.headers().get("x-amz-target") != Some("DynamoDB_20120810.PutItem") {
+            return Ok(());
+        }
+        let Some(mut body) = request
+            .body()
+            .bytes()
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+        else {
+            return Ok(());
+        };
+        let is_delivery = body["Item"]["pk"]["S"]
+            .as_str()
+            .is_some_and(|pk| pk.starts_with("DELIVERY#"));
+        if !is_delivery {
+            return Ok(());
+        }
+        body["Item"]["padding"] = json!({"S": "x".repeat(450_000)});
+        let bytes = serde_json::to_vec(&body)?;
+        request
+            .headers_mut()
+            .insert("content-length", bytes.len().to_string());
+        *request.body_mut() = bytes.into();
+        self.refused
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    }
+}
+
+/// Lends an interceptor to the store's client while the test keeps reading its counters.
+#[derive(Debug)]
+pub struct ArcInterceptor(pub Arc<OversizeDeliveries>);
+
+impl aws_sdk_dynamodb::config::Intercept for ArcInterceptor {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn modify_before_signing(
+        &self,
+        context: &mut aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut<
+            '_,
+        >,
+        components: &aws_sdk_dynamodb::config::RuntimeComponents,
+        cfg: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        self.0.modify_before_signing(context, components, cfg)
+    }
+}
+
+/// The production engine, counting the diffs it computes.
+pub struct CountingEngine {
+    pub inner: Arc<dyn SpecEngine>,
+    pub diffs: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl SpecEngine for CountingEngine {
+    async fn check(
+        &self,
+        bundle: &Bundle,
+    ) -> specpress_domain::Result<specpress_domain::model::Analysis> {
+        self.inner.check(bundle).await
+    }
+    async fn diff(
+        &self,
+        previous: &Bundle,
+        current: &Bundle,
+    ) -> specpress_domain::Result<specpress_domain::engine::DiffSummary> {
+        self.diffs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.diff(previous, current).await
+    }
+}
+
+/// The world's service with its engine counting diffs.
+pub fn counting(w: &World) -> (DeliveryService, Arc<CountingEngine>) {
+    let engine = Arc::new(CountingEngine {
+        inner: w.service.engine.clone(),
+        diffs: Default::default(),
+    });
+    let service = DeliveryService {
+        engine: engine.clone(),
+        ..w.service.clone()
+    };
+    (service, engine)
+}
+
+/// Log lines, captured from the process-wide subscriber [`capture_logs`] installs.
+#[derive(Clone, Default)]
+pub struct Logs(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Logs {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("logs")).into_owned()
+    }
+}
+
+impl std::io::Write for Logs {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("logs").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Installs a process-wide subscriber writing every log line (warn and above, no colours) into the returned
+/// buffer. Call it once per test process (nextest runs each test in its own).
+pub fn capture_logs() -> Logs {
+    let logs = Logs::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::WARN)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::set_global_default(subscriber).expect("one subscriber per test process");
+    logs
 }
