@@ -893,6 +893,44 @@ async fn the_kubernetes_diff_is_delivered_within_the_payload_bound_marked_trunca
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_openai_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
+    a_large_corpus_diff_is_delivered_bounded(&OPENAI, "/openai").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_corpus_diff_under_the_bound_is_delivered_whole_and_marked_complete() {
+    let Some(mut w) = World::new(fast(0.001), None, None).await else {
+        return;
+    };
+    w.start_consumer();
+    let Some(deployed) = deploy_pair(&w, &STRIPE_2023, "/whole").await else {
+        return;
+    };
+    let got = w.receiver.wait_for("/whole", 2, WAIT).await;
+    assert_eq!(got.len(), 2);
+    assert_all_verified(&got);
+    let second = got
+        .iter()
+        .find(|g| g.body["version"]["id"] == json!(deployed.second.id.to_string()))
+        .expect("the second version's delivery");
+    let diff = &second.body["diff"];
+    assert_eq!(diff["details_truncated"], json!(false));
+    assert_eq!(diff["details"], deployed.full.details, "the full tree");
+    let total = deployed.full.details.as_array().expect("details").len();
+    assert_eq!(diff["details_summary"]["total_items"], json!(total));
+    assert_eq!(diff["details_summary"]["included_items"], json!(total));
+    assert_eq!(
+        diff["details_url"],
+        json!(format!(
+            "{}.json",
+            diff["public_url"].as_str().expect("url")
+        ))
+    );
+    assert!(second.size <= PAYLOAD_BOUND);
+    eprintln!("stripe 2023: payload of {} bytes", second.size);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_delivery_the_store_refuses_to_record_is_dead_lettered_at_once_and_logged_with_its_ids() {
     let logs = capture_logs();
     let oversize = Arc::new(OversizeDeliveries::default());

@@ -450,6 +450,18 @@ pub const KUBERNETES: CorpusPair = CorpusPair {
     current: "swagger-2.0/kubernetes-1.36.json",
 };
 
+pub const OPENAI: CorpusPair = CorpusPair {
+    slug: "openai",
+    previous: "openapi-3.1/openai-2026-08-12.json",
+    current: "openapi-3.1/openai-2026-08-21.json",
+};
+
+pub const STRIPE_2023: CorpusPair = CorpusPair {
+    slug: "stripe-2023",
+    previous: "openapi-3.0/stripe-2023-09-11.yaml",
+    current: "openapi-3.0/stripe-2023-09-12.yaml",
+};
+
 /// Room for the GitHub documents (13.0 MB) in the engine's per-document limit.
 pub const CORPUS_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
 
