@@ -25,8 +25,8 @@ pub(crate) const MAX_INLINE_DEPTH: usize = 96;
 pub(crate) struct Edge {
     pub from: usize,
     pub to: usize,
-    /// Where the use sits under `from`: a range of [`Engine::edge_crumbs`] (empty for edges
-    /// from shared components, which never become link items).
+    /// Where the use sits under `from`: a range of [`Engine::edge_crumbs`] (the link item, if
+    /// the edge becomes one, sits there).
     pub crumbs: std::ops::Range<usize>,
 }
 
@@ -474,14 +474,12 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Records a use of the shared component `to` from `owner` at `crumbs`. Only operations'
-    /// edges become link items, so an edge from a shared component keeps no crumbs; the others
-    /// are appended to one buffer (no allocation per edge).
+    /// Records a use of the shared component `to` from `owner` at `crumbs` (appended to one
+    /// buffer: no allocation per edge). Edges from operations and from shared components alike
+    /// may become link items (see [`crate::tree::build`]), so each keeps where it sits.
     pub(crate) fn link(&mut self, owner: usize, to: usize, crumbs: &[Crumb]) {
         let start = self.edge_crumbs.len();
-        if self.owners.get(owner).is_none_or(|o| o.role.is_none()) {
-            self.edge_crumbs.extend_from_slice(crumbs);
-        }
+        self.edge_crumbs.extend_from_slice(crumbs);
         let crumbs = start..self.edge_crumbs.len();
         self.edges.push(Edge {
             from: owner,
@@ -1379,6 +1377,12 @@ impl<'a> Engine<'a> {
     ) {
         let request = request != self.inverted;
         let depth = base.len();
+        // The schema pair compared under the previous media type. Swagger 2.0 gives every
+        // media type of a body or response the same schema: it is compared once, under the
+        // first, where its changes and its links to shared components are reported (comparing
+        // it again would find no change, the pair being memoized, but would repeat every link
+        // under every media type).
+        let mut last: Option<(&Location, &Location)> = None;
         for (i, (mt, c)) in cur.iter().enumerate() {
             base.truncate(depth);
             match small_get_near(prev, i, mt) {
@@ -1405,6 +1409,10 @@ impl<'a> Engine<'a> {
                     let at = (Some(&p.source), Some(&c.source));
                     match (&p.schema, &c.schema) {
                         (Some(ps), Some(cs)) => {
+                            if last == Some((ps, cs)) {
+                                continue;
+                            }
+                            last = Some((ps, cs));
                             let role = if request {
                                 Role::RequestBody
                             } else {

@@ -1,19 +1,78 @@
 //! The text, Markdown and HTML renderings of a diff tree (JSON is the tree itself).
+//!
+//! Every rendering counts the same thing as a breaking change: one change of level breaking
+//! (one `changes[]` entry of the JSON whose `level` is `breaking`), reported once, at the node
+//! where it was found. Text and Markdown mark one line per breaking change (`[Breaking] `,
+//! `**[Breaking]** `; a node carrying two gets a second line for the second), HTML puts one
+//! badge in each breaking change's entry, and the Markdown headline counts them. The
+//! `breaking` flag of a node (JSON `breaking`, HTML `breaking` class, the Markdown 🚨 of an
+//! item, the text's "leads to breaking changes" on a link line) says that a breaking change
+//! lies under it: in its own changes, its children, or the component a link points at.
 
 use std::fmt::Write;
 
 use crate::change::Status;
+use crate::rules::Level;
 use crate::tree::DiffItem;
 
 /// Markdown output above this size is cut (GitHub refuses comments over 65,536 characters).
 pub(crate) const MARKDOWN_BUDGET: usize = 60_000;
 
-fn details(item: &DiffItem) -> String {
-    if item.status != Status::Modified || item.changes.is_empty() {
-        return String::new();
+/// Said of a link to a shared component that leads to a breaking change.
+const LEADS: &str = " (leads to breaking changes)";
+
+/// The lines a node renders as, each `(marked as a breaking change, details)`: one line
+/// listing its changes (details only for a modified node), marked when one of them is
+/// breaking; and one more marked line for each further breaking change, with its message. A
+/// link to a component says whether the component leads to a breaking change.
+fn lines(item: &DiffItem) -> Vec<(bool, String)> {
+    if item.reference.is_some() {
+        return vec![(
+            false,
+            if item.breaking {
+                LEADS.into()
+            } else {
+                String::new()
+            },
+        )];
     }
-    let msgs: Vec<&str> = item.changes.iter().map(|c| c.message.as_str()).collect();
-    format!(" ({})", msgs.join("; "))
+    let breaking: Vec<usize> = (0..item.changes.len())
+        .filter(|&i| item.changes[i].level == Level::Breaking)
+        .collect();
+    let further = breaking.get(1..).unwrap_or(&[]);
+    let first = if item.status != Status::Modified {
+        String::new()
+    } else {
+        let msgs: Vec<&str> = (0..item.changes.len())
+            .filter(|i| !further.contains(i))
+            .map(|i| item.changes[i].message.as_str())
+            .collect();
+        if msgs.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", msgs.join("; "))
+        }
+    };
+    let mut out = Vec::with_capacity(1 + further.len());
+    out.push((!breaking.is_empty(), first));
+    for &i in further {
+        out.push((true, format!(" ({})", item.changes[i].message)));
+    }
+    out
+}
+
+/// The number of breaking changes in the items (each counted once, at its node).
+pub(crate) fn breaking_changes(items: &[DiffItem]) -> usize {
+    items
+        .iter()
+        .map(|i| {
+            i.changes
+                .iter()
+                .filter(|c| c.level == Level::Breaking)
+                .count()
+                + breaking_changes(&i.children)
+        })
+        .sum()
 }
 
 fn child_line(item: &DiffItem) -> String {
@@ -26,19 +85,21 @@ fn child_line(item: &DiffItem) -> String {
 
 // ------------------------------------------------------------------------------ text
 
-/// `Modified: GET /x` lines, two-space nesting, `[Breaking] ` on breaking lines.
+/// `Modified: GET /x` lines, two-space nesting, `[Breaking] ` on the line of each breaking
+/// change.
 pub(crate) fn text(items: &[DiffItem]) -> String {
     let mut out = String::new();
     for item in items {
-        let prefix = if item.own_breaking { "[Breaking] " } else { "" };
-        let _ = writeln!(
-            out,
-            "{prefix}{}: {}{}{}",
-            item.status.title(),
-            item.label,
-            item.name,
-            details(item)
-        );
+        for (marked, details) in lines(item) {
+            let prefix = if marked { "[Breaking] " } else { "" };
+            let _ = writeln!(
+                out,
+                "{prefix}{}: {}{}{details}",
+                item.status.title(),
+                item.label,
+                item.name,
+            );
+        }
         if !item.affected.is_empty() {
             let _ = writeln!(out, "  Used by {} operation(s)", item.affected.len());
         }
@@ -56,14 +117,15 @@ fn text_child(out: &mut String, item: &DiffItem, depth: usize) {
         }
         return;
     }
-    let prefix = if item.own_breaking { "[Breaking] " } else { "" };
-    let _ = writeln!(
-        out,
-        "{}{prefix}{}{}",
-        "  ".repeat(depth),
-        child_line(item),
-        details(item)
-    );
+    for (marked, details) in lines(item) {
+        let prefix = if marked { "[Breaking] " } else { "" };
+        let _ = writeln!(
+            out,
+            "{}{prefix}{}{details}",
+            "  ".repeat(depth),
+            child_line(item),
+        );
+    }
     for child in &item.children {
         text_child(out, child, depth + 1);
     }
@@ -82,14 +144,18 @@ pub(crate) fn markdown(items: &[DiffItem]) -> String {
         out.push_str("No changes.\n");
         return out;
     }
-    let breaking = items.iter().filter(|i| i.breaking).count();
+    let breaking = breaking_changes(items);
     if breaking > 0 {
+        // The breaking changes, and how many items lead to one (their own, or through the
+        // components they link to).
+        let flagged = items.iter().filter(|i| i.breaking).count();
         let _ = writeln!(
             out,
-            "**{breaking} breaking change{}** out of {} changed item{}.\n",
+            "**{breaking} breaking change{}** ({flagged} of {} changed item{} lead{} to one).\n",
             if breaking == 1 { "" } else { "s" },
             items.len(),
-            if items.len() == 1 { "" } else { "s" }
+            if items.len() == 1 { "" } else { "s" },
+            if flagged == 1 { "s" } else { "" },
         );
     }
     let mut groups: Vec<(Status, Vec<&DiffItem>)> =
@@ -103,29 +169,33 @@ pub(crate) fn markdown(items: &[DiffItem]) -> String {
             })
             .filter(|(_, v)| !v.is_empty())
             .collect();
-    // Groups with breaking items first (stable: Added, Removed, Modified otherwise).
+    // Groups with breaking items first (stable: Added, Removed, Modified otherwise); in a
+    // group, the items holding breaking changes themselves first, then those leading to one
+    // through their links, so a cut never hides the changes behind the links shown.
     groups.sort_by_key(|(_, v)| !v.iter().any(|i| i.breaking));
     let total = items.len();
     let mut written = 0usize;
     'groups: for (status, mut group) in groups {
-        group.sort_by_key(|i| !i.breaking);
+        group
+            .sort_by_cached_key(|i| (breaking_changes(std::slice::from_ref(*i)) == 0, !i.breaking));
         let _ = writeln!(out, "## {} ({})\n", status.title(), group.len());
         for item in group {
-            if out.len() > MARKDOWN_BUDGET {
-                break 'groups;
+            // Each item whole or not at all (but the first, cut at a line, rather than
+            // nothing), so the comment stays under the budget.
+            let mut entry = String::new();
+            // The flag (a breaking change lies under the item) once, the markers per change.
+            let mut flag = if item.breaking { " 🚨" } else { "" };
+            for (marked, details) in lines(item) {
+                let _ = writeln!(
+                    entry,
+                    "* {}{}`{}`{flag}{}",
+                    if marked { "**[Breaking]** " } else { "" },
+                    md_escape(&item.label),
+                    md_escape(&item.name),
+                    md_details(&details)
+                );
+                flag = "";
             }
-            let badge = if item.breaking {
-                " 🚨 **Breaking**"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "* {}`{}`{badge}{}",
-                md_escape(&item.label),
-                md_escape(&item.name),
-                md_details(item)
-            );
             if !item.affected.is_empty() {
                 let shown: Vec<String> = item
                     .affected
@@ -135,7 +205,7 @@ pub(crate) fn markdown(items: &[DiffItem]) -> String {
                     .collect();
                 let more = item.affected.len().saturating_sub(10);
                 let _ = writeln!(
-                    out,
+                    entry,
                     "  * Used by {}{}",
                     shown.join(", "),
                     if more > 0 {
@@ -146,8 +216,23 @@ pub(crate) fn markdown(items: &[DiffItem]) -> String {
                 );
             }
             for child in &item.children {
-                md_child(&mut out, child, 1);
+                md_child(&mut entry, child, 1);
             }
+            if out.len() + entry.len() > MARKDOWN_BUDGET {
+                if written > 0 {
+                    break 'groups;
+                }
+                let mut room = MARKDOWN_BUDGET.saturating_sub(out.len()).min(entry.len());
+                while !entry.is_char_boundary(room) {
+                    room -= 1;
+                }
+                let cut = entry[..room].rfind('\n').map_or(0, |i| i + 1);
+                entry.truncate(cut);
+                out.push_str(&entry);
+                written += 1;
+                break 'groups;
+            }
+            out.push_str(&entry);
             written += 1;
         }
         out.push('\n');
@@ -162,12 +247,11 @@ pub(crate) fn markdown(items: &[DiffItem]) -> String {
     out
 }
 
-fn md_details(item: &DiffItem) -> String {
-    let d = details(item);
-    if d.is_empty() {
-        d
+fn md_details(details: &str) -> String {
+    if details.is_empty() {
+        String::new()
     } else {
-        format!(" —{}", md_escape(d.trim_start()))
+        format!(" —{}", md_escape(details.trim_start()))
     }
 }
 
@@ -178,22 +262,20 @@ fn md_child(out: &mut String, item: &DiffItem, depth: usize) {
         }
         return;
     }
-    let badge = if item.own_breaking {
-        "**[Breaking]** "
-    } else {
-        ""
-    };
     let status = item.status.as_str();
     let line = match item.item_type.as_str() {
         "body" => format!("{} {status}", item.label),
         _ => format!("{} {status}: `{}`", item.label, md_escape(&item.name)),
     };
-    let _ = writeln!(
-        out,
-        "{}* {badge}{line}{}",
-        "  ".repeat(depth),
-        md_details(item)
-    );
+    for (marked, details) in lines(item) {
+        let _ = writeln!(
+            out,
+            "{}* {}{line}{}",
+            "  ".repeat(depth),
+            if marked { "**[Breaking]** " } else { "" },
+            md_details(&details)
+        );
+    }
     for child in &item.children {
         md_child(out, child, depth + 1);
     }
@@ -237,9 +319,6 @@ pub(crate) fn html(items: &[DiffItem]) -> String {
             esc(&item.item_type),
             item.level
         );
-        if item.own_breaking || item.breaking {
-            out.push_str("<span class=\"specpress-diff__badge breaking\">Breaking</span> ");
-        }
         let _ = write!(
             out,
             "{}: {}<code class=\"code-inline root\">{}</code>",
@@ -273,9 +352,15 @@ fn html_details(out: &mut String, item: &DiffItem) {
     }
     out.push_str("<ul class=\"specpress-diff__changes\">");
     for c in &item.changes {
+        // One badge per breaking change.
+        let badge = if c.level == Level::Breaking {
+            "<span class=\"specpress-diff__badge breaking\">Breaking</span> "
+        } else {
+            ""
+        };
         let _ = write!(
             out,
-            "<li class=\"specpress-diff__change {}\" data-rule=\"{}\">{}</li>",
+            "<li class=\"specpress-diff__change {}\" data-rule=\"{}\">{badge}{}</li>",
             c.level,
             esc(c.rule),
             esc(&c.message)
@@ -297,9 +382,6 @@ fn html_children(out: &mut String, children: &[DiffItem]) {
             if child.breaking { " breaking" } else { "" },
             esc(&child.item_type)
         );
-        if child.own_breaking {
-            out.push_str("<span class=\"specpress-diff__badge breaking\">Breaking</span> ");
-        }
         if child.item_type == "body" {
             let _ = write!(out, "{} {}", esc(&child.label), child.status.as_str());
         } else if let Some(r) = &child.reference {
@@ -311,6 +393,11 @@ fn html_children(out: &mut String, children: &[DiffItem]) {
                 esc(r),
                 esc(&child.name)
             );
+            if child.breaking {
+                out.push_str(
+                    " <span class=\"specpress-diff__leads breaking\">leads to breaking changes</span>",
+                );
+            }
         } else {
             let _ = write!(
                 out,

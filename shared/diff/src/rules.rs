@@ -851,6 +851,15 @@ pub fn catalogue_markdown() -> String {
          component, with the list of affected operations. Content-only rules (descriptions, summaries, titles, \
          examples) are marked `content`: they never make a diff structural.\n\n",
     );
+    out.push_str(
+        "A breaking change is one change of level breaking, reported once, at the node where it was found. \
+         Every rendering counts the same thing: the Markdown headline, the text's `[Breaking] ` lines (one per \
+         breaking change), the HTML's breaking badges and the JSON's `changes[]` entries whose `level` is \
+         `breaking`. The JSON `breaking` flag of an item says that a breaking change lies under it (its own \
+         changes, its children, or the shared component a `schema` link item points at through `ref`), so it can \
+         always be followed down to that change; an operation using a component that leads to a breaking change, \
+         directly or through components that did not change, is flagged and links to it.\n\n",
+    );
     let mut families: Vec<&str> = Vec::new();
     for r in rules {
         if !families.contains(&r.family) {

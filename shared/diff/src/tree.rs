@@ -59,13 +59,15 @@ pub struct DiffItem {
     /// components).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub affected: Vec<String>,
-    /// For a use of a changed shared component: the `id` of the component's root item.
+    /// For a use of a shared component that changed or leads to a breaking change: the `id`
+    /// of the component's root item (its `breaking` and `level` are this item's).
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
     /// Text label of the node (`Query parameter`, `Body attribute`, …), for the renderers.
     #[serde(skip)]
     pub label: String,
-    /// True when this node's own changes (not its children's) are breaking.
+    /// True when one of this node's own changes (not its children's, nor those of the
+    /// component a link points at) is breaking.
     #[serde(skip)]
     pub own_breaking: bool,
     /// True when the node only groups its children (a request body with no change of its
@@ -154,19 +156,35 @@ fn attr_value(into: &mut Option<Value>, attribute: &str, v: &Option<Value>) {
 }
 
 /// Facts computed over the component graph.
+///
+/// Which uses of shared components become link items: a use by an owner that is shown (an
+/// operation, or a component that is itself an item) of a component that has a change of its
+/// own or leads to a breaking change. A component is shown (becomes an item) when it has a
+/// change of its own or leads to a breaking change; in the second case it may hold nothing but
+/// links. So a breaking flag can always be followed, link by link, down to the change that
+/// causes it; a change of a lower level reached only through unchanged components is found at
+/// its own component, whose `affected` list names the operations.
 pub(crate) struct Graph {
     /// Per owner: it has a change of its own.
     pub own_changed: Vec<bool>,
-    /// Per owner: it has a breaking change of its own.
-    pub own_breaking: Vec<bool>,
-    /// Per owner: it or a component it reaches has a change.
-    #[allow(dead_code)]
-    pub changed: Vec<bool>,
     /// Per owner: it or a component it reaches has a breaking change.
     pub breaking: Vec<bool>,
-    /// Per owner with a change of its own: the operations that reach it (empty for the
-    /// others, which never become items).
+    /// Per owner: it may become an item (every operation-like owner; a shared component with
+    /// a change of its own or that leads to a breaking change).
+    pub shown: Vec<bool>,
+    /// Per owner: the highest level of a change reachable from it through its own tree and
+    /// its link items (the `level` of its item, and of every link item pointing at it).
+    pub level: Vec<Level>,
+    /// Per component with a change of its own: the operations that reach it (empty for the
+    /// others).
     pub affected: Vec<Vec<String>>,
+}
+
+impl Graph {
+    /// Whether the use of `to` by `from` becomes a link item.
+    pub(crate) fn links(&self, from: usize, to: usize) -> bool {
+        from != to && self.shown[from] && (self.own_changed[to] || self.breaking[to])
+    }
 }
 
 /// Adjacency lists of `n` nodes in one buffer: node `x`'s neighbours are
@@ -228,14 +246,15 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
     let n = e.owners.len();
     let mut changed = vec![false; n];
     let mut breaking = vec![false; n];
+    let mut level = vec![Level::Info; n];
     for c in &e.changes {
         changed[c.owner] = true;
         if c.level == Level::Breaking {
             breaking[c.owner] = true;
         }
+        level[c.owner] = level[c.owner].max(c.level);
     }
     let own_changed = changed.clone();
-    let own_breaking = breaking.clone();
     // The component graph in compressed form (one buffer per direction, not one list per
     // owner): `out` lists each owner's distinct targets in increasing order, `into` each
     // owner's sources.
@@ -254,54 +273,122 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
         n,
         (0..n).flat_map(|from| out.of(from).iter().map(move |&to| (to, from))),
     );
-    for flags in [&mut changed, &mut breaking] {
+    let spread = |flags: &mut Vec<bool>, follow: &dyn Fn(usize, usize) -> bool| {
         let mut queue: Vec<usize> = (0..n).filter(|&i| flags[i]).collect();
         while let Some(x) = queue.pop() {
             for &from in into.of(x) {
-                if !flags[from] {
+                if !flags[from] && follow(from, x) {
                     flags[from] = true;
                     queue.push(from);
                 }
             }
         }
+    };
+    spread(&mut changed, &|_, _| true);
+    spread(&mut breaking, &|_, _| true);
+    let shown: Vec<bool> = (0..n)
+        .map(|i| e.owners[i].role.is_none() || own_changed[i] || breaking[i])
+        .collect();
+    // The level of an item is the highest level reachable through its links: every owner
+    // with a change of its own at `warning` or above passes it back along the uses that
+    // become link items (`breaking` needs no such walk: every use of a component that leads
+    // to a breaking change from a shown owner is a link, so it is the same set).
+    let mut warning: Vec<bool> = level.iter().map(|&l| l >= Level::Warning).collect();
+    spread(&mut warning, &|from, to| {
+        from != to && shown[from] && (own_changed[to] || breaking[to])
+    });
+    for i in 0..n {
+        level[i] = if breaking[i] {
+            Level::Breaking
+        } else if warning[i] {
+            Level::Warning
+        } else {
+            Level::Info
+        };
     }
-    let mut affected: Vec<Vec<String>> = vec![Vec::new(); n];
-    let mut seen = vec![usize::MAX; n];
-    let mut stack: Vec<usize> = Vec::new();
-    for (i, o) in e.owners.iter().enumerate() {
-        if !matches!(
-            o.item_type,
-            "endpoint" | "webhook" | "operation" | "channel" | "callback"
-        ) || !changed[i]
-        {
-            continue;
+    // The operations reaching each component, as bit sets over the operations that reach a
+    // change (a forward data flow over the edges among owners that reach a change, each
+    // owner revisited only when its set grew): one walk of the graph for all operations,
+    // rather than one per operation through the same components.
+    let ops: Vec<usize> = (0..n)
+        .filter(|&i| {
+            changed[i]
+                && matches!(
+                    e.owners[i].item_type,
+                    "endpoint" | "webhook" | "operation" | "channel" | "callback"
+                )
+        })
+        .collect();
+    let words = ops.len().div_ceil(64);
+    // A set per component that reaches a change (the only owners the flow enters).
+    let mut set = vec![u32::MAX; n];
+    let mut sets = 0usize;
+    for x in 0..n {
+        if changed[x] && e.owners[x].role.is_some() {
+            set[x] = sets as u32;
+            sets += 1;
         }
-        // Only owners that reach a change can lead to one: the walk stays among them.
-        stack.clear();
-        stack.extend(out.of(i).iter().copied().filter(|&y| changed[y]));
-        while let Some(x) = stack.pop() {
-            if seen[x] == i {
+    }
+    let mut reached = vec![0u64; sets * words];
+    let mut queued = vec![false; n];
+    let mut queue: Vec<usize> = Vec::new();
+    for (k, &i) in ops.iter().enumerate() {
+        for &y in out.of(i) {
+            if set[y] == u32::MAX {
                 continue;
             }
-            seen[x] = i;
-            // Only a component with a change of its own becomes an item (operations link
-            // to it; nothing links to the others), so only its list is ever read.
-            if own_changed[x] {
-                affected[x].push(o.name.clone());
+            reached[set[y] as usize * words + k / 64] |= 1 << (k % 64);
+            if !queued[y] {
+                queued[y] = true;
+                queue.push(y);
             }
-            stack.extend(
-                out.of(x)
-                    .iter()
-                    .copied()
-                    .filter(|&y| seen[y] != i && changed[y]),
-            );
+        }
+    }
+    while let Some(x) = queue.pop() {
+        queued[x] = false;
+        let sx = set[x] as usize;
+        for &y in out.of(x) {
+            if set[y] == u32::MAX || y == x {
+                continue;
+            }
+            let sy = set[y] as usize;
+            let mut grew = false;
+            for w in 0..words {
+                let add = reached[sx * words + w] & !reached[sy * words + w];
+                if add != 0 {
+                    reached[sy * words + w] |= add;
+                    grew = true;
+                }
+            }
+            if grew && !queued[y] {
+                queued[y] = true;
+                queue.push(y);
+            }
+        }
+    }
+    // Only a component with a change of its own lists the operations (a component shown
+    // only because it leads to a breaking change holds links, and the operations are listed
+    // at the components whose changes they reach), in the order of the operations.
+    let mut affected: Vec<Vec<String>> = vec![Vec::new(); n];
+    for x in (0..n).filter(|&x| own_changed[x] && set[x] != u32::MAX) {
+        let sx = set[x] as usize;
+        let bits = reached.get(sx * words..(sx + 1) * words).unwrap_or(&[]);
+        let list = &mut affected[x];
+        list.reserve(bits.iter().map(|b| b.count_ones() as usize).sum());
+        for (w, &b) in bits.iter().enumerate() {
+            let mut b = b;
+            while b != 0 {
+                let k = w * 64 + b.trailing_zeros() as usize;
+                b &= b - 1;
+                list.push(e.owners[ops[k]].name.clone());
+            }
         }
     }
     Graph {
         own_changed,
-        own_breaking,
-        changed,
         breaking,
+        shown,
+        level,
         affected,
     }
 }
@@ -310,19 +397,31 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
 /// security, then shared components.
 pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
     let n = e.owners.len();
-    let mut roots: Vec<Node> = (0..n).map(|_| Node::new(None)).collect();
+    // The root nodes of the owners that have something to show, created on first use
+    // (most owners have nothing): `slot[owner]` indexes `roots`.
+    let mut slot: Vec<u32> = vec![u32::MAX; n];
+    let mut roots: Vec<Node> = Vec::new();
+    let mut root = |owner: usize, roots: &mut Vec<Node>| -> usize {
+        if slot[owner] == u32::MAX {
+            slot[owner] = roots.len() as u32;
+            roots.push(Node::new(None));
+        }
+        slot[owner] as usize
+    };
     for (i, c) in e.changes.iter().enumerate() {
-        roots[c.owner].at(&c.crumbs).changes.push(i);
+        let r = root(c.owner, &mut roots);
+        roots[r].at(&c.crumbs).changes.push(i);
     }
     // The item ids of the components linked to, each derived once.
     let mut link_ids: Vec<Option<String>> = vec![None; n];
     let mut linked: FxSet<(usize, usize, &[Crumb])> =
         FxSet::with_capacity_and_hasher(e.edges.len().min(4096), Default::default());
     for edge in &e.edges {
-        // Operations link to the shared definitions they use directly and that changed
-        // themselves; what changed deeper is reported at its own definition, whose
-        // `affected` list names the operations (no change is repeated at every use site).
-        if edge.from == edge.to || !g.own_changed[edge.to] || e.owners[edge.from].role.is_some() {
+        // Operations and shown components link to the shared definitions they use directly
+        // that changed themselves or lead to a breaking change (see [`Graph`]); a change is
+        // reported at its own definition, whose `affected` list names the operations (no
+        // change is repeated at every use site).
+        if !g.links(edge.from, edge.to) {
             continue;
         }
         if !linked.insert((edge.from, edge.to, e.edge_path(edge))) {
@@ -332,7 +431,8 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
         if link_ids[edge.to].is_none() {
             link_ids[edge.to] = Some(target.item_id().into_owned());
         }
-        let parent = roots[edge.from].at(e.edge_path(edge));
+        let r = root(edge.from, &mut roots);
+        let parent = roots[r].at(e.edge_path(edge));
         let mut link = Node::new(Some(Crumb::new(NodeKind::SchemaLink, target.name.as_str())));
         link.link = Some(edge.to);
         parent.children.push(link);
@@ -345,11 +445,10 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
         "security" | "security_scheme" => 4,
         _ => 5,
     };
-    // Only owners with something to show become items: sort just those (the sort is stable,
-    // so the order is the same as sorting every owner and skipping the empty ones).
-    let mut idx: Vec<usize> = (0..n)
-        .filter(|&i| !roots[i].changes.is_empty() || !roots[i].children.is_empty())
-        .collect();
+    // Only owners with something to show become items (a root is created for a change or a
+    // link): sort just those (the sort is stable, so the order is the same as sorting every
+    // owner and skipping the others).
+    let mut idx: Vec<usize> = (0..n).filter(|&i| slot[i] != u32::MAX).collect();
     // Operations sorted by path then method, so removed and added ones sit among the rest.
     let sort_key = |i: usize| {
         let o = &e.owners[i];
@@ -375,7 +474,10 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
     idx.sort_by_cached_key(|&i| (order(e.owners[i].item_type), sort_key(i)));
     let mut items = Vec::new();
     for i in idx {
-        let root = std::mem::replace(&mut roots[i], Node::new(None));
+        let Some(root) = roots.get_mut(slot[i] as usize) else {
+            continue;
+        };
+        let root = std::mem::replace(root, Node::new(None));
         if root.changes.is_empty() && root.children.is_empty() {
             continue;
         }
@@ -408,10 +510,10 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
             item.affected = std::mem::take(&mut g.affected[i]);
             item.label = format!("schema ({}) ", role.prefix().replace('-', " "));
         }
-        item.breaking = item.breaking || g.breaking[i];
-        if item.breaking && item.level < Level::Breaking {
-            item.level = Level::Breaking;
-        }
+        // The flag and level come from the tree alone (own changes, children and links), so
+        // each can be followed down to its cause; they agree with the graph's.
+        debug_assert_eq!(item.breaking, g.breaking[i], "{}", o.name);
+        debug_assert_eq!(item.level, g.level[i], "{}", o.name);
         item.transparent = false;
         items.push(item);
     }
@@ -450,18 +552,16 @@ fn to_item(
         );
     if let Some(target) = node.link {
         let t = &e.owners[target];
-        let breaking = g.own_breaking[target];
+        // What the linked component's item says: it leads to a breaking change (its own, or
+        // through its links), and the highest level it leads to.
+        let breaking = g.breaking[target];
         return DiffItem {
             id,
             name,
             status: Status::Modified,
             item_type: "schema".into(),
             breaking,
-            level: if breaking {
-                Level::Breaking
-            } else {
-                Level::Info
-            },
+            level: g.level[target],
             previous: None,
             current: None,
             breaking_details: None,
@@ -473,7 +573,7 @@ fn to_item(
                 _ => t.item_id().into_owned(),
             }),
             label: "Schema".into(),
-            own_breaking: breaking,
+            own_breaking: false,
             transparent: false,
         };
     }

@@ -166,3 +166,85 @@ fn the_same_document_in_json_and_in_yaml_has_no_difference() {
         );
     }
 }
+
+#[path = "support/trace.rs"]
+mod trace;
+
+/// Both directions of every pair: (previous, current).
+fn both_directions() -> impl Iterator<Item = (&'static str, &'static str)> {
+    PAIRS.iter().flat_map(|&(a, b)| [(a, b), (b, a)])
+}
+
+#[test]
+fn every_breaking_flag_of_every_corpus_pair_leads_to_a_breaking_change() {
+    let Some(dir) = corpus() else { return };
+    let mut unsound = Vec::new();
+    for (previous, current) in both_directions() {
+        let report = run(&dir, previous, current);
+        let t = trace::check(&report);
+        eprintln!(
+            "{previous} -> {current}: {} of {} breaking flags unexplained ({} nodes), {} unflagged, {} wrong levels, {} dangling refs",
+            t.unexplained.len(),
+            t.flagged,
+            t.nodes,
+            t.unflagged.len(),
+            t.wrong_level.len(),
+            t.dangling.len()
+        );
+        if !t.is_sound() {
+            unsound.push(format!(
+                "{previous} -> {current}: unexplained {:?}, unflagged {:?}, wrong levels {:?}, dangling {:?}",
+                &t.unexplained[..t.unexplained.len().min(5)],
+                &t.unflagged[..t.unflagged.len().min(5)],
+                &t.wrong_level[..t.wrong_level.len().min(5)],
+                &t.dangling[..t.dangling.len().min(5)],
+            ));
+        }
+    }
+    assert!(unsound.is_empty(), "{unsound:#?}");
+}
+
+#[test]
+fn the_four_renderings_count_the_same_breaking_changes_on_every_corpus_pair() {
+    let Some(dir) = corpus() else { return };
+    for (previous, current) in both_directions() {
+        let report = run(&dir, previous, current);
+        let c = trace::counts(&report);
+        eprintln!("{previous} -> {current}: {c:?}");
+        let n = c.report;
+        assert_eq!(
+            (c.json, c.text, c.markdown_headline, c.html),
+            (n, n, n, n),
+            "{previous} -> {current}: {c:?}"
+        );
+        // The flags agree too: the HTML marks the JSON's flagged roots, the Markdown headline
+        // counts them.
+        let flagged = report.items().iter().filter(|i| i.breaking).count();
+        let html = report.html();
+        assert_eq!(
+            html.matches("changelog-event__diff-operation added breaking\"")
+                .count()
+                + html
+                    .matches("changelog-event__diff-operation removed breaking\"")
+                    .count()
+                + html
+                    .matches("changelog-event__diff-operation modified breaking\"")
+                    .count(),
+            flagged,
+            "{previous} -> {current}"
+        );
+        if n > 0 {
+            assert!(
+                report
+                    .markdown()
+                    .lines()
+                    .next()
+                    .is_some_and(|l| l.contains(&format!(
+                        "({flagged} of {} changed item",
+                        report.items().len()
+                    ))),
+                "{previous} -> {current}"
+            );
+        }
+    }
+}
