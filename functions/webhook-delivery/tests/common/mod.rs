@@ -504,6 +504,47 @@ pub async fn deploy_pair(w: &World, pair: &CorpusPair, path: &str) -> Option<Dep
     })
 }
 
+/// The size of a top-level item's summary in a truncated payload, as `docs/webhooks.md` describes it: without its
+/// `children` and `affected`, marked `truncated` when they were not empty; past 1 KiB, only its identity members.
+fn summary_size(item: &Value) -> usize {
+    let Some(object) = item.as_object() else {
+        return 0;
+    };
+    let cut = ["children", "affected"].iter().any(|k| {
+        object
+            .get(*k)
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+    });
+    let mut summary: serde_json::Map<String, Value> = object
+        .iter()
+        .filter(|(k, _)| *k != "children" && *k != "affected")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    summary.insert("children".into(), json!([]));
+    if cut {
+        summary.insert("truncated".into(), json!(true));
+    }
+    let full = Value::Object(summary.clone()).to_string().len();
+    if full <= specpress_domain::usecases::delivery::MAX_SUMMARY_ITEM_BYTES {
+        return full;
+    }
+    let identity = [
+        "id",
+        "name",
+        "status",
+        "type",
+        "breaking",
+        "level",
+        "breaking_details",
+        "ref",
+        "children",
+    ];
+    summary.retain(|k, _| identity.contains(&k.as_str()));
+    summary.insert("truncated".into(), json!(true));
+    Value::Object(summary).to_string().len()
+}
+
 /// Largest body a delivery may carry (the bound `docs/webhooks.md` documents).
 pub const PAYLOAD_BOUND: usize = specpress_domain::usecases::delivery::MAX_PAYLOAD_BYTES;
 
@@ -558,12 +599,36 @@ pub async fn assert_large_diff_delivered(
         position += found + 1;
         assert_eq!(item["children"], json!([]));
     }
-    // Breaking items come first when the budget is shared out: these pairs' breaking items all fit.
+    // Breaking items come first when the budget is shared out: every one is listed, or (when they do not all fit:
+    // an operation that reaches a breaking change through the schemas it uses is flagged too, so the Stripe 2022,
+    // GitHub and Kubernetes pairs have 484, 153 and 228) each one left out was larger than the room the non-breaking
+    // items listed after them take.
     let included_breaking = details
         .iter()
         .filter(|i| i["breaking"] == json!(true))
         .count();
-    assert_eq!(included_breaking, breaking, "every breaking item is listed");
+    eprintln!(
+        "{path}: {included_breaking} of {breaking} breaking items listed, {} items in all",
+        details.len()
+    );
+    if included_breaking < breaking {
+        let listed: Vec<&Value> = details.iter().map(|i| &i["id"]).collect();
+        let after: usize = details
+            .iter()
+            .filter(|i| i["breaking"] != json!(true))
+            .map(|i| i.to_string().len())
+            .sum();
+        for left_out in all
+            .iter()
+            .filter(|i| i["breaking"] == json!(true) && !listed.contains(&&i["id"]))
+        {
+            assert!(
+                summary_size(left_out) + 1 > after,
+                "{} left out, while {after} bytes of non-breaking items are listed",
+                left_out["id"]
+            );
+        }
+    }
     // The attempt is recorded right after the receiver answered.
     let until = Instant::now() + Duration::from_secs(10);
     let log = loop {
