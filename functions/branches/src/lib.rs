@@ -20,10 +20,10 @@ use axum::routing::{delete, get, patch};
 use serde::{Deserialize, Serialize};
 use specpress_api::auth::Auth;
 use specpress_api::body::JsonBody;
-use specpress_api::pagination::{ListRequest, paginate};
+use specpress_api::pagination::{ListRequest, invalid_cursor, paginate, respond_page};
 use specpress_api::{ApiError, AppState};
 use specpress_domain::model::Version;
-use specpress_domain::usecases::branches::{self, CreateBranch, Promotion};
+use specpress_domain::usecases::branches::{self, CreateBranch, HistoryStart, Promotion};
 use time::format_description::well_known::Rfc3339;
 
 /// The branch routes.
@@ -132,6 +132,21 @@ impl VersionItem {
     }
 }
 
+/// The cursor position of a history entry: newest first, so the key orders by descending position (the same text as
+/// the in-memory listing used, so cursors issued before paging moved into the store still work).
+fn history_key(position: u64) -> String {
+    format!("{:020}", u64::MAX - position)
+}
+
+/// The position a history cursor key stands for.
+fn position_of_key(key: &[u8]) -> Option<u64> {
+    let digits = std::str::from_utf8(key).ok()?;
+    if digits.len() != 20 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    u64::MAX.checked_sub(digits.parse().ok()?)
+}
+
 async fn versions(
     State(state): State<AppState>,
     Auth(p): Auth,
@@ -139,11 +154,52 @@ async fn versions(
     Query(q): Query<VersionsQuery>,
     list: ListRequest,
 ) -> Result<Response, ApiError> {
-    let (doc, slug, versions) =
-        branches::list_versions(&*state.store, &p, &doc, q.branch.as_deref()).await?;
+    let history = branches::version_history(&*state.store, &p, &doc, q.branch.as_deref()).await?;
+    let scope = format!("versions:{}:{}", history.doc.id, history.slug());
+    let start = list.start(&scope)?;
+    let from = match &start.after {
+        Some(key) => HistoryStart::Below(position_of_key(key).ok_or_else(invalid_cursor)?),
+        None => HistoryStart::Offset(list.page.offset()),
+    };
+    let versions = branches::history_page(&*state.store, &history, from, list.page.limit).await?;
+    // More follow unless the page reached position 1 (positions are dense, newest first).
+    let next_after = versions
+        .last()
+        .and_then(|v| v.seq)
+        .filter(|position| *position > 1)
+        .map(history_key);
     let items: Vec<VersionItem> = versions.iter().map(VersionItem::of).collect();
-    // Newest first: the key orders by descending position.
-    paginate(&list, &format!("versions:{}:{slug}", doc.id), items, |v| {
-        format!("{:020}", u64::MAX - v.position)
-    })
+    respond_page(
+        &list,
+        &scope,
+        &start,
+        history.total(),
+        items,
+        next_after.as_deref().map(str::as_bytes),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_cursor_keys_round_trip_and_refuse_anything_else() {
+        for position in [1, 2, 10, 99_999, 100_000, u64::MAX] {
+            assert_eq!(
+                position_of_key(history_key(position).as_bytes()),
+                Some(position)
+            );
+        }
+        assert!(history_key(2) < history_key(1), "newest first");
+        for bad in [
+            "",
+            "12",
+            "-0000000000000000001",
+            "1844674407370955161a",
+            "99999999999999999999",
+        ] {
+            assert_eq!(position_of_key(bad.as_bytes()), None, "{bad}");
+        }
+    }
 }

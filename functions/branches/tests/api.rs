@@ -1,5 +1,6 @@
-//! HTTP tests of the branch and hub APIs on a real server (127.0.0.1, embedded DynamoDB engine): every status code,
-//! the effects of promotion, token reach, pagination over 250 branches, and concurrent races.
+//! HTTP tests of the branch and hub APIs on a real server (127.0.0.1, embedded DynamoDB engine, with the deploy
+//! router mounted too): every status code, the effects of promotion, token reach, pagination over 250 branches, and
+//! concurrent races, including concurrent deploys whose every acknowledged version must be listed.
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -47,7 +48,8 @@ async fn start() -> Server {
     let app = specpress_api::with_common_layers(
         branches::router(state.clone())
             .merge(hubs::router(state.clone()))
-            .merge(docs::router(state)),
+            .merge(docs::router(state.clone()))
+            .merge(deploy::router(state)),
     );
     tokio::spawn(async move {
         let _ = axum::serve(
@@ -209,6 +211,105 @@ impl Server {
             .default_branch
             .to_string()
     }
+
+    /// `POST /api/v1/versions` with the organization token: the status and body.
+    async fn deploy_over_http(&self, body: Value) -> (u16, Value) {
+        let (s, b, _) = self
+            .call(
+                reqwest::Method::POST,
+                "/api/v1/versions",
+                Some(&self.org_token),
+                Some(body),
+            )
+            .await;
+        (s, b)
+    }
+
+    /// Runs `n` deploys at once (bodies from `body(i)`) and returns the ids of the 201s; any other status fails.
+    async fn concurrent_deploys(
+        self: &Arc<Self>,
+        n: usize,
+        body: impl Fn(usize) -> Value,
+    ) -> Vec<String> {
+        let tasks: Vec<_> = (0..n)
+            .map(|i| {
+                let s = self.clone();
+                let body = body(i);
+                tokio::spawn(async move { s.deploy_over_http(body).await })
+            })
+            .collect();
+        let mut ids = Vec::new();
+        for t in tasks {
+            let (status, body) = t.await.expect("deploy task");
+            assert_eq!(status, 201, "{body}");
+            ids.push(body["id"].as_str().expect("id").to_owned());
+        }
+        ids
+    }
+
+    /// Walks `GET /docs/{doc}/versions` to the end, following `Link: rel="next"` from `first`. Returns the ids in
+    /// order and every page's `X-Total-Count`.
+    async fn walk_versions(&self, first: &str) -> (Vec<String>, Vec<u64>) {
+        let (mut ids, mut totals) = (Vec::new(), Vec::new());
+        let mut next = Some(first.to_owned());
+        while let Some(path) = next.take() {
+            let (status, body, headers) = self.get(&path).await;
+            assert_eq!(status, 200, "{path}: {body}");
+            let page = body.as_array().expect("a bare array");
+            ids.extend(
+                page.iter()
+                    .map(|v| v["id"].as_str().expect("id").to_owned()),
+            );
+            totals.push(
+                headers
+                    .get("x-total-count")
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse().ok())
+                    .expect("X-Total-Count"),
+            );
+            next = headers
+                .get("link")
+                .and_then(|v| v.to_str().ok())
+                .and_then(next_link);
+            assert!(totals.len() <= 1_000, "runaway pagination");
+        }
+        (ids, totals)
+    }
+}
+
+/// The target of `rel="next"` in a `Link` header.
+fn next_link(link: &str) -> Option<String> {
+    link.split(',').find_map(|part| {
+        let (target, params) = part.split_once(';')?;
+        params.contains("rel=\"next\"").then(|| {
+            target
+                .trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_owned()
+        })
+    })
+}
+
+/// Checks that a full walk of a history lists exactly the acknowledged versions, each once, newest first by position.
+fn assert_lists_exactly(walked: &[String], totals: &[u64], acknowledged: &[String]) {
+    let unique: HashSet<&String> = walked.iter().collect();
+    assert_eq!(
+        unique.len(),
+        walked.len(),
+        "a version listed twice: {walked:?}"
+    );
+    let expected: HashSet<&String> = acknowledged.iter().collect();
+    let missing: Vec<_> = expected.difference(&unique).collect();
+    assert!(
+        missing.is_empty(),
+        "acknowledged but not listed: {missing:?}"
+    );
+    assert_eq!(unique, expected, "listed but never acknowledged");
+    assert!(
+        totals.iter().all(|t| *t == acknowledged.len() as u64),
+        "X-Total-Count on every page is the number of 201s: {totals:?}"
+    );
 }
 
 fn slugs(v: &Value) -> Vec<String> {
@@ -897,6 +998,186 @@ async fn a_deploy_racing_a_branch_delete_ends_consistent() {
                 Some(1),
                 "old history is not mixed in: {body}"
             );
+        }
+    }
+}
+
+/// Rounds of each concurrent-deploy test: a lost version depends on the interleaving, so one round can pass by
+/// luck (before the generation fix, one round lost a version about half the time).
+const ROUNDS: usize = 6;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_concurrent_deploys_to_a_new_branch_are_each_listed_exactly_once() {
+    let s = Arc::new(start().await);
+    s.doc("burst", None).await;
+    for round in 0..ROUNDS {
+        let ids = s
+            .concurrent_deploys(50, |i| {
+                json!({
+                    "documentation": "burst",
+                    "branch_name": format!("Fresh/Branch {round}"),
+                    "definition": spec("Burst", &format!("{round}.{i}")),
+                })
+            })
+            .await;
+        let (walked, totals) = s
+            .walk_versions(&format!(
+                "/api/v1/docs/burst/versions?branch=fresh-branch-{round}&limit=7"
+            ))
+            .await;
+        assert_lists_exactly(&walked, &totals, &ids);
+        assert_eq!(totals.len(), 8, "50 versions in pages of 7");
+
+        // By page number too, newest first: positions 50 down to 1.
+        let mut positions = Vec::new();
+        for page in 1..=6 {
+            let (status, body, _) = s
+                .get(&format!(
+                    "/api/v1/docs/burst/versions?branch=fresh-branch-{round}&limit=10&page={page}"
+                ))
+                .await;
+            assert_eq!(status, 200, "{body}");
+            positions.extend(
+                body.as_array()
+                    .expect("array")
+                    .iter()
+                    .map(|v| v["position"].as_u64().expect("position")),
+            );
+        }
+        assert_eq!(positions, (1..=50).rev().collect::<Vec<u64>>());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twenty_concurrent_auto_create_deploys_to_a_new_documentation_are_each_listed_exactly_once()
+{
+    let s = Arc::new(start().await);
+    for round in 0..ROUNDS {
+        let doc = format!("born-busy-{round}");
+        let ids = s
+            .concurrent_deploys(20, |i| {
+                json!({
+                    "documentation": doc,
+                    "auto_create_documentation": true,
+                    "definition": spec("Born", &format!("{round}.{i}")),
+                })
+            })
+            .await;
+        let (walked, totals) = s
+            .walk_versions(&format!("/api/v1/docs/{doc}/versions?limit=3"))
+            .await;
+        assert_lists_exactly(&walked, &totals, &ids);
+        let (walked, totals) = s
+            .walk_versions(&format!(
+                "/api/v1/docs/{doc}/versions?branch=main&limit=100"
+            ))
+            .await;
+        assert_lists_exactly(&walked, &totals, &ids);
+        assert_eq!(totals.len(), 1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn deploys_racing_a_branch_delete_and_recreate_are_listed_exactly_once_in_the_incarnation_they_joined()
+ {
+    let s = Arc::new(start().await);
+    s.doc("phoenix", None).await;
+    for round in 0..ROUNDS {
+        let branch = format!("phoenix-{round}");
+        let (status, seed) = s
+            .deploy_over_http(json!({
+                "documentation": "phoenix",
+                "branch_name": branch,
+                "definition": spec("Phoenix", &format!("{round}")),
+            }))
+            .await;
+        assert_eq!(status, 201, "{seed}");
+        // Deploys on both sides of a delete followed at once by a re-creation (`POST .../branches`).
+        let s2 = s.clone();
+        let br = branch.clone();
+        let churn = tokio::spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            let deleted = s2.delete_branch("phoenix", &br).await.0;
+            let created = s2.create_branch("phoenix", &br).await.0;
+            (deleted, created)
+        });
+        let br = branch.clone();
+        let mut ids = s
+            .concurrent_deploys(24, move |i| {
+                json!({
+                    "documentation": "phoenix",
+                    "branch_name": br,
+                    "definition": spec("Phoenix", &format!("{round}.{i}")),
+                })
+            })
+            .await;
+        let (deleted, created) = churn.await.expect("churn task");
+        assert_eq!(deleted, 204, "round {round}");
+        assert!(created == 201 || created == 204, "round {round}: {created}");
+        ids.push(seed["id"].as_str().expect("id").to_owned());
+
+        // The current branch's history: every position once, newest first, as a chain down to its first version.
+        let (walked, totals) = s
+            .walk_versions(&format!(
+                "/api/v1/docs/phoenix/versions?branch={branch}&limit=4"
+            ))
+            .await;
+        let mut listed = Vec::new();
+        for page in 1.. {
+            let (status, body, _) = s
+                .get(&format!(
+                    "/api/v1/docs/phoenix/versions?branch={branch}&limit=5&page={page}"
+                ))
+                .await;
+            assert_eq!(status, 200, "{body}");
+            let page = body.as_array().expect("array").clone();
+            if page.is_empty() {
+                break;
+            }
+            listed.extend(page);
+        }
+        let by_page: Vec<String> = listed
+            .iter()
+            .map(|v| v["id"].as_str().expect("id").to_owned())
+            .collect();
+        assert_eq!(walked, by_page, "cursor and page walks agree");
+        assert!(
+            totals.iter().all(|t| *t == listed.len() as u64),
+            "{totals:?}"
+        );
+        let positions: Vec<u64> = listed
+            .iter()
+            .map(|v| v["position"].as_u64().expect("position"))
+            .collect();
+        assert_eq!(
+            positions,
+            (1..=listed.len() as u64).rev().collect::<Vec<_>>()
+        );
+        for (k, v) in listed.iter().enumerate() {
+            assert!(ids.contains(&v["id"].as_str().expect("id").to_owned()));
+            let below = listed
+                .get(k + 1)
+                .map(|p| p["id"].clone())
+                .unwrap_or(Value::Null);
+            assert_eq!(
+                v["previous_version_id"], below,
+                "round {round}: the history is one chain"
+            );
+        }
+        // No acknowledged version was committed on top of a listed one without being listed itself.
+        let listed_ids: HashSet<&str> = by_page.iter().map(String::as_str).collect();
+        for id in &ids {
+            let (status, v, _) = s.get(&format!("/api/v1/versions/{id}")).await;
+            assert_eq!(
+                status, 200,
+                "every acknowledged version stays readable: {v}"
+            );
+            if let Some(previous) = v["previous_version_id"].as_str() {
+                assert!(
+                    !listed_ids.contains(previous) || listed_ids.contains(id.as_str()),
+                    "round {round}: {id} follows listed {previous} but is not listed"
+                );
+            }
         }
     }
 }

@@ -101,6 +101,73 @@ impl<S: Send + Sync> FromRequestParts<S> for ListRequest {
     }
 }
 
+/// Where a requested page starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageStart {
+    /// The page number it answers as (`X-Page`): `page`, or the one carried by the cursor.
+    pub page: u32,
+    /// For a cursor request, the key of the last item already returned (the page holds the items after it); `None`
+    /// for a page number (the page starts at [`specpress_pagination::PageRequest::offset`]).
+    pub after: Option<Vec<u8>>,
+}
+
+impl ListRequest {
+    /// Where this request's page starts in the list `scope`: the cursor (if any) is verified against it.
+    pub fn start(&self, scope: &str) -> Result<PageStart, ApiError> {
+        match &self.page.cursor {
+            Some(c) => {
+                let pos = cursor_codec()
+                    .decode(scope, c, SystemTime::now())
+                    .map_err(|e| {
+                        DomainError::BadRequest(specpress_pagination::ParamError::from(e).message())
+                    })?;
+                Ok(PageStart {
+                    page: pos.page,
+                    after: Some(pos.position),
+                })
+            }
+            None => Ok(PageStart {
+                page: self.page.page,
+                after: None,
+            }),
+        }
+    }
+}
+
+/// The 400 for a cursor whose position this list cannot use.
+pub fn invalid_cursor() -> ApiError {
+    DomainError::BadRequest(specpress_pagination::ParamError::InvalidCursor.message()).into()
+}
+
+/// Answers one page the caller read itself (a store that pages, so the list is never loaded whole): `items` is the
+/// page starting at `start`, `total` the length of the whole list, and `next_after` the key of the page's last item
+/// when more items follow it (the position of the next cursor).
+pub fn respond_page<T: Serialize>(
+    req: &ListRequest,
+    scope: &str,
+    start: &PageStart,
+    total: u64,
+    items: Vec<T>,
+    next_after: Option<&[u8]>,
+) -> Result<Response, ApiError> {
+    let next_cursor = next_after.map(|key| {
+        cursor_codec().encode(scope, start.page.saturating_add(1), key, SystemTime::now())
+    });
+    let info = PageInfo::new(&req.page, total)
+        .with_page(start.page)
+        .with_next_cursor(next_cursor);
+    if req.page.envelope {
+        let body = info
+            .envelope(&items, &req.url)
+            .map_err(DomainError::unexpected)?;
+        Ok(Json(body).into_response())
+    } else {
+        let mut resp = Json(items).into_response();
+        resp.headers_mut().extend(info.headers(&req.url));
+        Ok(resp)
+    }
+}
+
 /// Answers one page of `items` in the pagination convention.
 ///
 /// `scope` names the list and its owner (cursors from elsewhere are refused); `key` is the sort key of an item, unique
@@ -113,49 +180,28 @@ pub fn paginate<T: Serialize>(
 ) -> Result<Response, ApiError> {
     items.sort_by_cached_key(|i| key(i));
     let total = items.len();
-    let codec = cursor_codec();
-    let now = SystemTime::now();
     let limit = usize::try_from(req.page.limit).unwrap_or(usize::MAX);
-    let (start, page_no) = match &req.page.cursor {
-        Some(c) => {
-            let pos = codec.decode(scope, c, now).map_err(|e| {
-                DomainError::BadRequest(specpress_pagination::ParamError::from(e).message())
-            })?;
-            let after = String::from_utf8(pos.position).map_err(|_| {
-                DomainError::BadRequest(specpress_pagination::ParamError::InvalidCursor.message())
-            })?;
-            (items.partition_point(|i| key(i) <= after), pos.page)
+    let start = req.start(scope)?;
+    let first = match &start.after {
+        Some(after) => {
+            let after = std::str::from_utf8(after).map_err(|_| invalid_cursor())?;
+            items.partition_point(|i| key(i).as_str() <= after)
         }
-        None => (
-            usize::try_from(req.page.offset())
-                .unwrap_or(usize::MAX)
-                .min(total),
-            req.page.page,
-        ),
+        None => usize::try_from(req.page.offset())
+            .unwrap_or(usize::MAX)
+            .min(total),
     };
-    let end = start.saturating_add(limit).min(total);
-    let next_cursor = (end < total && end > start).then(|| {
-        codec.encode(
-            scope,
-            page_no.saturating_add(1),
-            key(&items[end - 1]).as_bytes(),
-            now,
-        )
-    });
-    let info = PageInfo::new(&req.page, total as u64)
-        .with_page(page_no)
-        .with_next_cursor(next_cursor);
-    let page: Vec<T> = items.into_iter().skip(start).take(end - start).collect();
-    if req.page.envelope {
-        let body = info
-            .envelope(&page, &req.url)
-            .map_err(DomainError::unexpected)?;
-        Ok(Json(body).into_response())
-    } else {
-        let mut resp = Json(page).into_response();
-        resp.headers_mut().extend(info.headers(&req.url));
-        Ok(resp)
-    }
+    let end = first.saturating_add(limit).min(total);
+    let next_after = (end < total && end > first).then(|| key(&items[end - 1]));
+    let page: Vec<T> = items.into_iter().skip(first).take(end - first).collect();
+    respond_page(
+        req,
+        scope,
+        &start,
+        total as u64,
+        page,
+        next_after.as_deref().map(str::as_bytes),
+    )
 }
 
 #[cfg(test)]

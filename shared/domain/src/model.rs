@@ -51,6 +51,11 @@ id_type!(/// Preview id.
     PreviewId);
 id_type!(/// Outbox event id.
     EventId);
+id_type!(/// One incarnation of a branch: minted when the branch item is created (by its first deploy or by
+    /// `POST .../branches`) and kept for the branch's life. It is part of the key of the branch's history, so a branch
+    /// deleted and created again with the same slug starts an empty history, whatever the timing of the deploys
+    /// racing the recreation.
+    BranchGeneration);
 
 /// A URL-safe identifier: `[a-z0-9]` runs joined by single `-`, 1 to 64 characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -251,8 +256,12 @@ pub struct Branch {
     pub doc_id: DocId,
     /// Name and slug.
     pub name: BranchName,
-    /// Optimistic-concurrency counter: number of published versions on this branch.
+    /// Optimistic-concurrency counter: number of published versions on this branch (positions `1..=seq` of its
+    /// history).
     pub seq: u64,
+    /// Its incarnation. `None` for a branch created before generations existed (its history is then read from the
+    /// legacy index partition, see docs/storage.md).
+    pub generation: Option<BranchGeneration>,
     /// The current head, if any version was published.
     pub head: Option<BranchHead>,
     /// Creation time.

@@ -94,10 +94,35 @@ pub trait BranchStore: Send + Sync {
 /// What the branch must look like for a publish to apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BranchExpectation {
-    /// The branch does not exist yet; the commit creates it.
-    Absent,
-    /// The branch exists with this `seq`; the commit sets `seq + 1`.
-    AtSeq(u64),
+    /// The branch does not exist yet; the commit creates it as the incarnation `generation`.
+    Absent {
+        /// The new branch's incarnation (fresh for each attempt).
+        generation: BranchGeneration,
+    },
+    /// The branch exists with this `seq`, as the incarnation `generation` (`None`: a branch created before
+    /// generations existed); the commit sets `seq + 1`. A branch deleted and recreated meanwhile fails this even if
+    /// it reached the same `seq` again.
+    AtSeq {
+        /// The `seq` read.
+        seq: u64,
+        /// The incarnation read.
+        generation: Option<BranchGeneration>,
+    },
+}
+
+impl BranchExpectation {
+    /// The expectation of a publish onto the branch as read (`None`: absent, so a new incarnation).
+    pub fn of(current: Option<&Branch>) -> Self {
+        match current {
+            Some(b) => BranchExpectation::AtSeq {
+                seq: b.seq,
+                generation: b.generation,
+            },
+            None => BranchExpectation::Absent {
+                generation: BranchGeneration::new(),
+            },
+        }
+    }
 }
 
 /// One atomic deploy: everything here is written in a single transaction or not at all.
@@ -139,8 +164,14 @@ pub trait VersionStore: Send + Sync {
     async fn commit(&self, commit: &Commit) -> Result<()>;
     /// Reads a version; `None` if absent or expired at `now`.
     async fn get_version(&self, id: VersionId, now: OffsetDateTime) -> Result<Option<Version>>;
-    /// Published versions of a branch, newest first, at most `limit`.
-    async fn list_versions(&self, doc: DocId, branch: &Slug, limit: u32) -> Result<Vec<Version>>;
+    /// The published versions of `branch`'s history (its incarnation only) whose position (`seq`) lies in
+    /// `positions`, newest first, one per position. One indexed range read: its cost depends on the width of the
+    /// range, not on the length of the history.
+    async fn list_versions(
+        &self,
+        branch: &Branch,
+        positions: std::ops::RangeInclusive<u64>,
+    ) -> Result<Vec<Version>>;
 }
 
 /// Content-addressed definition storage.

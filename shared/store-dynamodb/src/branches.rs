@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{ConditionCheck, Delete, TransactWriteItem, Update};
-use specpress_domain::model::{BranchName, DocId, Documentation, Slug};
+use specpress_domain::model::{BranchGeneration, BranchName, DocId, Documentation, Slug};
 use specpress_domain::usecases::branches::{BranchAdminStore, BranchWriteError};
 use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
@@ -66,13 +66,8 @@ impl BranchAdminStore for DynamoStore {
         name: &BranchName,
         now: OffsetDateTime,
     ) -> Result<()> {
-        let mut b = keyed(doc_pk(doc), &branch_sk(name.slug()));
-        b.insert("doc_id".into(), s(doc.to_string()));
-        b.insert("name".into(), s(name.name()));
-        b.insert("slug".into(), s(name.slug().as_str()));
-        b.insert("seq".into(), n(0u64));
-        b.insert("created_at".into(), ts(now));
-        b.insert("modified_at".into(), ts(now));
+        // A new incarnation: its history starts empty even if a branch with this slug existed before.
+        let b = branch_item(doc, name, BranchGeneration::new(), 0, None, now);
         let put = aws_sdk_dynamodb::types::Put::builder()
             .table_name(self.table())
             .set_item(Some(b))

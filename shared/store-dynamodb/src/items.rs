@@ -51,8 +51,14 @@ pub fn version_pk(id: VersionId) -> String {
     format!("VERSION#{id}")
 }
 pub const VERSION_SK: &str = "VERSION";
-pub fn history_pk(doc: DocId, branch: &Slug) -> String {
-    format!("DOC#{doc}#BRANCH#{branch}")
+/// The history partition of one incarnation of a branch. `None`: a branch created before generations existed, whose
+/// versions share the legacy partition with those of earlier branches of the same slug (docs/storage.md, "Legacy
+/// histories").
+pub fn history_pk(doc: DocId, branch: &Slug, generation: Option<BranchGeneration>) -> String {
+    match generation {
+        Some(g) => format!("DOC#{doc}#BRANCH#{branch}#GEN#{g}"),
+        None => format!("DOC#{doc}#BRANCH#{branch}"),
+    }
 }
 pub fn history_sk(seq: u64) -> String {
     format!("V#{seq:012}")
@@ -152,6 +158,30 @@ pub fn doc_from(i: &Item) -> Result<Documentation> {
 }
 
 // ---- branch ----
+/// A new branch item: `seq` published versions so far, the head if any, a new incarnation.
+pub fn branch_item(
+    doc: DocId,
+    name: &BranchName,
+    generation: BranchGeneration,
+    seq: u64,
+    head: Option<(&VersionId, &str)>,
+    now: OffsetDateTime,
+) -> Item {
+    let mut b = keyed(doc_pk(doc), &branch_sk(name.slug()));
+    b.insert("doc_id".into(), s(doc.to_string()));
+    b.insert("name".into(), s(name.name()));
+    b.insert("slug".into(), s(name.slug().as_str()));
+    b.insert("generation".into(), s(generation.to_string()));
+    b.insert("seq".into(), n(seq));
+    if let Some((id, fingerprint)) = head {
+        b.insert("head_version_id".into(), s(id.to_string()));
+        b.insert("head_fingerprint".into(), s(fingerprint));
+    }
+    b.insert("created_at".into(), ts(now));
+    b.insert("modified_at".into(), ts(now));
+    b
+}
+
 pub fn branch_from(i: &Item) -> Result<Branch> {
     let head = match (opt_s(i, "head_version_id"), opt_s(i, "head_fingerprint")) {
         (Some(v), Some(f)) => Some(BranchHead {
@@ -167,6 +197,7 @@ pub fn branch_from(i: &Item) -> Result<Branch> {
             Slug::parse(get_s(i, "slug")?)?,
         ),
         seq: get_n(i, "seq")?,
+        generation: opt_uuid(i, "generation")?.map(BranchGeneration),
         head,
         created_at: get_ts(i, "created_at")?,
     })
@@ -206,7 +237,8 @@ fn blob_from(i: &Item) -> Result<BlobRef> {
 }
 
 // ---- version ----
-pub fn version_item(v: &Version) -> Item {
+/// A version item. A published one (with a `seq`) is indexed in the history of the branch incarnation `generation`.
+pub fn version_item(v: &Version, generation: Option<BranchGeneration>) -> Item {
     let mut i = keyed(version_pk(v.id), VERSION_SK);
     i.insert("id".into(), s(v.id.to_string()));
     i.insert("org_id".into(), s(v.org_id.to_string()));
@@ -214,8 +246,14 @@ pub fn version_item(v: &Version) -> Item {
     i.insert("branch".into(), s(v.branch.as_str()));
     if let Some(seq) = v.seq {
         i.insert("seq".into(), n(seq));
-        i.insert("gsi1pk".into(), s(history_pk(v.doc_id, &v.branch)));
+        i.insert(
+            "gsi1pk".into(),
+            s(history_pk(v.doc_id, &v.branch, generation)),
+        );
         i.insert("gsi1sk".into(), s(history_sk(seq)));
+        if let Some(g) = generation {
+            i.insert("generation".into(), s(g.to_string()));
+        }
     }
     if let Some(p) = v.previous_version_id {
         i.insert("previous_version_id".into(), s(p.to_string()));

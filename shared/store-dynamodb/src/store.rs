@@ -597,39 +597,47 @@ impl VersionStore for DynamoStore {
             }
         }
         let v = &c.version;
+        // The incarnation whose history the version joins.
+        let mut generation = None;
         if let Some((name, expect)) = &c.branch {
             let seq = v
                 .seq
                 .ok_or_else(|| DomainError::unexpected("published version without seq"))?;
             match expect {
-                BranchExpectation::Absent => {
-                    let mut b = keyed(doc_pk(v.doc_id), &branch_sk(name.slug()));
-                    b.insert("doc_id".into(), s(v.doc_id.to_string()));
-                    b.insert("name".into(), s(name.name()));
-                    b.insert("slug".into(), s(name.slug().as_str()));
-                    b.insert("seq".into(), n(seq));
-                    b.insert("head_version_id".into(), s(v.id.to_string()));
-                    b.insert("head_fingerprint".into(), s(&v.analysis.fingerprint));
-                    b.insert("created_at".into(), ts(v.created_at));
-                    b.insert("modified_at".into(), ts(v.created_at));
+                BranchExpectation::Absent { generation: g } => {
+                    generation = Some(*g);
+                    let head = (&v.id, v.analysis.fingerprint.as_str());
+                    let b = branch_item(v.doc_id, name, *g, seq, Some(head), v.created_at);
                     items.push(self.put(b, Some(NOT_EXISTS))?);
                 }
-                BranchExpectation::AtSeq(prev) => {
-                    let u = Update::builder()
+                BranchExpectation::AtSeq {
+                    seq: prev,
+                    generation: g,
+                } => {
+                    generation = *g;
+                    // The same incarnation at the same `seq`: a branch deleted and recreated since it was read fails
+                    // this even when it is back at that `seq`.
+                    let same_incarnation = match g {
+                        Some(_) => "seq = :prev AND generation = :g",
+                        None => "seq = :prev AND attribute_not_exists(generation)",
+                    };
+                    let mut u = Update::builder()
                         .table_name(&self.table)
                         .key("pk", s(doc_pk(v.doc_id)))
                         .key("sk", s(branch_sk(name.slug())))
                         .update_expression(
                             "SET seq = :next, head_version_id = :v, head_fingerprint = :f, modified_at = :t",
                         )
-                        .condition_expression("seq = :prev")
+                        .condition_expression(same_incarnation)
                         .expression_attribute_values(":next", n(seq))
-                        .expression_attribute_values(":prev", n(prev))
+                        .expression_attribute_values(":prev", n(*prev))
                         .expression_attribute_values(":v", s(v.id.to_string()))
                         .expression_attribute_values(":f", s(&v.analysis.fingerprint))
-                        .expression_attribute_values(":t", ts(v.created_at))
-                        .build()
-                        .map_err(DomainError::unexpected)?;
+                        .expression_attribute_values(":t", ts(v.created_at));
+                    if let Some(g) = g {
+                        u = u.expression_attribute_values(":g", s(g.to_string()));
+                    }
+                    let u = u.build().map_err(DomainError::unexpected)?;
                     items.push(TransactWriteItem::builder().update(u).build());
                 }
             }
@@ -646,7 +654,7 @@ impl VersionStore for DynamoStore {
             items.push(TransactWriteItem::builder().condition_check(cc).build());
             kinds.push(ConflictKind::Stale);
         }
-        items.push(self.put(version_item(v), Some(NOT_EXISTS))?);
+        items.push(self.put(version_item(v, generation), Some(NOT_EXISTS))?);
         kinds.push(ConflictKind::AlreadyExists);
         let mut in_table_queue = None;
         if let Some(e) = &c.event {
@@ -707,21 +715,51 @@ impl VersionStore for DynamoStore {
         Ok(if v.is_expired(now) { None } else { Some(v) })
     }
 
-    async fn list_versions(&self, doc: DocId, branch: &Slug, limit: u32) -> Result<Vec<Version>> {
+    async fn list_versions(
+        &self,
+        branch: &Branch,
+        positions: std::ops::RangeInclusive<u64>,
+    ) -> Result<Vec<Version>> {
+        if positions.is_empty() {
+            return Ok(Vec::new());
+        }
+        // A key range, newest first: as many items as positions in the range (a legacy partition may hold a few
+        // more, one per earlier branch of the same slug that reached those positions).
         let items = self
             .query_all(
                 Some(GSI1),
-                "gsi1pk = :pk",
-                vec![(":pk", s(history_pk(doc, branch)))],
+                "gsi1pk = :pk AND gsi1sk BETWEEN :lo AND :hi",
+                vec![
+                    (
+                        ":pk",
+                        s(history_pk(
+                            branch.doc_id,
+                            branch.name.slug(),
+                            branch.generation,
+                        )),
+                    ),
+                    (":lo", s(history_sk(*positions.start()))),
+                    (":hi", s(history_sk(*positions.end()))),
+                ],
                 false,
-                Some(limit),
+                None,
             )
             .await?;
-        items
-            .iter()
-            .take(limit as usize)
-            .map(version_from)
-            .collect()
+        let mut out: Vec<Version> = Vec::with_capacity(items.len());
+        for item in &items {
+            let v = version_from(item)?;
+            match out.last_mut() {
+                // Two versions at one position: a legacy partition, where an earlier branch of this slug reached it
+                // too. The current branch's version is the one committed last, hence the newest (docs/storage.md).
+                Some(last) if last.seq == v.seq => {
+                    if v.created_at > last.created_at {
+                        *last = v;
+                    }
+                }
+                _ => out.push(v),
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -102,6 +102,10 @@ backends!(
     a_deploy_that_read_the_documentation_before_its_first_subscription_queues_its_event,
     an_event_payload_is_recorded_once_and_the_first_writer_wins,
     a_delivery_at_every_bound_is_stored_and_one_past_dynamodb_s_limit_is_refused_as_invalid,
+    history_ranges_are_the_right_slices_at_any_depth,
+    a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_readable,
+    a_commit_onto_a_deleted_incarnation_fails_even_when_the_new_one_is_at_the_same_seq,
+    legacy_histories_list_every_version_of_the_current_branch_and_only_those,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only. moto server applies concurrent
@@ -196,6 +200,20 @@ fn branch_commit(
         queue_event: true,
         blob: None,
     }
+}
+
+/// The expectation of a commit that creates a branch (a new incarnation).
+fn new_branch() -> BranchExpectation {
+    BranchExpectation::Absent {
+        generation: BranchGeneration::new(),
+    }
+}
+
+/// The expectation of a commit onto the branch as it is now.
+async fn as_it_is(store: &DynamoStore, doc: DocId, slug: &Slug) -> BranchExpectation {
+    let branch = store.get_branch(doc, slug).await.unwrap();
+    assert!(branch.is_some(), "the branch exists");
+    BranchExpectation::of(branch.as_ref())
 }
 
 fn analysis(fp: &str) -> Analysis {
@@ -422,10 +440,7 @@ async fn concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their
         .unwrap();
     assert_eq!(branch.seq, n as u64);
     assert_eq!(branch.name.name(), "release/2");
-    let history = store
-        .list_versions(d.id, branch.name.slug(), 100)
-        .await
-        .unwrap();
+    let history = store.list_versions(&branch, 1..=100).await.unwrap();
     assert_eq!(history.len(), n, "no deploy is lost");
     // Newest first, seq n..1, each pointing at the one before it.
     for (k, v) in history.iter().enumerate() {
@@ -699,12 +714,7 @@ async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
     let main = BranchName::parse("main").unwrap();
     let (v1, e1) = published(&d, 1, "one", blob.clone());
     store
-        .commit(&branch_commit(
-            v1,
-            e1,
-            main.clone(),
-            BranchExpectation::Absent,
-        ))
+        .commit(&branch_commit(v1, e1, main.clone(), new_branch()))
         .await
         .unwrap();
     // A second writer that read the branch before the first commit (expects it absent) must fail entirely.
@@ -714,21 +724,25 @@ async fn a_failed_commit_leaves_no_version_and_no_event(store: DynamoStore) {
             v2.clone(),
             e2.clone(),
             main.clone(),
-            BranchExpectation::Absent,
+            new_branch(),
         ))
         .await;
     assert!(
         matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))),
         "{r:?}"
     );
-    // And one holding a stale seq too.
+    // And one holding a stale seq of the same incarnation too.
     let (v3, e3) = published(&d, 5, "three", blob);
+    let BranchExpectation::AtSeq { generation, .. } = as_it_is(&store, d.id, main.slug()).await
+    else {
+        panic!("the branch exists");
+    };
     let r = store
         .commit(&branch_commit(
             v3.clone(),
             e3.clone(),
             main,
-            BranchExpectation::AtSeq(4),
+            BranchExpectation::AtSeq { seq: 4, generation },
         ))
         .await;
     assert!(
@@ -774,7 +788,7 @@ async fn an_auto_create_that_loses_the_slug_race_writes_nothing(store: DynamoSto
                 v.clone(),
                 e.clone(),
                 BranchName::parse("main").unwrap(),
-                BranchExpectation::Absent,
+                new_branch(),
             )
         })
         .await;
@@ -983,7 +997,10 @@ async fn a_cancelled_commit_leaves_no_inline_definition(store: DynamoStore) {
                 v.clone(),
                 e,
                 BranchName::parse("main").unwrap(),
-                BranchExpectation::AtSeq(3),
+                BranchExpectation::AtSeq {
+                    seq: 3,
+                    generation: None,
+                },
             )
         })
         .await;
@@ -1184,12 +1201,7 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
     store
         .commit(&Commit {
             queue_event: false,
-            ..branch_commit(
-                v1.clone(),
-                e1.clone(),
-                main.clone(),
-                BranchExpectation::Absent,
-            )
+            ..branch_commit(v1.clone(), e1.clone(), main.clone(), new_branch())
         })
         .await
         .unwrap();
@@ -1213,6 +1225,7 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
         .unwrap();
     assert!(got.is_empty(), "nothing queued: {got:?}");
 
+    let at_one = as_it_is(&store, d.id, main.slug()).await;
     // Its first subscription clears the flag, in the transaction that creates it.
     let sub = subscription(&d);
     store.create_subscription(&sub).await.unwrap();
@@ -1230,12 +1243,7 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
     let stale = store
         .commit(&Commit {
             queue_event: false,
-            ..branch_commit(
-                v2.clone(),
-                e2.clone(),
-                main.clone(),
-                BranchExpectation::AtSeq(1),
-            )
+            ..branch_commit(v2.clone(), e2.clone(), main.clone(), at_one.clone())
         })
         .await;
     assert!(
@@ -1258,12 +1266,7 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
     store
         .commit(&Commit {
             queue_event: true,
-            ..branch_commit(
-                v2.clone(),
-                e2.clone(),
-                main.clone(),
-                BranchExpectation::AtSeq(1),
-            )
+            ..branch_commit(v2.clone(), e2.clone(), main.clone(), at_one.clone())
         })
         .await
         .unwrap();
@@ -1468,4 +1471,430 @@ async fn a_delivery_at_every_bound_is_stored_and_one_past_dynamodb_s_limit_is_re
         Ok(created) => panic!("refused as invalid, got Ok({created})"),
     }
     assert!(store.get_delivery(too_large.id).await.unwrap().is_none());
+}
+
+/// Deploys `definition` to `branch` of `doc` through the deploy use case: the version it created.
+async fn deploy_to(
+    store: &DynamoStore,
+    principal: &specpress_domain::token::Principal,
+    doc: &str,
+    branch: &str,
+    definition: String,
+) -> Version {
+    let input = DeployInput {
+        documentation: doc.into(),
+        bundle: Bundle {
+            definition,
+            references: vec![],
+        },
+        branch_name: Some(branch.into()),
+        ..Default::default()
+    };
+    match deploy(store, &HashEngine, principal, input, now())
+        .await
+        .unwrap()
+    {
+        DeployOutcome::Created { version, .. } => version,
+        DeployOutcome::Unchanged { .. } => panic!("a new definition is not unchanged"),
+    }
+}
+
+/// The ids of a list of versions.
+fn ids_of(versions: &[Version]) -> Vec<VersionId> {
+    versions.iter().map(|v| v.id).collect()
+}
+
+async fn history_ranges_are_the_right_slices_at_any_depth(store: DynamoStore) {
+    use specpress_domain::usecases::branches::{HistoryStart, history_page, version_history};
+    let (o, _) = org_with_doc(&store, "deep").await;
+    let p = TokenOwner::Org(o.id).principal();
+    let mut published = Vec::new();
+    for i in 0..60u32 {
+        published.push(
+            deploy_to(&store, &p, "deep", "long", format!("openapi: 3.1.0 # {i}"))
+                .await
+                .id,
+        );
+        // Another branch of the same documentation, interleaved: never mixed in.
+        if i % 10 == 0 {
+            deploy_to(
+                &store,
+                &p,
+                "deep",
+                "other",
+                format!("openapi: 3.1.0 # other {i}"),
+            )
+            .await;
+        }
+    }
+    let newest_first: Vec<VersionId> = published.iter().rev().copied().collect();
+    let history = version_history(&store, &p, "deep", Some("long"))
+        .await
+        .unwrap();
+    assert_eq!(history.total(), 60);
+    let range = |r: std::ops::RangeInclusive<u64>| {
+        let (store, branch) = (&store, &history.branch);
+        async move { store.list_versions(branch, r).await.unwrap() }
+    };
+    for (r, want) in [
+        (1..=60, &newest_first[..]),
+        (51..=60, &newest_first[..10]),
+        (1..=10, &newest_first[50..]),
+        (25..=34, &newest_first[26..36]),
+        (60..=60, &newest_first[..1]),
+        (1..=1, &newest_first[59..]),
+        (55..=70, &newest_first[..6]),
+    ] {
+        let got = range(r.clone()).await;
+        assert_eq!(ids_of(&got), want, "{r:?}");
+        let positions: Vec<u64> = got.iter().filter_map(|v| v.seq).collect();
+        assert_eq!(
+            positions,
+            r.clone().rev().filter(|s| *s <= 60).collect::<Vec<_>>(),
+            "{r:?}"
+        );
+    }
+    assert!(range(61..=70).await.is_empty(), "beyond the branch");
+    // Through the use case: pages by offset and by position.
+    for (start, want) in [
+        (HistoryStart::Offset(0), &newest_first[..7]),
+        (HistoryStart::Offset(28), &newest_first[28..35]),
+        (HistoryStart::Offset(56), &newest_first[56..]),
+        (HistoryStart::Below(33), &newest_first[28..35]),
+        (HistoryStart::Below(4), &newest_first[57..]),
+    ] {
+        let got = history_page(&store, &history, start, 7).await.unwrap();
+        assert_eq!(ids_of(&got), want, "{start:?}");
+    }
+    assert!(
+        history_page(&store, &history, HistoryStart::Offset(60), 7)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        history_page(&store, &history, HistoryStart::Below(1), 7)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+async fn a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_readable(
+    store: DynamoStore,
+) {
+    use specpress_domain::usecases::branches::BranchAdminStore;
+    let (o, d) = org_with_doc(&store, "again").await;
+    let p = TokenOwner::Org(o.id).principal();
+    let slug = Slug::parse("feature").unwrap();
+    let mut old = Vec::new();
+    for i in 0..3 {
+        old.push(
+            deploy_to(
+                &store,
+                &p,
+                "again",
+                "feature",
+                format!("openapi: 3.1.0 # old {i}"),
+            )
+            .await,
+        );
+    }
+    let first = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    assert!(first.generation.is_some(), "a new branch has a generation");
+    assert_eq!(
+        ids_of(&store.list_versions(&first, 1..=3).await.unwrap()).len(),
+        3
+    );
+
+    // Deleted, then created again empty (`POST .../branches`).
+    store.delete_branch(&d, &slug).await.unwrap().unwrap();
+    store
+        .create_branch(d.id, &BranchName::parse("feature").unwrap(), now())
+        .await
+        .unwrap();
+    let second = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    assert_eq!((second.seq, second.head.clone()), (0, None));
+    assert_ne!(second.generation, first.generation, "a new incarnation");
+    assert!(
+        store
+            .list_versions(&second, 1..=3)
+            .await
+            .unwrap()
+            .is_empty(),
+        "an empty history"
+    );
+    for v in &old {
+        assert!(
+            store.get_version(v.id, now()).await.unwrap().is_some(),
+            "still readable by id"
+        );
+    }
+    // Its first version is position 1 of the new history, compared with nothing.
+    let v = deploy_to(
+        &store,
+        &p,
+        "again",
+        "feature",
+        "openapi: 3.1.0 # new".into(),
+    )
+    .await;
+    let second = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    let listed = store.list_versions(&second, 1..=3).await.unwrap();
+    assert_eq!(ids_of(&listed), [v.id]);
+    assert_eq!(
+        (listed[0].seq, listed[0].previous_version_id),
+        (Some(1), None)
+    );
+
+    // Deleted again and recreated by a deploy this time.
+    store.delete_branch(&d, &slug).await.unwrap().unwrap();
+    let w = deploy_to(
+        &store,
+        &p,
+        "again",
+        "feature",
+        "openapi: 3.1.0 # newer".into(),
+    )
+    .await;
+    let third = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    assert_ne!(third.generation, second.generation);
+    assert_eq!(
+        ids_of(&store.list_versions(&third, 1..=3).await.unwrap()),
+        [w.id]
+    );
+}
+
+async fn a_commit_onto_a_deleted_incarnation_fails_even_when_the_new_one_is_at_the_same_seq(
+    store: DynamoStore,
+) {
+    use specpress_domain::usecases::branches::BranchAdminStore;
+    let (_, d) = org_with_doc(&store, "phoenix").await;
+    let name = BranchName::parse("main").unwrap();
+    let blob = permanent_blob(&store).await;
+    let (v1, e1) = published(&d, 1, "one", blob.clone());
+    store
+        .commit(&branch_commit(v1, e1, name.clone(), new_branch()))
+        .await
+        .unwrap();
+    // A deploy reads the branch at seq 1...
+    let read = as_it_is(&store, d.id, name.slug()).await;
+    // ... the branch is replaced by another that also reaches seq 1 (the default branch cannot be deleted, so make
+    // another the default first) ...
+    let doc_now = |store: &DynamoStore| {
+        let store = store.clone();
+        async move { store.get_doc(d.org_id, d.id).await.unwrap().unwrap() }
+    };
+    let (w, f) = published(&d, 1, "other", blob.clone());
+    store
+        .commit(&branch_commit(
+            Version {
+                branch: Slug::parse("side").unwrap(),
+                ..w
+            },
+            Event {
+                branch: Slug::parse("side").unwrap(),
+                ..f
+            },
+            BranchName::parse("side").unwrap(),
+            new_branch(),
+        ))
+        .await
+        .unwrap();
+    let current = doc_now(&store).await;
+    store
+        .set_default_branch(&current, &Slug::parse("side").unwrap(), now())
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .delete_branch(&doc_now(&store).await, name.slug())
+        .await
+        .unwrap()
+        .unwrap();
+    let (r1, q1) = published(&d, 1, "recreated", blob.clone());
+    store
+        .commit(&branch_commit(r1.clone(), q1, name.clone(), new_branch()))
+        .await
+        .unwrap();
+    // ... so its commit at seq 1 -> 2 must fail: it read another incarnation.
+    let (v2, e2) = published(&d, 2, "late", blob);
+    let r = store
+        .commit(&branch_commit(v2.clone(), e2.clone(), name.clone(), read))
+        .await;
+    assert!(
+        matches!(r, Err(DomainError::Conflict(ConflictKind::BranchMoved))),
+        "{r:?}"
+    );
+    assert!(store.get_version(v2.id, now()).await.unwrap().is_none());
+    let branch = store.get_branch(d.id, name.slug()).await.unwrap().unwrap();
+    assert_eq!(branch.seq, 1);
+    assert_eq!(
+        ids_of(&store.list_versions(&branch, 1..=2).await.unwrap()),
+        [r1.id]
+    );
+}
+
+/// A raw item, attribute by attribute.
+fn raw_item(
+    attrs: &[(&str, aws_sdk_dynamodb::types::AttributeValue)],
+) -> std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue> {
+    attrs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect()
+}
+
+/// Writes items exactly as given (shapes of earlier releases).
+async fn put_raw(
+    store: &DynamoStore,
+    item: std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>,
+) {
+    store
+        .client()
+        .put_item()
+        .table_name(store.table())
+        .set_item(Some(item))
+        .send()
+        .await
+        .unwrap();
+}
+
+/// A published version as releases before branch generations wrote it: indexed in the one partition every branch
+/// with that slug shared.
+async fn put_legacy_version(
+    store: &DynamoStore,
+    d: &Documentation,
+    slug: &str,
+    seq: u64,
+    previous: Option<VersionId>,
+    created_at: OffsetDateTime,
+) -> VersionId {
+    use aws_sdk_dynamodb::types::AttributeValue::{Bool, N, S};
+    let id = VersionId::new();
+    let rfc = |t: OffsetDateTime| {
+        S(t.format(&time::format_description::well_known::Rfc3339)
+            .unwrap())
+    };
+    let mut item = raw_item(&[
+        ("pk", S(format!("VERSION#{id}"))),
+        ("sk", S("VERSION".into())),
+        ("id", S(id.to_string())),
+        ("org_id", S(d.org_id.to_string())),
+        ("doc_id", S(d.id.to_string())),
+        ("branch", S(slug.into())),
+        ("seq", N(seq.to_string())),
+        ("gsi1pk", S(format!("DOC#{}#BRANCH#{slug}", d.id))),
+        ("gsi1sk", S(format!("V#{seq:012}"))),
+        ("blob_sha256", S("0".repeat(64))),
+        ("blob_size", N("0".into())),
+        ("specification", S("openapi/v3/yaml".into())),
+        ("title", S("T".into())),
+        ("api_version", S("1".into())),
+        ("fingerprint", S(format!("legacy {id}"))),
+        ("temporary", Bool(false)),
+        ("created_at", rfc(created_at)),
+    ]);
+    if let Some(p) = previous {
+        item.insert("previous_version_id".into(), S(p.to_string()));
+    }
+    put_raw(store, item).await;
+    id
+}
+
+async fn legacy_histories_list_every_version_of_the_current_branch_and_only_those(
+    store: DynamoStore,
+) {
+    use aws_sdk_dynamodb::types::AttributeValue::{N, S};
+    use specpress_domain::usecases::branches::BranchAdminStore;
+    let (o, d) = org_with_doc(&store, "legacy").await;
+    let p = TokenOwner::Org(o.id).principal();
+    let t = now() - Duration::hours(1);
+    let rfc = |t: OffsetDateTime| {
+        S(t.format(&time::format_description::well_known::Rfc3339)
+            .unwrap())
+    };
+    // An earlier branch `feature`, deleted: four versions, all before the current branch existed.
+    let mut previous = None;
+    for seq in 1..=4 {
+        let at = t - Duration::minutes(10) + Duration::seconds(seq as i64);
+        previous = Some(put_legacy_version(&store, &d, "feature", seq, previous, at).await);
+    }
+    // The current `feature`, created at `t` by its first deploy; its second version was deployed by a request that
+    // started before that (its `created_at` is earlier than the branch's: the version the old filter hid).
+    let c1 = put_legacy_version(&store, &d, "feature", 1, None, t).await;
+    let c2 = put_legacy_version(&store, &d, "feature", 2, Some(c1), t - Duration::seconds(1)).await;
+    let c3 = put_legacy_version(&store, &d, "feature", 3, Some(c2), t + Duration::seconds(5)).await;
+    put_raw(
+        &store,
+        raw_item(&[
+            ("pk", S(format!("DOC#{}", d.id))),
+            ("sk", S("BRANCH#feature".into())),
+            ("doc_id", S(d.id.to_string())),
+            ("name", S("Feature".into())),
+            ("slug", S("feature".into())),
+            ("seq", N("3".into())),
+            ("head_version_id", S(c3.to_string())),
+            ("head_fingerprint", S(format!("legacy {c3}"))),
+            ("created_at", rfc(t)),
+            ("modified_at", rfc(t + Duration::seconds(5))),
+        ]),
+    )
+    .await;
+    let slug = Slug::parse("feature").unwrap();
+    let branch = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    assert_eq!(
+        (branch.generation, branch.seq),
+        (None, 3),
+        "read as a legacy branch"
+    );
+    assert_eq!(
+        ids_of(&store.list_versions(&branch, 1..=3).await.unwrap()),
+        [c3, c2, c1]
+    );
+    assert_eq!(
+        ids_of(&store.list_versions(&branch, 2..=2).await.unwrap()),
+        [c2]
+    );
+
+    // A deploy onto the legacy branch continues its history in place (same partition, next position).
+    let c4 = deploy_to(
+        &store,
+        &p,
+        "legacy",
+        "Feature",
+        "openapi: 3.1.0 # c4".into(),
+    )
+    .await;
+    let branch = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    assert_eq!(
+        (branch.generation, branch.seq),
+        (None, 4),
+        "still the legacy incarnation"
+    );
+    assert_eq!(
+        ids_of(&store.list_versions(&branch, 1..=10).await.unwrap()),
+        [c4.id, c3, c2, c1],
+        "the earlier branch's fourth version is not mixed in"
+    );
+    assert_eq!(c4.previous_version_id, Some(c3));
+
+    // Deleted and recreated: a generation, so a new, empty history; every legacy version is still readable.
+    store.delete_branch(&d, &slug).await.unwrap().unwrap();
+    store
+        .create_branch(d.id, &BranchName::parse("feature").unwrap(), now())
+        .await
+        .unwrap();
+    let branch = store.get_branch(d.id, &slug).await.unwrap().unwrap();
+    assert!(branch.generation.is_some());
+    assert!(
+        store
+            .list_versions(&branch, 1..=10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    for id in [c1, c2, c3, c4.id] {
+        assert!(store.get_version(id, now()).await.unwrap().is_some());
+    }
 }

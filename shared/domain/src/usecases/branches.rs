@@ -9,7 +9,11 @@
 //! Both touch the same two items, so DynamoDB serializes them: promote-vs-delete ends either with the branch
 //! promoted and the delete refused (422), or the branch deleted and the promotion refused (404). Two promotions end
 //! with the last one winning, each answering as if it ran alone. A deploy racing a delete either lands before it (and
-//! is deleted with the branch) or fails its `seq` condition and recreates the branch.
+//! is deleted with the branch) or fails its `seq` and generation condition and recreates the branch.
+//!
+//! A branch's history is keyed by its generation (minted when the branch item is created), so a branch recreated
+//! with the same slug starts an empty history without any filter, and every version committed to an incarnation is
+//! in that incarnation's history, whatever the interleaving of the deploys that created it.
 
 use async_trait::async_trait;
 use serde::Serialize;
@@ -212,29 +216,123 @@ fn empty_history() -> DomainError {
     )
 }
 
-/// The published versions of one branch of a documentation (default branch when `branch` is `None`), newest first.
-/// Versions from an earlier, deleted branch with the same slug are not included.
-pub async fn list_versions(
+/// A branch's version history as read at one instant: the branch item says how long it is (`seq`: its versions are
+/// at positions `1..=seq`) and which incarnation it is (its generation, part of the history's key), so neither the
+/// count nor the choice of versions needs the history itself.
+#[derive(Debug, Clone)]
+pub struct History {
+    /// The documentation.
+    pub doc: Documentation,
+    /// The branch as read.
+    pub branch: Branch,
+}
+
+impl History {
+    /// The branch's slug.
+    pub fn slug(&self) -> &Slug {
+        self.branch.name.slug()
+    }
+
+    /// Number of published versions in this history.
+    pub fn total(&self) -> u64 {
+        self.branch.seq
+    }
+}
+
+/// Where a page of a history starts (newest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryStart {
+    /// After skipping this many of the newest versions (`page = N`).
+    Offset(u64),
+    /// With the versions older than this position (a cursor: the position of the last version already returned).
+    Below(u64),
+}
+
+/// The history of one branch of a documentation (the default branch when `branch` is `None`). Versions of an earlier,
+/// deleted branch with the same slug are not part of it (another generation), though they stay readable by id.
+pub async fn version_history(
     store: &dyn Store,
     p: &Principal,
     doc: &str,
     branch: Option<&str>,
-) -> Result<(Documentation, Slug, Vec<Version>)> {
+) -> Result<History> {
     let doc = resolve_doc(store, p, doc).await?;
     let slug = match branch.map(str::trim).filter(|b| !b.is_empty()) {
         Some(b) => slug_of(b)?,
         None => doc.default_branch.clone(),
     };
-    let Some(current) = store.get_branch(doc.id, &slug).await? else {
-        return Err(branch_not_found());
+    let branch = store
+        .get_branch(doc.id, &slug)
+        .await?
+        .ok_or_else(branch_not_found)?;
+    Ok(History { doc, branch })
+}
+
+/// One page of a history, newest first: at most `limit` versions from `start`. Positions are dense (`1..=seq`), so a
+/// page is one range read of the history index whatever its depth, for page numbers as for cursors; versions
+/// published after the branch was read (positions above `seq`) are left for the next read.
+pub async fn history_page(
+    store: &dyn Store,
+    history: &History,
+    start: HistoryStart,
+    limit: u32,
+) -> Result<Vec<Version>> {
+    let Some(positions) = page_positions(history.total(), start, limit) else {
+        return Ok(Vec::new());
     };
-    // The store pages through the whole history; the bound only keeps the request count valid.
-    let mut versions = store.list_versions(doc.id, &slug, i32::MAX as u32).await?;
-    versions.retain(|v| {
-        !v.temporary
-            && v.created_at >= current.created_at
-            && v.seq.is_some_and(|s| s <= current.seq)
-    });
-    versions.sort_by(|a, b| b.seq.cmp(&a.seq).then(b.created_at.cmp(&a.created_at)));
-    Ok((doc, slug, versions))
+    store.list_versions(&history.branch, positions).await
+}
+
+/// The positions of a page of a history of `total` versions, newest first; `None` for an empty page.
+fn page_positions(
+    total: u64,
+    start: HistoryStart,
+    limit: u32,
+) -> Option<std::ops::RangeInclusive<u64>> {
+    let newest = match start {
+        HistoryStart::Offset(skip) => total.checked_sub(skip)?,
+        HistoryStart::Below(position) => position.checked_sub(1)?.min(total),
+    };
+    if newest == 0 || limit == 0 {
+        return None;
+    }
+    Some(newest.saturating_sub(u64::from(limit) - 1).max(1)..=newest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pages_of_a_history_are_dense_position_ranges_newest_first() {
+        use HistoryStart::*;
+        assert_eq!(
+            page_positions(100_000, Offset(0), 10),
+            Some(99_991..=100_000)
+        );
+        assert_eq!(page_positions(100_000, Offset(99_990), 10), Some(1..=10));
+        assert_eq!(
+            page_positions(25, Offset(20), 10),
+            Some(1..=5),
+            "a short last page"
+        );
+        assert_eq!(page_positions(25, Offset(25), 10), None, "past the end");
+        assert_eq!(page_positions(25, Offset(u64::MAX), 10), None);
+        assert_eq!(page_positions(25, Below(16), 10), Some(6..=15));
+        assert_eq!(page_positions(25, Below(3), 10), Some(1..=2));
+        assert_eq!(
+            page_positions(25, Below(1), 10),
+            None,
+            "nothing below the first"
+        );
+        assert_eq!(page_positions(25, Below(0), 10), None);
+        assert_eq!(
+            page_positions(25, Below(u64::MAX), 10),
+            Some(16..=25),
+            "never above the branch as read"
+        );
+        assert_eq!(page_positions(0, Offset(0), 10), None, "an empty branch");
+        assert_eq!(page_positions(5, Offset(0), 0), None);
+        assert_eq!(page_positions(1, Offset(0), 100), Some(1..=1));
+    }
 }

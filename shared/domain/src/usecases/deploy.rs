@@ -196,10 +196,8 @@ pub async fn deploy(
         let (branch_move, event) = if input.temporary {
             (None, None)
         } else {
-            let expect = match &current {
-                Some(b) => BranchExpectation::AtSeq(b.seq),
-                None => BranchExpectation::Absent,
-            };
+            // A new branch gets a new incarnation; an existing one must still be the incarnation read.
+            let expect = BranchExpectation::of(current.as_ref());
             let event = Event {
                 id: EventId::new(),
                 kind: EVENT_DOCUMENTATION_PUBLISHED.into(),
