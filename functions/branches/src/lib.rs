@@ -8,7 +8,8 @@
 //! - `PATCH .../branches/{slug}/set_default`: 200 when already the default; 204 when promoted; 404 unknown; 422 for
 //!   a branch without any published version.
 //! - `GET .../versions?branch=<slug>`: the published versions of a branch (default branch when absent), newest
-//!   first, paginated.
+//!   first, paginated in the store (one range read of the history per page, whatever its length; docs/storage.md,
+//!   "Branch histories").
 //!
 //! Every route needs a token that reaches the documentation (its own, its hub's, or the organization's).
 
