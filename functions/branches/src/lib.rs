@@ -133,8 +133,8 @@ impl VersionItem {
     }
 }
 
-/// The cursor position of a history entry: newest first, so the key orders by descending position (the same text as
-/// the in-memory listing used, so cursors issued before paging moved into the store still work).
+/// The cursor position of a history entry: newest first, so the key orders by descending position. It is the position
+/// text the in-memory listing used, so a cursor that listing issued stays valid.
 fn history_key(position: u64) -> String {
     format!("{:020}", u64::MAX - position)
 }
