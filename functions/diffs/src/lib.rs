@@ -1,9 +1,11 @@
 //! The diff function: public (unauthenticated) diffs between two API definitions.
 //!
 //! Routes (bump-api.md §3.6, §3.7, §5):
-//! - `POST /api/v1/diffs`: 201 `{id, public_url}`; 422 naming the missing field (neither pair, both pairs, half a
-//!   pair), an invalid document, a refused URL or a bad `expires_at`; 413 over the body limit; 429 over the
-//!   per-client rate limit.
+//! - `POST /api/v1/diffs`: 201 `{id, public_url, expires_at?}`; 422 naming the missing field (neither pair, both
+//!   pairs, half a pair), an invalid document, a refused URL or a bad `expires_at`; 413 over the body limit; 429 over
+//!   the per-client rate limit; 401 for an invalid token; 503 when the anonymous quota stayed full of diffs being
+//!   created. Without a token the diff is anonymous: its expiry is clamped to the anonymous ceiling and its bytes
+//!   count in the anonymous quota (oldest evicted first); with a valid token it keeps any expiry, uncounted.
 //! - `GET /api/v1/diffs/{id}?formats[]=...`: 200 `{id, title, public_url, breaking, previous_version_url,
 //!   current_version_url}` plus `text`/`markdown`/`html`/`details` for the requested formats (default text and
 //!   markdown); 404 for an unknown or expired id; 400 for an unknown format.
@@ -20,7 +22,7 @@ pub mod limit;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::{FromRequestParts, Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
@@ -28,11 +30,13 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 use serde_json::json;
 use serde_json::value::RawValue;
+use specpress_api::auth::MaybeAuth;
 use specpress_api::cpu::CpuGate;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
 use specpress_domain::usecases::diffs::{
-    self, DiffDeps, DiffEngine, DiffFormat, DiffSide, DiffView, DocumentFetcher,
+    self, AnonymousLimits, Creator, DiffDeps, DiffEngine, DiffFormat, DiffSide, DiffView,
+    DocumentFetcher,
 };
 use specpress_fetch::FetchPolicy;
 
@@ -61,6 +65,9 @@ pub struct DiffsConfig {
     /// Policy of the URL downloader (`allow_loopback` from `SPECPRESS_ALLOW_LOOPBACK_URLS`; its body cap is
     /// replaced by the document limit).
     pub fetch: FetchPolicy,
+    /// What diffs created without a token may keep (`SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS`,
+    /// `SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES`).
+    pub anonymous: AnonymousLimits,
 }
 
 impl Default for DiffsConfig {
@@ -71,9 +78,13 @@ impl Default for DiffsConfig {
             rate_burst: DEFAULT_RATE_BURST,
             max_document_bytes: None,
             fetch: FetchPolicy::default(),
+            anonymous: AnonymousLimits::default(),
         }
     }
 }
+
+/// Longest anonymous ceiling accepted from the environment (the longest explicit `expires_at`).
+const MAX_ANONYMOUS_DAYS: u32 = diffs::MAX_DIFF_TTL.whole_days() as u32;
 
 fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     let raw = std::env::var(name).ok()?;
@@ -87,8 +98,10 @@ fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
 }
 
 impl DiffsConfig {
-    /// Reads `SPECPRESS_DIFF_MAX_BODY_BYTES`, `SPECPRESS_DIFF_RATE_PER_MINUTE`, `SPECPRESS_DIFF_RATE_BURST` and
-    /// `SPECPRESS_ALLOW_LOOPBACK_URLS` (only the exact value `true` enables loopback downloads).
+    /// Reads `SPECPRESS_DIFF_MAX_BODY_BYTES`, `SPECPRESS_DIFF_RATE_PER_MINUTE`, `SPECPRESS_DIFF_RATE_BURST`,
+    /// `SPECPRESS_ALLOW_LOOPBACK_URLS` (only the exact value `true` enables loopback downloads),
+    /// `SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS` (1 to 3660, default 30) and `SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES` (at
+    /// least 1, default 1 GiB). A malformed or out-of-range value is ignored with a warning (the default applies).
     pub fn from_env() -> Self {
         let d = DiffsConfig::default();
         let fetch = FetchPolicy {
@@ -106,7 +119,28 @@ impl DiffsConfig {
             rate_burst: env_number("SPECPRESS_DIFF_RATE_BURST").unwrap_or(d.rate_burst),
             max_document_bytes: d.max_document_bytes,
             fetch,
+            anonymous: AnonymousLimits {
+                max_life: time::Duration::days(i64::from(
+                    env_in_range("SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS", 1..=MAX_ANONYMOUS_DAYS)
+                        .unwrap_or(diffs::DEFAULT_ANONYMOUS_MAX_DAYS),
+                )),
+                quota_bytes: env_in_range("SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES", 1..=u64::MAX)
+                    .unwrap_or(d.anonymous.quota_bytes),
+            },
         }
+    }
+}
+
+fn env_in_range<T: std::str::FromStr + PartialOrd + Copy>(
+    name: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Option<T> {
+    let v = env_number::<T>(name)?;
+    if range.contains(&v) {
+        Some(v)
+    } else {
+        tracing::warn!(variable = name, "ignoring an out-of-range setting");
+        None
     }
 }
 
@@ -119,6 +153,8 @@ pub struct DiffsState {
     max_body_bytes: usize,
     /// The body limit is the diff route's own (`SPECPRESS_DIFF_MAX_BODY_BYTES`), not the function's.
     diff_limit_set: bool,
+    /// What anonymous diffs may keep.
+    anonymous: AnonymousLimits,
 }
 
 /// The diff routes with settings from the environment ([`DiffsConfig::from_env`]).
@@ -158,6 +194,7 @@ pub fn router_with_parts(
         fetcher,
         max_body_bytes,
         diff_limit_set: config.max_body_bytes.is_some(),
+        anonymous: config.anonymous,
     };
     let create = post(create_diff);
     let create = match RateLimiter::new(config.rate_per_minute, config.rate_burst) {
@@ -191,7 +228,34 @@ fn diff_url(state: &DiffsState, id: &str) -> String {
     format!("{}/diff/{id}", state.app.config.public_base_url)
 }
 
+fn rfc3339(t: time::OffsetDateTime) -> Option<String> {
+    t.format(&time::format_description::well_known::Rfc3339)
+        .ok()
+}
+
+/// The answer when the anonymous quota stayed full of diffs being created (each keeps its bytes until it is done).
+fn busy() -> Response {
+    let mut resp = (
+        StatusCode::SERVICE_UNAVAILABLE,
+        axum::Json(json!({
+            "message": "Anonymous diff storage is busy with diffs being created; retry in a few seconds"
+        })),
+    )
+        .into_response();
+    resp.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+    resp
+}
+
 async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Response, ApiError> {
+    // A token is optional: with a valid one the diff keeps today's terms; an invalid one is a 401 as elsewhere.
+    let (mut parts, body) = req.into_parts();
+    let MaybeAuth(principal) = MaybeAuth::from_request_parts(&mut parts, &state.app).await?;
+    let req = Request::from_parts(parts, body);
+    let creator = match principal {
+        Some(_) => Creator::Authenticated,
+        None => Creator::Anonymous(state.anonymous),
+    };
     let setting = if state.diff_limit_set {
         "SPECPRESS_DIFF_MAX_BODY_BYTES"
     } else {
@@ -208,14 +272,19 @@ async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Re
         engine: &*state.engine,
         fetcher: &*state.fetcher,
     };
-    let record = diffs::create_diff(deps, input, state.app.now()).await?;
+    let record = match diffs::create_diff(deps, input, creator, state.app.now()).await {
+        Ok(r) => r,
+        Err(DomainError::Conflict(_)) => return Ok(busy()),
+        Err(e) => return Err(e.into()),
+    };
     let id = record.id.to_string();
     let public_url = diff_url(&state, &id);
-    Ok((
-        StatusCode::CREATED,
-        axum::Json(json!({ "id": id, "public_url": public_url })),
-    )
-        .into_response())
+    // The effective expiry (an anonymous diff's is clamped to the ceiling); absent for a diff that never expires.
+    let mut answer = json!({ "id": id, "public_url": public_url });
+    if let Some(e) = record.expires_at.and_then(rfc3339) {
+        answer["expires_at"] = json!(e);
+    }
+    Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
 }
 
 /// The values of `formats[]` and `formats` in a raw query string.
@@ -270,10 +339,7 @@ fn view_json(
 ) -> Result<Vec<u8>, ApiError> {
     let id = view.record.id.to_string();
     let public_url = diff_url(state, &id);
-    let expires_at = view.record.expires_at.and_then(|e| {
-        e.format(&time::format_description::well_known::Rfc3339)
-            .ok()
-    });
+    let expires_at = view.record.expires_at.and_then(rfc3339);
     let parts = view.rendered.parts()?;
     let renderings = formats
         .iter()

@@ -712,10 +712,10 @@ async fn stored_with_ttl(
 }
 
 #[tokio::test]
-async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_refused_pair_is_never_stored()
+async fn definitions_of_a_diff_made_with_a_token_end_with_the_diffs_life_and_a_refused_pair_is_never_stored()
  {
     use specpress_domain::model::Bundle;
-    use specpress_domain::usecases::diffs::{DiffDeps, DiffInput, create_diff};
+    use specpress_domain::usecases::diffs::{Creator, DiffDeps, DiffInput, create_diff};
     let db = Embedded::start(Storage::Memory)
         .await
         .expect("embedded engine");
@@ -740,7 +740,7 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
     let now = time::OffsetDateTime::now_utc();
 
     // "never": both definitions end permanent (written provisionally while comparing, then extended).
-    create_diff(deps(), input(V1, V2, "never"), now)
+    create_diff(deps(), input(V1, V2, "never"), Creator::Authenticated, now)
         .await
         .expect("diff");
     assert_eq!(stored_with_ttl(&store, &bundle(V1)).await, Some(false));
@@ -753,6 +753,7 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
             expires_at: None,
             ..input(V1, V3, "")
         },
+        Creator::Authenticated,
         now,
     )
     .await
@@ -762,7 +763,13 @@ async fn definitions_stored_during_the_comparison_end_with_the_diffs_life_and_a_
     // A refused pair, even one asking to live forever: the definitions are stored only once both have parsed, so
     // neither the valid one nor the invalid one is stored.
     let valid = V3.replace("Pets", "Refused pair");
-    let refused = create_diff(deps(), input("not: [an api", &valid, "never"), now).await;
+    let refused = create_diff(
+        deps(),
+        input("not: [an api", &valid, "never"),
+        Creator::Authenticated,
+        now,
+    )
+    .await;
     assert!(refused.is_err(), "an invalid document is refused");
     assert_eq!(
         stored_with_ttl(&store, &bundle(&valid)).await,
@@ -823,7 +830,7 @@ impl DiffEngine for Silent {
 #[tokio::test]
 async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_still_gets_its_inputs_stored()
  {
-    use specpress_domain::usecases::diffs::{DiffDeps, DiffInput, create_diff};
+    use specpress_domain::usecases::diffs::{Creator, DiffDeps, DiffInput, create_diff};
     let db = Embedded::start(Storage::Memory)
         .await
         .expect("embedded engine");
@@ -843,7 +850,7 @@ async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_stil
 
     // The signal is dropped before the refusal arrives: the refusal (a 422 on its field) is still what comes back,
     // not an internal error, and nothing is stored.
-    let refused = create_diff(deps(&SlowRefusal), input(), now).await;
+    let refused = create_diff(deps(&SlowRefusal), input(), Creator::Authenticated, now).await;
     match refused {
         Err(DomainError::Invalid { field, .. }) => {
             assert_eq!(field, "definition")
@@ -860,7 +867,7 @@ async fn the_engines_refusal_is_the_answer_and_an_engine_that_never_signals_stil
     let silent: &'static Silent = Box::leak(Box::new(Silent(SpecDiffEngine::default())));
     let record = tokio::time::timeout(
         Duration::from_secs(60),
-        create_diff(deps(silent), input(), now),
+        create_diff(deps(silent), input(), Creator::Authenticated, now),
     )
     .await
     .expect("does not wait for a signal that never comes")

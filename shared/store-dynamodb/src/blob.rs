@@ -127,6 +127,45 @@ fn compress(raw: &[u8], level: i32) -> std::io::Result<Vec<u8>> {
     })
 }
 
+/// The item of one chunk of an encoded bundle, under the keys in `keyed`: the chunk's compressed bytes, the
+/// bundle's chunk count and its uncompressed size.
+pub fn chunk_item(
+    mut keyed: crate::attr::Item,
+    encoded: &EncodedBundle,
+    total: usize,
+    data: &[u8],
+) -> crate::attr::Item {
+    use crate::attr::{b, n};
+    keyed.insert("data".into(), b(data.to_vec()));
+    keyed.insert("total".into(), n(total));
+    keyed.insert("size".into(), n(encoded.blob.size));
+    keyed
+}
+
+/// The compressed bytes of a bundle's chunk items, read in key order (`sk(i)` is chunk `i`'s sort key). `None`
+/// when the set is incomplete: no items, fewer or more than their `total`, or a gap.
+pub fn assemble(
+    items: &[crate::attr::Item],
+    sk: impl Fn(usize) -> String,
+) -> Result<Option<Vec<u8>>> {
+    use crate::attr::{get_b, get_n, get_s};
+    let Some(first) = items.first() else {
+        return Ok(None);
+    };
+    let total: usize = get_n(first, "total")?;
+    if items.len() != total {
+        return Ok(None);
+    }
+    let mut compressed = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if get_s(item, "sk")? != sk(i) {
+            return Ok(None);
+        }
+        compressed.extend_from_slice(get_b(item, "data")?);
+    }
+    Ok(Some(compressed))
+}
+
 /// Reassembles, decompresses and verifies a bundle.
 pub fn decode(sha256: &str, size: u64, compressed: &[u8]) -> Result<Bundle> {
     let cap = usize::try_from(size).map_err(DomainError::unexpected)?;

@@ -78,7 +78,7 @@ impl DynamoStore {
     }
 
     /// Runs a query to exhaustion (all pages).
-    async fn query_all(
+    pub(crate) async fn query_all(
         &self,
         index: Option<&str>,
         key_condition: &str,
@@ -119,11 +119,43 @@ impl DynamoStore {
 
     /// The item of chunk `i` of `total` of an encoded bundle.
     fn chunk_item(encoded: &EncodedBundle, i: usize, total: usize, data: &[u8]) -> Item {
-        let mut item = keyed(blob_pk(&encoded.blob.sha256), &chunk_sk(i));
-        item.insert("data".into(), b(data.to_vec()));
-        item.insert("total".into(), n(total));
-        item.insert("size".into(), n(encoded.blob.size));
-        item
+        blob::chunk_item(
+            keyed(blob_pk(&encoded.blob.sha256), &chunk_sk(i)),
+            encoded,
+            total,
+            data,
+        )
+    }
+
+    /// Writes items with BatchWriteItem (at most 25 requests per call; chunks of 300 KiB keep a batch under its
+    /// 16 MB), retrying unprocessed items with a growing pause.
+    pub(crate) async fn batch_write(&self, requests: Vec<WriteRequest>) -> Result<()> {
+        for batch in requests.chunks(25) {
+            let mut pending = batch.to_vec();
+            for attempt in 0..8u32 {
+                let out = self
+                    .client
+                    .batch_write_item()
+                    .request_items(&self.table, pending)
+                    .send()
+                    .await
+                    .map_err(sdk("BatchWriteItem"))?;
+                pending = out
+                    .unprocessed_items
+                    .and_then(|mut m| m.remove(&self.table))
+                    .unwrap_or_default();
+                if pending.is_empty() {
+                    break;
+                }
+                if attempt == 7 {
+                    return Err(DomainError::unexpected(
+                        "BatchWriteItem left unprocessed items",
+                    ));
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20 << attempt)).await;
+            }
+        }
+        Ok(())
     }
 
     /// Writes an encoded bundle's chunks. Permanent: unconditional (overwriting drops any TTL, making a temporary
@@ -141,32 +173,7 @@ impl DynamoStore {
                         .map_err(DomainError::unexpected)?;
                     requests.push(WriteRequest::builder().put_request(put).build());
                 }
-                // BatchWriteItem takes at most 25 requests and 16 MB; chunks of 300 KiB keep a batch of 25 under it.
-                for batch in requests.chunks(25) {
-                    let mut pending = batch.to_vec();
-                    for attempt in 0..8u32 {
-                        let out = self
-                            .client
-                            .batch_write_item()
-                            .request_items(&self.table, pending)
-                            .send()
-                            .await
-                            .map_err(sdk("BatchWriteItem"))?;
-                        pending = out
-                            .unprocessed_items
-                            .and_then(|mut m| m.remove(&self.table))
-                            .unwrap_or_default();
-                        if pending.is_empty() {
-                            break;
-                        }
-                        if attempt == 7 {
-                            return Err(DomainError::unexpected(
-                                "BatchWriteItem left unprocessed items",
-                            ));
-                        }
-                        tokio::time::sleep(std::time::Duration::from_millis(20 << attempt)).await;
-                    }
-                }
+                self.batch_write(requests).await?;
             }
             Retention::Until(expiry) => {
                 let ttl = epoch(expiry);
@@ -802,17 +809,7 @@ impl BlobStore for DynamoStore {
         if items.is_empty() {
             return Ok(None);
         }
-        let total: usize = get_n(&items[0], "total")?;
-        if items.len() != total {
-            return Err(bad("blob chunk count"));
-        }
-        let mut compressed = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            if get_s(item, "sk")? != chunk_sk(i) {
-                return Err(bad("blob chunk order"));
-            }
-            compressed.extend_from_slice(get_b(item, "data")?);
-        }
+        let compressed = blob::assemble(&items, chunk_sk)?.ok_or_else(|| bad("blob chunks"))?;
         blob::decode(&r.sha256, r.size, &compressed).map(Some)
     }
 }

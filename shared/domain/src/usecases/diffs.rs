@@ -2,9 +2,16 @@
 //! (bump-api.md §3.6, §3.7, §5).
 //!
 //! A diff is computed synchronously when it is created (the engine is fast), so `GET /diffs/{id}` never answers
-//! 202. Three content-addressed blobs are stored: the previous and current bundles exactly as received (or as
-//! downloaded), and the rendered results (`text`, `markdown`, `html`, `details`). The `DIFF#<id>` item points at
-//! them and carries the summary (`title`, `breaking`) and the expiry (TTL, and checked on every read).
+//! 202. Three parts are stored: the previous and current bundles exactly as received (or as downloaded), and the
+//! rendered results (`text`, `markdown`, `html`, `details`). The `DIFF#<id>` record points at them and carries the
+//! summary (`title`, `breaking`) and the expiry (TTL, and checked on every read).
+//!
+//! Who keeps what (issue 18.4): a request with a valid token stores its parts as content-addressed blobs (shared
+//! with identical content, kept as long as the diff asks, `"never"` included), as every diff did before. A request
+//! without a token is bounded twice ([`AnonymousLimits`]): its expiry is clamped to a ceiling, and every anonymous
+//! diff's bytes are its own (stored under the diff, deleted with it) and counted against one quota for all anonymous
+//! diffs together, in a slot written before any of its bytes. When the quota is full, expired diffs are removed
+//! first, then the oldest: the disk the anonymous public can use is bounded whatever the number of clients.
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -18,14 +25,57 @@ use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime};
 use uuid::Uuid;
 
-use crate::error::{DomainError, Result};
+use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::{BlobRef, Bundle, Reference, Retention};
-use crate::ports::Store;
+use crate::ports::{EncodedBundle, Store};
 
 /// Life of a diff when `expires_at` is absent (bump-api.md §3.6: "defaults to 1 day").
 pub const DEFAULT_DIFF_TTL: Duration = Duration::days(1);
 /// Longest accepted `expires_at` in the future; beyond that, use `"never"`.
 pub const MAX_DIFF_TTL: Duration = Duration::days(3660);
+/// Default ceiling of an anonymous diff's life (`SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS`).
+pub const DEFAULT_ANONYMOUS_MAX_DAYS: u32 = 30;
+/// Default quota of bytes all anonymous diffs keep together (`SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES`): 1 GiB.
+pub const DEFAULT_ANONYMOUS_QUOTA_BYTES: u64 = 1 << 30;
+/// How long an anonymous diff being created is protected from eviction: from its slot's reservation to its record,
+/// a creation takes at most the request's time (29 s in AWS); past this, its creator is taken for dead and the slot
+/// (with whatever it wrote) can be evicted like any other.
+pub const ANONYMOUS_LEASE: Duration = Duration::minutes(5);
+/// Reservation attempts (each one after making room) before a creation gives up as busy.
+const ROOM_ATTEMPTS: u32 = 40;
+/// Slots examined per eviction query.
+const EVICTION_PAGE: u32 = 32;
+/// Expired anonymous diffs each creation removes on its way (so expired diffs leave the count without waiting for
+/// the quota to fill).
+const SWEEP_PER_CREATION: u32 = 2;
+
+/// What an anonymous client (a request without a token) may keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnonymousLimits {
+    /// Longest life: `"never"` and later dates are clamped to it.
+    pub max_life: Duration,
+    /// Bytes all anonymous diffs keep together; the oldest are evicted to make room.
+    pub quota_bytes: u64,
+}
+
+impl Default for AnonymousLimits {
+    fn default() -> Self {
+        AnonymousLimits {
+            max_life: Duration::days(i64::from(DEFAULT_ANONYMOUS_MAX_DAYS)),
+            quota_bytes: DEFAULT_ANONYMOUS_QUOTA_BYTES,
+        }
+    }
+}
+
+/// Who asks for a diff, which decides what it may keep.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Creator {
+    /// A request carrying a valid token of the installation (any kind): content-addressed blobs, any expiry
+    /// (`"never"` included), not counted.
+    Authenticated,
+    /// A request without a token: expiry clamped, bytes owned by the diff and counted in the quota.
+    Anonymous(AnonymousLimits),
+}
 
 /// Diff id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -74,12 +124,74 @@ pub struct DiffRecord {
     pub expires_at: Option<OffsetDateTime>,
     /// Creation time.
     pub created_at: OffsetDateTime,
+    /// Where its parts live.
+    pub storage: DiffStorage,
 }
 
 impl DiffRecord {
     /// True once past its expiry (TTL deletion is lazy, so reads must check).
     pub fn is_expired(&self, now: OffsetDateTime) -> bool {
         self.expires_at.is_some_and(|e| e <= now)
+    }
+}
+
+/// Where a diff's three parts live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffStorage {
+    /// Content-addressed blobs, possibly shared with other diffs or deployed versions: diffs created with a token,
+    /// and every diff stored before anonymous diffs owned their bytes.
+    Shared,
+    /// The diff's own (anonymous diffs): stored under the diff, with its expiry, and deleted with it; `bytes` is
+    /// what its slot counts in the anonymous quota.
+    Owned {
+        /// Bytes counted for the diff (its parts, record and slot).
+        bytes: u64,
+    },
+}
+
+/// One of the three stored parts of a diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiffPart {
+    /// The previous bundle.
+    Previous,
+    /// The current bundle.
+    Current,
+    /// The renderings.
+    Result,
+}
+
+impl DiffPart {
+    /// The part's name in storage keys.
+    pub fn name(self) -> &'static str {
+        match self {
+            DiffPart::Previous => "previous",
+            DiffPart::Current => "current",
+            DiffPart::Result => "result",
+        }
+    }
+}
+
+/// An anonymous diff's place in the quota. It is written, and its bytes counted, before any of those bytes; it is
+/// removed, and its bytes subtracted, after all of them are deleted: what the count says is always at least what
+/// anonymous diffs keep, and never more than the quota.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnonymousSlot {
+    /// The diff.
+    pub id: DiffId,
+    /// When the diff was created: eviction goes oldest first.
+    pub created_at: OffsetDateTime,
+    /// When it expires: expired diffs are removed before any live one is evicted.
+    pub expires_at: OffsetDateTime,
+    /// Bytes counted for it.
+    pub bytes: u64,
+    /// While the diff is being created, until when it may not be evicted; `None` once its record is written.
+    pub lease_until: Option<OffsetDateTime>,
+}
+
+impl AnonymousSlot {
+    /// Whether the slot may be removed now: its diff is complete, or its creator has outlived its lease.
+    pub fn evictable(&self, now: OffsetDateTime) -> bool {
+        self.lease_until.is_none_or(|l| l <= now)
     }
 }
 
@@ -172,13 +284,56 @@ pub trait DocumentFetcher: Send + Sync {
     async fn fetch(&self, field: &str, url: &str) -> Result<String>;
 }
 
-/// Storage of diff records.
+/// Storage of diffs: records, the parts anonymous diffs own, and the anonymous quota's slots and count.
 #[async_trait]
 pub trait DiffStore: Send + Sync {
-    /// Writes a new diff record (its blobs are written first). `Conflict(AlreadyExists)` on an id collision.
+    /// Writes a new diff record whose parts are shared blobs (written first). `Conflict(AlreadyExists)` on an id
+    /// collision.
     async fn create_diff(&self, diff: &DiffRecord) -> Result<()>;
     /// Reads a diff; `None` when absent or expired at `now`.
     async fn get_diff(&self, id: DiffId, now: OffsetDateTime) -> Result<Option<DiffRecord>>;
+    /// One part of a diff: its own stored part for an owned diff, the content-addressed blob otherwise. `None` when
+    /// absent, or (owned) incomplete because the diff is being removed.
+    async fn get_diff_part(&self, diff: &DiffRecord, part: DiffPart) -> Result<Option<Bundle>>;
+
+    /// Bytes a part takes once stored as an owned part (its data and its items).
+    fn owned_part_bytes(&self, encoded: &EncodedBundle) -> u64;
+    /// Bytes an anonymous diff takes besides its parts and its title: its record and its slot.
+    fn anonymous_fixed_bytes(&self) -> u64;
+    /// Writes one part of an anonymous diff under the diff, expiring with it.
+    async fn put_owned_part(
+        &self,
+        id: DiffId,
+        part: DiffPart,
+        encoded: &EncodedBundle,
+        expires_at: OffsetDateTime,
+    ) -> Result<()>;
+
+    /// Bytes counted for anonymous diffs: the sum of every slot's `bytes`.
+    async fn anonymous_usage(&self) -> Result<u64>;
+    /// Writes a new slot and adds its bytes to the count, in one transaction, if the count stays within `quota`;
+    /// `Ok(false)` (nothing written) when it would not.
+    async fn reserve_anonymous(&self, slot: &AnonymousSlot, quota: u64) -> Result<bool>;
+    /// Grows a slot still being created from `slot.bytes` to `bytes`, adding the difference to the count, if the
+    /// count stays within `quota`; `Ok(false)` (nothing written) when it would not. `Conflict(Stale)` when the slot
+    /// is gone or no longer as given (evicted).
+    async fn grow_anonymous(&self, slot: &AnonymousSlot, bytes: u64, quota: u64) -> Result<bool>;
+    /// Writes the record of an anonymous diff and ends its slot's lease, in one transaction. `Conflict(Stale)`
+    /// (nothing written) when the slot is gone or no longer counts `slot.bytes`.
+    async fn commit_anonymous(&self, diff: &DiffRecord, slot: &AnonymousSlot) -> Result<()>;
+    /// Slots of diffs expired at `now`, soonest expired first, at most `limit`.
+    async fn expired_anonymous(
+        &self,
+        now: OffsetDateTime,
+        limit: u32,
+    ) -> Result<Vec<AnonymousSlot>>;
+    /// The oldest slots, at most `limit`.
+    async fn oldest_anonymous(&self, limit: u32) -> Result<Vec<AnonymousSlot>>;
+    /// Deletes an anonymous diff (record and parts), then its slot, subtracting its bytes in the transaction that
+    /// deletes the slot, on condition that the slot still counts `slot.bytes`. `Ok(true)` when this call removed
+    /// the slot; `Ok(false)` when it was already gone or changed (then nothing is subtracted), so a diff removed
+    /// twice, even concurrently, is subtracted once.
+    async fn remove_anonymous(&self, slot: &AnonymousSlot) -> Result<bool>;
 }
 
 /// The `POST /diffs` body, as received.
@@ -323,15 +478,32 @@ pub struct DiffDeps<'a> {
     pub fetcher: &'a dyn DocumentFetcher,
 }
 
+/// The expiry of an anonymous diff: the one asked for, at most `max_life` from `now` (`"never"` is the ceiling).
+pub fn clamp_expiry(
+    requested: Option<OffsetDateTime>,
+    now: OffsetDateTime,
+    max_life: Duration,
+) -> OffsetDateTime {
+    let ceiling = now + max_life;
+    requested.map_or(ceiling, |e| e.min(ceiling))
+}
+
 /// Creates a diff: checks the request, downloads URLs if asked, compares, stores the bundles and the results,
-/// then the record. Nothing points at a blob before the record is written, and the record is written last.
+/// then the record. Nothing points at a part before the record is written, and the record is written last.
+///
+/// For an anonymous creator the expiry is clamped ([`clamp_expiry`]) and the parts are the diff's own, counted in
+/// the anonymous quota before they are written (see [`DiffStore::reserve_anonymous`]). Errors beyond those of the
+/// request: `Invalid` on `definition` when one diff needs more than the whole quota, and `Conflict(Stale)` when
+/// the quota stayed full of diffs still being created through every attempt to make room (the caller should
+/// answer "busy, retry").
 pub async fn create_diff(
     deps: DiffDeps<'_>,
     mut input: DiffInput,
+    creator: Creator,
     now: OffsetDateTime,
 ) -> Result<DiffRecord> {
     let source = source(&mut input)?;
-    let expires_at = parse_expiry(input.expires_at.as_deref(), now)?;
+    let requested = parse_expiry(input.expires_at.as_deref(), now)?;
     let (previous, current, from_urls) = match source {
         Source::Definitions(p, c) => (
             Bundle {
@@ -360,6 +532,27 @@ pub async fn create_diff(
             )
         }
     };
+    let (previous, current) = (Arc::new(previous), Arc::new(current));
+    match creator {
+        Creator::Authenticated => {
+            create_shared(deps, previous, current, from_urls, requested, now).await
+        }
+        Creator::Anonymous(limits) => {
+            let expires_at = clamp_expiry(requested, now, limits.max_life);
+            create_owned(deps, previous, current, from_urls, expires_at, limits, now).await
+        }
+    }
+}
+
+/// A diff whose parts are content-addressed blobs (a creator with a token).
+async fn create_shared(
+    deps: DiffDeps<'_>,
+    previous: Arc<Bundle>,
+    current: Arc<Bundle>,
+    from_urls: bool,
+    expires_at: Option<OffsetDateTime>,
+    now: OffsetDateTime,
+) -> Result<DiffRecord> {
     let retention = match expires_at {
         Some(t) => Retention::Until(t),
         None => Retention::Permanent,
@@ -372,7 +565,6 @@ pub async fn create_diff(
         Retention::Until(t) if t <= now + DEFAULT_DIFF_TTL => retention,
         _ => Retention::Until(now + DEFAULT_DIFF_TTL),
     };
-    let (previous, current) = (Arc::new(previous), Arc::new(current));
     let (parsed, both_parsed) = oneshot::channel();
     let store_both = || {
         futures_util::future::try_join(
@@ -410,12 +602,7 @@ pub async fn create_diff(
         )
         .await?;
     }
-    let result_text =
-        serde_json::to_string(&comparison.rendered).map_err(DomainError::unexpected)?;
-    let result = Bundle {
-        definition: result_text,
-        references: vec![],
-    };
+    let result = rendered_bundle(&comparison)?;
     let result_ref = deps.store.put_bundle(&result, retention).await?;
     let record = DiffRecord {
         id: DiffId::new(),
@@ -426,9 +613,287 @@ pub async fn create_diff(
         result: result_ref,
         expires_at,
         created_at: now,
+        storage: DiffStorage::Shared,
     };
     deps.store.create_diff(&record).await?;
     Ok(record)
+}
+
+/// The renderings as the result part stores them.
+fn rendered_bundle(comparison: &Comparison) -> Result<Bundle> {
+    Ok(Bundle {
+        definition: serde_json::to_string(&comparison.rendered).map_err(DomainError::unexpected)?,
+        references: vec![],
+    })
+}
+
+/// The two inputs of an anonymous diff, counted and written.
+struct OwnedInputs {
+    slot: AnonymousSlot,
+    previous: BlobRef,
+    current: BlobRef,
+}
+
+/// A diff that owns its parts (an anonymous creator). As for shared diffs, the two inputs are stored while the
+/// engine diffs them, once both have parsed; here they are first counted: the slot is reserved with their bytes
+/// (making room if the quota is full), then they are written. The renderings grow the slot before they are
+/// written, and the record, written last with the end of the slot's lease, makes the diff visible. Any failure
+/// after the reservation releases the slot and deletes what was written.
+async fn create_owned(
+    deps: DiffDeps<'_>,
+    previous: Arc<Bundle>,
+    current: Arc<Bundle>,
+    from_urls: bool,
+    expires_at: OffsetDateTime,
+    limits: AnonymousLimits,
+    now: OffsetDateTime,
+) -> Result<DiffRecord> {
+    let store = deps.store;
+    let slot = AnonymousSlot {
+        id: DiffId::new(),
+        created_at: now,
+        expires_at,
+        bytes: 0,
+        lease_until: Some(now + ANONYMOUS_LEASE),
+    };
+    let (parsed, both_parsed) = oneshot::channel();
+    let store_inputs = async {
+        match both_parsed.await {
+            Ok(()) => store_owned_inputs(store, limits, &previous, &current, slot.clone(), now)
+                .await
+                .map(Some),
+            Err(oneshot::Canceled) => Ok(None),
+        }
+    };
+    // Both run to their end (not `try_join`): a slot reserved while the engine refuses a document is released
+    // here, never left to count until its lease ends.
+    let (comparison, stored) = futures_util::future::join(
+        deps.engine.compare(
+            Arc::clone(&previous),
+            Arc::clone(&current),
+            from_urls,
+            parsed,
+        ),
+        store_inputs,
+    )
+    .await;
+    let comparison = match comparison {
+        Ok(c) => c,
+        Err(e) => {
+            if let Ok(Some(inputs)) = stored {
+                release(store, &inputs.slot).await;
+            }
+            return Err(e);
+        }
+    };
+    let mut inputs = match stored? {
+        Some(inputs) => inputs,
+        None => store_owned_inputs(store, limits, &previous, &current, slot, now).await?,
+    };
+    match finish_owned(store, limits, &mut inputs, comparison, now).await {
+        Ok(record) => Ok(record),
+        Err(e) => {
+            release(store, &inputs.slot).await;
+            Err(e)
+        }
+    }
+}
+
+/// Encodes the two inputs, reserves their bytes, and writes them (releasing the slot if a write fails).
+async fn store_owned_inputs(
+    store: &dyn Store,
+    limits: AnonymousLimits,
+    previous: &Bundle,
+    current: &Bundle,
+    mut slot: AnonymousSlot,
+    now: OffsetDateTime,
+) -> Result<OwnedInputs> {
+    let (p, c) =
+        futures_util::future::try_join(store.encode_bundle(previous), store.encode_bundle(current))
+            .await?;
+    slot.bytes =
+        store.anonymous_fixed_bytes() + store.owned_part_bytes(&p) + store.owned_part_bytes(&c);
+    sweep_expired(store, now).await?;
+    reserve(store, limits, &slot, now).await?;
+    let written = futures_util::future::try_join(
+        store.put_owned_part(slot.id, DiffPart::Previous, &p, slot.expires_at),
+        store.put_owned_part(slot.id, DiffPart::Current, &c, slot.expires_at),
+    )
+    .await;
+    if let Err(e) = written {
+        release(store, &slot).await;
+        return Err(e);
+    }
+    Ok(OwnedInputs {
+        slot,
+        previous: p.blob,
+        current: c.blob,
+    })
+}
+
+/// Counts and writes the renderings, then commits the record.
+async fn finish_owned(
+    store: &dyn Store,
+    limits: AnonymousLimits,
+    inputs: &mut OwnedInputs,
+    comparison: Comparison,
+    now: OffsetDateTime,
+) -> Result<DiffRecord> {
+    let result = store.encode_bundle(&rendered_bundle(&comparison)?).await?;
+    let total = inputs.slot.bytes + store.owned_part_bytes(&result) + comparison.title.len() as u64;
+    grow(store, limits, &mut inputs.slot, total, now).await?;
+    let slot = &inputs.slot;
+    store
+        .put_owned_part(slot.id, DiffPart::Result, &result, slot.expires_at)
+        .await?;
+    let record = DiffRecord {
+        id: slot.id,
+        title: comparison.title,
+        breaking: comparison.breaking,
+        previous: inputs.previous.clone(),
+        current: inputs.current.clone(),
+        result: result.blob,
+        expires_at: Some(slot.expires_at),
+        created_at: now,
+        storage: DiffStorage::Owned { bytes: slot.bytes },
+    };
+    store.commit_anonymous(&record, slot).await?;
+    Ok(record)
+}
+
+/// Gives up a slot of a creation that failed (its parts are deleted with it). Best effort: a slot that cannot be
+/// released now still counts, and is removed when it expires or, its lease over, when the quota needs room.
+async fn release(store: &dyn Store, slot: &AnonymousSlot) {
+    let _ = store.remove_anonymous(slot).await;
+}
+
+fn too_big(bytes: u64, limits: AnonymousLimits) -> DomainError {
+    DomainError::invalid(
+        "definition",
+        format!(
+            "this diff needs {bytes} bytes of storage, more than all anonymous diffs may keep together \
+             ({} bytes, SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES); compare smaller documents, or ask the operator \
+             to raise the quota",
+            limits.quota_bytes
+        ),
+    )
+}
+
+/// The quota stayed full of diffs being created: the caller answers "busy, retry".
+fn busy() -> DomainError {
+    DomainError::Conflict(ConflictKind::Stale)
+}
+
+/// Reserves a new slot, making room as needed.
+async fn reserve(
+    store: &dyn Store,
+    limits: AnonymousLimits,
+    slot: &AnonymousSlot,
+    now: OffsetDateTime,
+) -> Result<()> {
+    if slot.bytes > limits.quota_bytes {
+        return Err(too_big(slot.bytes, limits));
+    }
+    for attempt in 0..ROOM_ATTEMPTS {
+        if store.reserve_anonymous(slot, limits.quota_bytes).await? {
+            return Ok(());
+        }
+        make_room(store, limits.quota_bytes, slot.bytes, now, attempt).await?;
+    }
+    Err(busy())
+}
+
+/// Grows a reserved slot to `bytes`, making room as needed.
+async fn grow(
+    store: &dyn Store,
+    limits: AnonymousLimits,
+    slot: &mut AnonymousSlot,
+    bytes: u64,
+    now: OffsetDateTime,
+) -> Result<()> {
+    if bytes > limits.quota_bytes {
+        return Err(too_big(bytes, limits));
+    }
+    let added = bytes.saturating_sub(slot.bytes);
+    for attempt in 0..ROOM_ATTEMPTS {
+        if store
+            .grow_anonymous(slot, bytes, limits.quota_bytes)
+            .await?
+        {
+            slot.bytes = bytes;
+            return Ok(());
+        }
+        make_room(store, limits.quota_bytes, added, now, attempt).await?;
+    }
+    Err(busy())
+}
+
+/// Removes a few expired anonymous diffs (their bytes leave the count).
+async fn sweep_expired(store: &dyn Store, now: OffsetDateTime) -> Result<()> {
+    for slot in store.expired_anonymous(now, SWEEP_PER_CREATION).await? {
+        if slot.evictable(now) {
+            store.remove_anonymous(&slot).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Frees at least `need` bytes below the quota if it can: expired diffs first (soonest expired first), then the
+/// oldest diffs. Diffs still being created are skipped. When nothing could be freed (the quota is full of diffs
+/// being created), waits a little before the caller's next attempt.
+async fn make_room(
+    store: &dyn Store,
+    quota: u64,
+    need: u64,
+    now: OffsetDateTime,
+    attempt: u32,
+) -> Result<()> {
+    let usage = store.anonymous_usage().await?;
+    let mut excess = usage.saturating_add(need).saturating_sub(quota);
+    if excess == 0 {
+        // Room was made meanwhile (by another creation's eviction, or an expiry).
+        return Ok(());
+    }
+    let mut freed = false;
+    for slot in store.expired_anonymous(now, EVICTION_PAGE).await? {
+        if excess == 0 {
+            break;
+        }
+        if slot.evictable(now) && store.remove_anonymous(&slot).await? {
+            excess = excess.saturating_sub(slot.bytes);
+            freed = true;
+        }
+    }
+    // Each page is read again from the oldest: slots removed (here or by a concurrent creation) are gone from it.
+    for _ in 0..ROOM_ATTEMPTS {
+        if excess == 0 {
+            break;
+        }
+        let mut progressed = false;
+        for slot in store.oldest_anonymous(EVICTION_PAGE).await? {
+            if excess == 0 {
+                break;
+            }
+            if !slot.evictable(now) {
+                continue;
+            }
+            progressed = true;
+            if store.remove_anonymous(&slot).await? {
+                excess = excess.saturating_sub(slot.bytes);
+                freed = true;
+            }
+        }
+        if !progressed {
+            break;
+        }
+    }
+    if !freed {
+        // Everything evictable is gone or being removed by others: give the diffs being created time to finish.
+        let millis = (2u64 << attempt.min(6)).min(100);
+        let jitter = rand::random::<u64>() % (millis / 2 + 1);
+        tokio::time::sleep(std::time::Duration::from_millis(millis + jitter)).await;
+    }
+    Ok(())
 }
 
 /// A rendering `GET /diffs/{id}` can return.
@@ -503,13 +968,22 @@ async fn load(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffRe
     store.get_diff(id, now).await?.ok_or_else(diff_not_found)
 }
 
-/// Reads a live diff and its renderings (`404 Diff not found` when unknown or expired).
+/// One part of a live diff. An owned part that is missing belongs to a diff being evicted: the diff is gone (404).
+/// A missing shared blob is a storage fault (500).
+async fn part(store: &dyn Store, record: &DiffRecord, part: DiffPart) -> Result<Bundle> {
+    match store.get_diff_part(record, part).await? {
+        Some(bundle) => Ok(bundle),
+        None => match record.storage {
+            DiffStorage::Owned { .. } => Err(diff_not_found()),
+            DiffStorage::Shared => Err(missing_blob()),
+        },
+    }
+}
+
+/// Reads a live diff and its renderings (`404 Diff not found` when unknown, expired or evicted).
 pub async fn get_diff(store: &dyn Store, id: &str, now: OffsetDateTime) -> Result<DiffView> {
     let record = load(store, id, now).await?;
-    let bundle = store
-        .get_bundle(&record.result)
-        .await?
-        .ok_or_else(missing_blob)?;
+    let bundle = part(store, &record, DiffPart::Result).await?;
     Ok(DiffView {
         record,
         rendered: StoredRendered {
@@ -536,11 +1010,11 @@ pub async fn diff_document(
     now: OffsetDateTime,
 ) -> Result<String> {
     let record = load(store, id, now).await?;
-    let blob = match side {
-        DiffSide::Previous => &record.previous,
-        DiffSide::Current => &record.current,
+    let which = match side {
+        DiffSide::Previous => DiffPart::Previous,
+        DiffSide::Current => DiffPart::Current,
     };
-    let bundle = store.get_bundle(blob).await?.ok_or_else(missing_blob)?;
+    let bundle = part(store, &record, which).await?;
     engine.to_json(&bundle).await
 }
 
@@ -666,6 +1140,36 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn an_anonymous_expiry_is_clamped_to_the_ceiling_and_a_shorter_one_is_kept() {
+        let now = OffsetDateTime::from_unix_timestamp(1_900_000_000).expect("valid");
+        let max = Duration::days(30);
+        assert_eq!(clamp_expiry(None, now, max), now + max, "never");
+        assert_eq!(
+            clamp_expiry(Some(now + Duration::days(400)), now, max),
+            now + max
+        );
+        assert_eq!(
+            clamp_expiry(Some(now + Duration::days(2)), now, max),
+            now + Duration::days(2)
+        );
+    }
+
+    #[test]
+    fn a_slot_is_evictable_once_complete_or_once_its_lease_is_over() {
+        let now = OffsetDateTime::from_unix_timestamp(1_900_000_000).expect("valid");
+        let slot = |lease_until| AnonymousSlot {
+            id: DiffId::new(),
+            created_at: now,
+            expires_at: now + Duration::days(1),
+            bytes: 1,
+            lease_until,
+        };
+        assert!(slot(None).evictable(now));
+        assert!(!slot(Some(now + Duration::seconds(1))).evictable(now));
+        assert!(slot(Some(now)).evictable(now));
     }
 
     #[test]
