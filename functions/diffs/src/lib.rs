@@ -119,28 +119,46 @@ impl DiffsConfig {
             rate_burst: env_number("SPECPRESS_DIFF_RATE_BURST").unwrap_or(d.rate_burst),
             max_document_bytes: d.max_document_bytes,
             fetch,
-            anonymous: AnonymousLimits {
-                max_life: time::Duration::days(i64::from(
-                    env_in_range("SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS", 1..=MAX_ANONYMOUS_DAYS)
-                        .unwrap_or(diffs::DEFAULT_ANONYMOUS_MAX_DAYS),
-                )),
-                quota_bytes: env_in_range("SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES", 1..=u64::MAX)
-                    .unwrap_or(d.anonymous.quota_bytes),
-            },
+            anonymous: anonymous_limits(
+                std::env::var(ANONYMOUS_MAX_DAYS_ENV).ok().as_deref(),
+                std::env::var(ANONYMOUS_QUOTA_ENV).ok().as_deref(),
+            ),
         }
     }
 }
 
-fn env_in_range<T: std::str::FromStr + PartialOrd + Copy>(
+/// The variable of the anonymous expiry ceiling, in days.
+pub const ANONYMOUS_MAX_DAYS_ENV: &str = "SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS";
+/// The variable of the anonymous quota, in bytes.
+pub const ANONYMOUS_QUOTA_ENV: &str = "SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES";
+
+/// The anonymous limits from the values of [`ANONYMOUS_MAX_DAYS_ENV`] (1 to 3660) and [`ANONYMOUS_QUOTA_ENV`] (at
+/// least 1): each absent, malformed or out-of-range value is the default (with a warning when set).
+pub fn anonymous_limits(max_days: Option<&str>, quota_bytes: Option<&str>) -> AnonymousLimits {
+    let d = AnonymousLimits::default();
+    let days = in_range(ANONYMOUS_MAX_DAYS_ENV, max_days, 1..=MAX_ANONYMOUS_DAYS);
+    AnonymousLimits {
+        max_life: days.map_or(d.max_life, |n| time::Duration::days(i64::from(n))),
+        quota_bytes: in_range(ANONYMOUS_QUOTA_ENV, quota_bytes, 1..=u64::MAX)
+            .unwrap_or(d.quota_bytes),
+    }
+}
+
+fn in_range<T: std::str::FromStr + PartialOrd>(
     name: &str,
+    raw: Option<&str>,
     range: std::ops::RangeInclusive<T>,
 ) -> Option<T> {
-    let v = env_number::<T>(name)?;
-    if range.contains(&v) {
-        Some(v)
-    } else {
-        tracing::warn!(variable = name, "ignoring an out-of-range setting");
-        None
+    let raw = raw?;
+    match raw.trim().parse::<T>() {
+        Ok(v) if range.contains(&v) => Some(v),
+        _ => {
+            tracing::warn!(
+                variable = name,
+                "ignoring a malformed or out-of-range setting"
+            );
+            None
+        }
     }
 }
 

@@ -135,6 +135,27 @@ mod embedded_engine_only {
     }
 }
 
+#[test]
+fn the_anonymous_settings_take_days_and_bytes_in_range_and_fall_back_to_the_defaults() {
+    let d = AnonymousLimits::default();
+    assert_eq!(d, limits(30, 1 << 30));
+    assert_eq!(diffs::anonymous_limits(None, None), d);
+    assert_eq!(
+        diffs::anonymous_limits(Some("7"), Some(" 5000 ")),
+        limits(7, 5000)
+    );
+    assert_eq!(
+        diffs::anonymous_limits(Some("3660"), None).max_life,
+        Duration::days(3660)
+    );
+    for bad in ["0", "-1", "3661", "thirty", "", "1.5"] {
+        assert_eq!(diffs::anonymous_limits(Some(bad), None), d, "days {bad:?}");
+    }
+    for bad in ["0", "-1", "1 GiB", "", "1.5", "18446744073709551616"] {
+        assert_eq!(diffs::anonymous_limits(None, Some(bad)), d, "bytes {bad:?}");
+    }
+}
+
 // ---------------------------------------------------------------- helpers
 
 struct Server {
