@@ -764,7 +764,9 @@ async fn finish_owned(
 /// Gives up a slot of a creation that failed (its parts are deleted with it). Best effort: a slot that cannot be
 /// released now still counts, and is removed when it expires or, its lease over, when the quota needs room.
 async fn release(store: &dyn Store, slot: &AnonymousSlot) {
-    let _ = store.remove_anonymous(slot).await;
+    if let Err(e) = store.remove_anonymous(slot).await {
+        tracing::warn!(diff = %slot.id, error = %e, "an abandoned anonymous diff keeps its slot for now");
+    }
 }
 
 fn too_big(bytes: u64, limits: AnonymousLimits) -> DomainError {
