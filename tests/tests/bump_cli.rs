@@ -112,11 +112,23 @@ fn deploy_publishes_the_file_and_a_redeploy_reports_has_not_changed() {
     assert_eq!(first.code, 0, "{first:?}");
     let url =
         public_url_in(&first.all()).unwrap_or_else(|| panic!("no public URL printed: {first:?}"));
-    let served = ctx.http.get(&url).send().unwrap().text().unwrap();
+    // The public URL is the rendered documentation; with `.yaml` it is the file as deployed.
+    let page = ctx.http.get(&url).send().unwrap().text().unwrap();
+    assert!(
+        page.contains("<main") && page.contains("Petstore"),
+        "{page}"
+    );
+    let served = ctx
+        .http
+        .get(format!("{url}.yaml"))
+        .send()
+        .unwrap()
+        .text()
+        .unwrap();
     assert_eq!(
         served,
         std::fs::read_to_string(fixtures().join("petstore.yaml")).unwrap(),
-        "public URL serves the file"
+        "the public URL with .yaml serves the file"
     );
 
     let again = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &doc_token, &[]);
@@ -295,7 +307,7 @@ fn diff_against_the_deployed_documentation_reports_the_changes() {
 }
 
 #[test]
-fn preview_prints_a_public_url_that_serves_the_definition() {
+fn preview_prints_a_public_url_that_renders_the_definition() {
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();
     let r = bump(&cli, &ctx.server.base_url, &["preview", "petstore.yaml"]);
@@ -304,7 +316,14 @@ fn preview_prints_a_public_url_that_serves_the_definition() {
     assert!(url.contains("/preview/"), "{url}");
     let served = ctx.http.get(&url).send().unwrap();
     assert_eq!(served.status().as_u16(), 200);
-    assert!(served.text().unwrap().contains("title: Petstore"));
+    let page = served.text().unwrap();
+    assert!(
+        page.contains("<main") && page.contains("Petstore"),
+        "{page}"
+    );
+    let source = ctx.http.get(format!("{url}.yaml")).send().unwrap();
+    assert_eq!(source.status().as_u16(), 200);
+    assert!(source.text().unwrap().contains("title: Petstore"));
 }
 
 #[test]
@@ -374,4 +393,65 @@ fn first_start_prints_a_working_token_once_and_data_survives_a_restart() {
         again.all().contains("has not changed"),
         "data and token survived the restart: {again:?}"
     );
+}
+
+/// The URL bump-cli prints after a deploy.
+fn printed_url(run: &CliRun) -> String {
+    run.all()
+        .split_whitespace()
+        .find(|w| w.starts_with("http://") && w.contains("/doc/"))
+        .map(|w| w.trim_end_matches(['.', ',']).to_owned())
+        .unwrap_or_else(|| panic!("no documentation URL printed: {run:?}"))
+}
+
+#[test]
+fn the_url_bump_cli_prints_shows_the_rendered_documentation_and_follows_a_promotion() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    ctx.create_doc("pets");
+    let r = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "pets", ORG_TOKEN, &[]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let url = printed_url(&r);
+    assert_eq!(url, format!("{}/doc/pets", ctx.server.base_url));
+    let page = ctx.http.get(&url).send().unwrap();
+    assert_eq!(page.status().as_u16(), 200);
+    assert!(
+        page.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    let html = page.text().unwrap();
+    assert!(
+        html.contains("<main") && html.contains("1.0.0") && html.contains("/doc/pets/operation/"),
+        "the rendered home page: {html}"
+    );
+    // A second version on a branch, then its promotion: the same URL shows it at once.
+    let r = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore-v2.yaml",
+        "pets",
+        ORG_TOKEN,
+        &["--branch", "next"],
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        !ctx.http
+            .get(&url)
+            .send()
+            .unwrap()
+            .text()
+            .unwrap()
+            .contains("2.0.0")
+    );
+    let promoted = ctx
+        .http
+        .patch(ctx.url("/api/v1/docs/pets/branches/next/set_default"))
+        .header("Authorization", format!("Token {ORG_TOKEN}"))
+        .send()
+        .unwrap();
+    assert_eq!(promoted.status().as_u16(), 204);
+    let html = ctx.http.get(&url).send().unwrap().text().unwrap();
+    assert!(html.contains("2.0.0") && !html.contains("1.0.0"), "{html}");
 }

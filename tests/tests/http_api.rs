@@ -446,8 +446,22 @@ fn previews_are_created_updated_and_served_and_unknown_ones_are_404() {
     assert!(p["expires_at"].as_str().is_some());
     let url = p["public_url"].as_str().unwrap().to_owned();
     assert!(url.ends_with(&format!("/preview/{id}")));
+    // The preview is a rendered page; its source is at `.yaml` (as posted).
+    let page = api.http.get(&url).send().unwrap();
+    assert!(
+        page.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html")
+    );
+    assert!(page.text().unwrap().contains("<h1>Petstore</h1>"));
     assert_eq!(
-        api.http.get(&url).send().unwrap().text().unwrap(),
+        api.http
+            .get(format!("{url}.yaml"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap(),
         petstore()
     );
     let (s, u) = Api::send(
@@ -459,7 +473,12 @@ fn previews_are_created_updated_and_served_and_unknown_ones_are_404() {
     assert_eq!(u["id"], id.as_str());
     assert!(u["expires_at"].as_str().unwrap() >= p["expires_at"].as_str().unwrap());
     assert_eq!(
-        api.http.get(&url).send().unwrap().text().unwrap(),
+        api.http
+            .get(format!("{url}.yaml"))
+            .send()
+            .unwrap()
+            .text()
+            .unwrap(),
         petstore_v2()
     );
     let (s, _) = Api::send(
@@ -517,7 +536,7 @@ fn a_failed_auto_create_leaves_no_documentation_behind() {
     assert_eq!(b["doc_name"], "Half");
     let served = api
         .http
-        .get(b["doc_public_url"].as_str().unwrap())
+        .get(format!("{}.yaml", b["doc_public_url"].as_str().unwrap()))
         .send()
         .unwrap();
     assert_eq!(served.text().unwrap(), petstore());
@@ -571,7 +590,7 @@ fn public_urls_name_documentations_by_slug_and_redirect_the_id_form() {
     );
     let served = api.http.get(&public).send().unwrap();
     assert_eq!(served.status().as_u16(), 200);
-    assert_eq!(served.text().unwrap(), petstore());
+    assert!(served.text().unwrap().contains("<h1>Petstore</h1>"));
 
     // The id form keeps working, by a permanent redirect to the slug form (its suffix kept).
     let no_follow = Client::builder()

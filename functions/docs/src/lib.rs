@@ -1,183 +1,110 @@
 //! The docs function: what readers and tools open at the public URLs the API hands out.
 //!
-//! - `GET /doc/{doc}`: the documentation on its default branch; `{doc}` is its slug, or its id (answered with a
-//!   redirect to the slug form). `GET /doc/{doc}.json` / `.yaml`: the current definition.
+//! - `GET /doc/{doc}` and `GET /doc/{doc}/{page}`: the documentation's rendered pages on its default branch;
+//!   `GET /doc/{doc}/branches/{branch}[/{page}]` on another branch. `{doc}` is the slug, or the id (answered with a
+//!   redirect to the slug form). `{page}` is a path of the rendering engine's scheme (`operation/...`,
+//!   `schema/...`, docs/rendering.md). `GET /doc/{doc}.json` / `.yaml`: the current definition.
 //! - `GET /doc/{doc}/changes/{version}` (and the contract's `/change/` form, redirected): one published version.
 //! - `GET /doc/{doc}/versions/{version}/source`: a version's definition exactly as deployed.
-//! - `GET /preview/{id}`: a live preview.
+//! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
+//! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
 //!
-//! [`router`] is mounted by the Lambda binary and by `specpress serve`. Handlers only extract, call one use case,
-//! and map the result.
+//! Every request reads which documentation, branch and head it is about, so a deploy or a promotion shows at once;
+//! what is cached is only the parsed document of a published version ([`cache`]), which never changes. Pages carry
+//! an `ETag` (304 on a match), a strict Content-Security-Policy and the other headers of [`headers`], and are
+//! compressed (br, gzip).
+//!
+//! [`router`] is mounted by the Lambda binary and by `specpress serve`.
+
+pub mod cache;
+mod headers;
+mod pages;
+pub mod view;
+
+use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use specpress_api::{AppState, Result};
-use specpress_domain::DomainError;
-use specpress_domain::model::{Bundle, Documentation};
-use specpress_domain::usecases::public::{self, PublicDoc};
-use tracing::instrument;
+use specpress_api::AppState;
 
-/// Every public route of this function.
-pub fn router(state: AppState) -> Router {
-    Router::new()
-        .route("/doc/{doc}", get(doc_home))
-        .route("/doc/{doc}/changes/{version}", get(change))
-        .route("/doc/{doc}/change/{version}", get(change_contract_form))
-        .route("/doc/{doc}/versions/{version}/source", get(source))
-        .route("/preview/{id}", get(preview))
-        .with_state(state)
+use crate::cache::SiteCache;
+
+/// Default budget of the parsed-document cache (`SPECPRESS_PAGE_CACHE_BYTES`).
+pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Settings of the docs function.
+#[derive(Debug, Clone)]
+pub struct DocsConfig {
+    /// Memory budget of the parsed documents kept for the pages, in bytes (estimated).
+    pub cache_bytes: u64,
 }
 
-/// What follows a documentation key in its last path segment: `pets`, `pets.json`, `pets.yaml`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Page,
-    Json,
-    Yaml,
-}
-
-/// Splits `pets.json` into (`pets`, Json). Slugs and ids never contain a dot, so the split is unambiguous.
-fn split_variant(segment: &str) -> (&str, Variant) {
-    match segment.rsplit_once('.') {
-        Some((key, "json")) => (key, Variant::Json),
-        Some((key, "yaml" | "yml")) => (key, Variant::Yaml),
-        _ => (segment, Variant::Page),
-    }
-}
-
-/// Where the id form of a documentation URL goes: the same path with the slug in place of the id.
-fn canonical(doc: &Documentation, rest: &str) -> Response {
-    Redirect::permanent(&format!("/doc/{}{rest}", doc.slug)).into_response()
-}
-
-fn looks_json(text: &str) -> bool {
-    text.trim_start().starts_with(['{', '['])
-}
-
-/// The definition text as deployed, typed by its syntax.
-fn definition_response(b: Bundle) -> Response {
-    let ct = if looks_json(&b.definition) {
-        "application/json; charset=utf-8"
-    } else {
-        "application/yaml; charset=utf-8"
-    };
-    ([(header::CONTENT_TYPE, ct)], b.definition).into_response()
-}
-
-/// The definition in the syntax the URL asks for. JSON text is YAML 1.2 already, so `.yaml` of a JSON definition
-/// is its text; `.json` of a YAML definition is converted by the spec engine (`$ref`s kept as refs).
-async fn variant_response(b: Bundle, variant: Variant) -> Result<Response> {
-    let json = looks_json(&b.definition);
-    match variant {
-        Variant::Json if !json => {
-            let text = specpress_api::cpu::CpuGate::shared()
-                .run(move || {
-                    let refs = specpress_api::engine::references(&b);
-                    specpress_spec::parse(
-                        &b.definition,
-                        &refs,
-                        &specpress_api::engine::stored_limits(),
-                    )
-                    .map(|d| d.to_json())
-                    .map_err(DomainError::unexpected)
-                })
-                .await??;
-            Ok((
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json; charset=utf-8"),
-                )],
-                text,
-            )
-                .into_response())
+impl Default for DocsConfig {
+    fn default() -> Self {
+        DocsConfig {
+            cache_bytes: DEFAULT_CACHE_BYTES,
         }
-        Variant::Yaml => Ok((
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/yaml; charset=utf-8"),
-            )],
-            b.definition,
+    }
+}
+
+impl DocsConfig {
+    /// Reads `SPECPRESS_PAGE_CACHE_BYTES` (a malformed value is logged and ignored).
+    pub fn from_env() -> Self {
+        let mut c = DocsConfig::default();
+        if let Ok(v) = std::env::var("SPECPRESS_PAGE_CACHE_BYTES") {
+            match v.trim().parse() {
+                Ok(n) => c.cache_bytes = n,
+                Err(_) => tracing::warn!(
+                    variable = "SPECPRESS_PAGE_CACHE_BYTES",
+                    "ignoring a malformed byte count"
+                ),
+            }
+        }
+        c
+    }
+}
+
+/// What the docs handlers share.
+#[derive(Clone)]
+pub struct DocsState {
+    pub(crate) app: AppState,
+    pub(crate) cache: Arc<SiteCache>,
+    pub(crate) assets: Arc<specpress_render::AssetUrls>,
+}
+
+impl DocsState {
+    /// The parsed-document cache (its usage, for benchmarks and tests).
+    pub fn cache(&self) -> &SiteCache {
+        &self.cache
+    }
+}
+
+/// Every public route, with settings from the environment.
+pub fn router(state: AppState) -> Router {
+    router_with(state, DocsConfig::from_env())
+}
+
+/// Every public route, with explicit settings.
+pub fn router_with(app: AppState, config: DocsConfig) -> Router {
+    router_for(DocsState {
+        app,
+        cache: Arc::new(SiteCache::new(config.cache_bytes)),
+        assets: Arc::new(specpress_render::asset_urls(headers::STATIC_PREFIX)),
+    })
+}
+
+/// The routes over a given state.
+pub fn router_for(state: DocsState) -> Router {
+    Router::new()
+        .route("/doc/{doc}", get(pages::doc_root))
+        .route("/doc/{doc}/{*rest}", get(pages::doc_path))
+        .route("/preview/{id}", get(pages::preview_root))
+        .route("/preview/{id}/{*rest}", get(pages::preview_path))
+        .route("/static/{file}", get(headers::asset))
+        .layer(axum::middleware::from_fn(headers::public_headers))
+        .layer(
+            tower_http::compression::CompressionLayer::new()
+                .quality(tower_http::CompressionLevel::Precise(5)),
         )
-            .into_response()),
-        _ => Ok(definition_response(b)),
-    }
-}
-
-/// `GET /doc/{doc}[.json|.yaml]`.
-#[instrument(skip_all)]
-async fn doc_home(State(st): State<AppState>, Path(segment): Path<String>) -> Result<Response> {
-    let (key, variant) = split_variant(&segment);
-    let found = public::find_doc(st.store.as_ref(), key).await?;
-    if let PublicDoc::Id(doc) = &found {
-        let suffix = &segment[key.len()..];
-        return Ok(canonical(doc, suffix));
-    }
-    let bundle = public::doc_definition(st.store.as_ref(), found.doc()).await?;
-    variant_response(bundle, variant).await
-}
-
-/// `GET /doc/{doc}/changes/{version}`.
-#[instrument(skip_all)]
-async fn change(
-    State(st): State<AppState>,
-    Path((doc, version)): Path<(String, String)>,
-) -> Result<Response> {
-    let found = public::find_doc(st.store.as_ref(), &doc).await?;
-    if let PublicDoc::Id(d) = &found {
-        return Ok(canonical(d, &format!("/changes/{version}")));
-    }
-    let bundle =
-        public::version_definition(st.store.as_ref(), found.doc(), &version, st.now()).await?;
-    Ok(definition_response(bundle))
-}
-
-/// `GET /doc/{doc}/change/{version}`: the Bump.sh contract's singular form, redirected to `/changes/`.
-async fn change_contract_form(
-    State(st): State<AppState>,
-    Path((doc, version)): Path<(String, String)>,
-) -> Result<Response> {
-    let found = public::find_doc(st.store.as_ref(), &doc).await?;
-    Ok(canonical(found.doc(), &format!("/changes/{version}")))
-}
-
-/// `GET /doc/{doc}/versions/{version}/source`: a version's definition, exactly as deployed.
-#[instrument(skip_all)]
-async fn source(
-    State(st): State<AppState>,
-    Path((doc, version)): Path<(String, String)>,
-) -> Result<Response> {
-    let found = public::find_doc(st.store.as_ref(), &doc).await?;
-    if let PublicDoc::Id(d) = &found {
-        return Ok(canonical(d, &format!("/versions/{version}/source")));
-    }
-    let bundle =
-        public::version_definition(st.store.as_ref(), found.doc(), &version, st.now()).await?;
-    Ok(definition_response(bundle))
-}
-
-/// `GET /preview/{id}`: a live preview's definition.
-#[instrument(skip_all)]
-async fn preview(State(st): State<AppState>, Path(id): Path<String>) -> Result<Response> {
-    let bundle = public::preview_definition(st.store.as_ref(), &id, st.now()).await?;
-    let mut resp = definition_response(bundle);
-    resp.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(resp)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_documentation_key_splits_from_its_definition_suffix() {
-        assert_eq!(split_variant("pets"), ("pets", Variant::Page));
-        assert_eq!(split_variant("pets.json"), ("pets", Variant::Json));
-        assert_eq!(split_variant("pets.yaml"), ("pets", Variant::Yaml));
-        assert_eq!(split_variant("pets.yml"), ("pets", Variant::Yaml));
-        assert_eq!(split_variant("pets.txt"), ("pets.txt", Variant::Page));
-    }
+        .with_state(state)
 }

@@ -144,8 +144,49 @@ pub struct RenderedPage {
     pub title: String,
 }
 
+/// An RFC 3339 UTC time as a reader reads it: `2026-11-25T13:01:18.103Z` is `2026-11-25 13:01 UTC`. Anything else
+/// is returned as it is.
+pub fn human_time(rfc3339: &str) -> String {
+    let b = rfc3339.as_bytes();
+    let shaped = b.len() >= 17
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b'T'
+        && b[13] == b':'
+        && rfc3339.ends_with('Z')
+        && b[..16]
+            .iter()
+            .enumerate()
+            .all(|(i, c)| matches!(i, 4 | 7 | 10 | 13) || c.is_ascii_digit());
+    if shaped {
+        format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
+    } else {
+        rfc3339.to_owned()
+    }
+}
+
 /// Markdown from a document, rendered (CommonMark, GFM tables and strikethrough) and sanitized,
 /// for other page kinds. Top-level headings of the text become `<h{min_heading}>`.
 pub fn markdown(text: &str, min_heading: u8) -> Html {
     markdown::render(text, min_heading, markdown::MAX_TOPIC_BYTES)
+}
+
+#[cfg(test)]
+mod human_time_tests {
+    use super::human_time;
+
+    #[test]
+    fn an_rfc3339_utc_time_reads_as_date_hours_and_minutes() {
+        assert_eq!(
+            human_time("2026-11-25T13:01:18.103214726Z"),
+            "2026-11-25 13:01 UTC"
+        );
+        assert_eq!(human_time("2026-11-25T13:01:18Z"), "2026-11-25 13:01 UTC");
+        assert_eq!(
+            human_time("2026-11-25T13:01:18+02:00"),
+            "2026-11-25T13:01:18+02:00"
+        );
+        assert_eq!(human_time("not a time at all"), "not a time at all");
+        assert_eq!(human_time(""), "");
+    }
 }

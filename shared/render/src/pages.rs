@@ -111,7 +111,7 @@ fn home(c: &mut Ctx<'_>, pctx: &PageContext<'_>) -> Option<Html> {
         out.raw("<li>Published <time datetime=\"")
             .attr(v.published_at)
             .raw("\">")
-            .text(v.published_at)
+            .text(&crate::human_time(v.published_at))
             .raw("</time></li>");
     }
     out.raw("</ul>");

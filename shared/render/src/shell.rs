@@ -29,6 +29,8 @@ struct Shell<'a> {
     description: Option<&'a str>,
     home_href: String,
     current_branch: &'a str,
+    /// The version's publication time as a reader reads it.
+    published: String,
     body: &'a Html,
     sidebar: Option<&'a Html>,
 }
@@ -55,6 +57,10 @@ pub fn layout(ctx: &PageContext<'_>, page: &Layout<'_>) -> String {
             .find(|b| b.current)
             .map(|b| b.name)
             .unwrap_or("branches"),
+        published: ctx
+            .version
+            .map(|v| crate::human_time(v.published_at))
+            .unwrap_or_default(),
         body: page.body,
         sidebar: page.sidebar,
     };

@@ -1,0 +1,94 @@
+//! What every public response carries, the static assets, and the HTML error pages.
+
+use axum::extract::{Path, Request};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// Where the pages find their stylesheet and script.
+pub const STATIC_PREFIX: &str = "/static";
+
+/// The Content-Security-Policy of every public page: nothing inline, nothing from elsewhere but images.
+pub const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; \
+     font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/// Adds the security headers to every public response (a handler may set its own `Cache-Control` first).
+pub async fn public_headers(req: Request, next: Next) -> Response {
+    let mut resp = next.run(req).await;
+    let h = resp.headers_mut();
+    let set = |h: &mut HeaderMap, name: HeaderName, value: &'static str| {
+        h.entry(name).or_insert(HeaderValue::from_static(value));
+    };
+    set(h, header::CONTENT_SECURITY_POLICY, CSP);
+    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(
+        h,
+        header::REFERRER_POLICY,
+        "strict-origin-when-cross-origin",
+    );
+    set(h, header::X_FRAME_OPTIONS, "DENY");
+    set(
+        h,
+        HeaderName::from_static("cross-origin-opener-policy"),
+        "same-origin",
+    );
+    resp
+}
+
+/// `GET /static/{file}`: an embedded asset, cached for a year (its name changes with its content).
+pub async fn asset(Path(file): Path<String>) -> Response {
+    match specpress_render::assets().iter().find(|a| a.name == file) {
+        Some(a) => (
+            [
+                (header::CONTENT_TYPE, a.content_type),
+                (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+            ],
+            a.bytes,
+        )
+            .into_response(),
+        None => StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// An HTML error page in the site's shell (the reader may be a person): the status, a title and a sentence.
+pub fn error_page(
+    assets: &specpress_render::AssetUrls,
+    status: StatusCode,
+    title: &str,
+    message: &str,
+) -> Response {
+    let body = specpress_render::Html::trusted(format!(
+        "<h1>{}</h1><p>{}</p>",
+        specpress_render::escape(title),
+        specpress_render::escape(message)
+    ));
+    let ctx = specpress_render::PageContext {
+        base: "",
+        doc_name: "",
+        branches: &[],
+        version: None,
+        assets,
+        links: &[],
+        search_action: None,
+        alternates: &[],
+        noindex: true,
+    };
+    let html = specpress_render::layout(
+        &ctx,
+        &specpress_render::Layout {
+            title,
+            description: None,
+            body: &body,
+            sidebar: None,
+        },
+    );
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        html,
+    )
+        .into_response()
+}

@@ -1,0 +1,310 @@
+//! The published documentation, end to end against the real `specpress serve`: rendered pages at the public URLs
+//! the API hands out, their headers, validators and compression, branches and promotion, previews, and errors.
+
+use reqwest::blocking::Client;
+use reqwest::header::HeaderMap;
+use serde_json::{Value, json};
+use specpress_e2e::{Server, fixtures, temp_dir};
+
+const ORG: &str = "pages-tests-organization-token-42";
+
+struct Site {
+    server: Server,
+    _dir: tempfile::TempDir,
+    http: Client,
+}
+
+fn petstore() -> String {
+    std::fs::read_to_string(fixtures().join("petstore.yaml")).unwrap()
+}
+fn petstore_v2() -> String {
+    std::fs::read_to_string(fixtures().join("petstore-v2.yaml")).unwrap()
+}
+
+impl Site {
+    fn start() -> Site {
+        let dir = temp_dir();
+        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
+        let http = Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        Site {
+            server,
+            _dir: dir,
+            http,
+        }
+    }
+    fn url(&self, p: &str) -> String {
+        format!("{}{}", self.server.base_url, p)
+    }
+    fn api(&self, method: reqwest::Method, p: &str, body: Option<Value>) -> (u16, Value) {
+        let mut rb = self
+            .http
+            .request(method, self.url(p))
+            .header("Authorization", format!("Token {ORG}"));
+        if let Some(b) = body {
+            rb = rb.json(&b);
+        }
+        let r = rb.send().unwrap();
+        let s = r.status().as_u16();
+        (s, r.json().unwrap_or(Value::Null))
+    }
+    fn deploy(&self, doc: &str, branch: Option<&str>, definition: String) -> Value {
+        let mut body = json!({"documentation": doc, "definition": definition});
+        if let Some(b) = branch {
+            body["branch_name"] = json!(b);
+        }
+        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/versions", Some(body));
+        assert_eq!(s, 201, "{b}");
+        b
+    }
+    fn get(&self, p: &str) -> (u16, HeaderMap, String) {
+        let r = self.http.get(self.url(p)).send().unwrap();
+        let status = r.status().as_u16();
+        let headers = r.headers().clone();
+        (status, headers, r.text().unwrap_or_default())
+    }
+}
+
+fn header<'a>(h: &'a HeaderMap, name: &str) -> &'a str {
+    h.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+/// Every `href`/`src` value of a page.
+fn links(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        let mut rest = html;
+        while let Some(i) = rest.find(attr) {
+            rest = &rest[i + attr.len()..];
+            if let Some(end) = rest.find('"') {
+                out.push(rest[..end].replace("&amp;", "&"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_deployed_documentation_is_served_as_rendered_pages_with_strict_security_headers() {
+    let site = Site::start();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "Pets", "slug": "pets"})),
+    );
+    let b = site.deploy("pets", None, petstore());
+    let public = b["doc_public_url"].as_str().unwrap();
+    let r = site.http.get(public).send().unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let h = r.headers().clone();
+    let home = r.text().unwrap();
+    assert!(header(&h, "content-type").starts_with("text/html"));
+    assert_eq!(
+        header(&h, "content-security-policy"),
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    );
+    assert_eq!(header(&h, "x-content-type-options"), "nosniff");
+    assert_eq!(
+        header(&h, "referrer-policy"),
+        "strict-origin-when-cross-origin"
+    );
+    assert_eq!(header(&h, "x-frame-options"), "DENY");
+    assert!(
+        home.contains("<main") && home.contains("Petstore"),
+        "{home}"
+    );
+    // No inline script: every script element has a src.
+    for (i, _) in home.match_indices("<script") {
+        let tag = &home[i..i + home[i..].find('>').unwrap()];
+        assert!(tag.contains(" src=\""), "inline script: {tag}");
+    }
+    // Every internal link of the home page answers (pages, assets), and operation pages exist.
+    let internal: Vec<String> = links(&home)
+        .into_iter()
+        .filter(|l| l.starts_with('/'))
+        .collect();
+    assert!(
+        internal
+            .iter()
+            .any(|l| l.starts_with("/doc/pets/operation/")),
+        "{internal:?}"
+    );
+    for l in &internal {
+        let (s, h, _) = site.get(l);
+        assert_eq!(s, 200, "{l}");
+        if l.starts_with("/static/") {
+            assert_eq!(
+                header(&h, "cache-control"),
+                "public, max-age=31536000, immutable",
+                "{l}"
+            );
+        }
+    }
+    // An operation page shows its parameters and responses.
+    let op = internal
+        .iter()
+        .find(|l| l.starts_with("/doc/pets/operation/operation-get-pets"))
+        .expect("GET /pets has a page");
+    let (_, _, page) = site.get(op);
+    assert!(page.contains("limit") && page.contains("200"), "{page}");
+    // The definition stays available to tools.
+    let (s, h, text) = site.get("/doc/pets.yaml");
+    assert_eq!(s, 200);
+    assert!(header(&h, "content-type").starts_with("application/yaml"));
+    assert_eq!(text, petstore());
+}
+
+#[test]
+fn pages_carry_an_etag_answer_304_and_change_with_a_deploy() {
+    let site = Site::start();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "Pets", "slug": "pets"})),
+    );
+    site.deploy("pets", None, petstore());
+    let (_, h, _) = site.get("/doc/pets");
+    let etag = header(&h, "etag").to_owned();
+    assert!(etag.starts_with('"') && etag.len() > 10, "{etag}");
+    let r = site
+        .http
+        .get(site.url("/doc/pets"))
+        .header("If-None-Match", &etag)
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 304);
+    site.deploy("pets", None, petstore_v2());
+    let r = site
+        .http
+        .get(site.url("/doc/pets"))
+        .header("If-None-Match", &etag)
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200, "a deploy changes the page");
+    assert_ne!(header(r.headers(), "etag"), etag);
+    assert!(r.text().unwrap().contains("2.0.0"));
+}
+
+#[test]
+fn promoting_a_branch_changes_what_the_documentation_url_shows_at_once() {
+    let site = Site::start();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "Pets", "slug": "pets"})),
+    );
+    site.deploy("pets", None, petstore());
+    site.deploy("pets", Some("Next"), petstore_v2());
+    let (_, _, main) = site.get("/doc/pets");
+    assert!(
+        main.contains("1.0.0") && !main.contains("2.0.0"),
+        "main shows v1"
+    );
+    // The branch switcher lists both branches, with real links.
+    assert!(main.contains("href=\"/doc/pets/branches/next\""), "{main}");
+    let (s, _, next) = site.get("/doc/pets/branches/next");
+    assert_eq!(s, 200);
+    assert!(next.contains("2.0.0"));
+    // The default branch's own URL form redirects to the documentation's URL.
+    let (s, h, _) = site.get("/doc/pets/branches/main");
+    assert_eq!((s, header(&h, "location")), (307, "/doc/pets"));
+
+    let (s, _) = site.api(
+        reqwest::Method::PATCH,
+        "/api/v1/docs/pets/branches/next/set_default",
+        None,
+    );
+    assert_eq!(s, 204);
+    let (_, _, now) = site.get("/doc/pets");
+    assert!(
+        now.contains("2.0.0") && !now.contains("1.0.0"),
+        "the documentation URL follows the promotion at once"
+    );
+    let (s, _, old) = site.get("/doc/pets/branches/main");
+    assert_eq!(s, 200);
+    assert!(old.contains("1.0.0"));
+}
+
+#[test]
+fn pages_are_compressed_when_the_reader_accepts_it() {
+    let site = Site::start();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "Pets", "slug": "pets"})),
+    );
+    site.deploy("pets", None, petstore());
+    let (_, _, plain) = site.get("/doc/pets");
+    // A client that leaves the encoding to the test (reqwest decodes and hides it when its features are on).
+    let raw = Client::builder()
+        .no_brotli()
+        .no_gzip()
+        .no_deflate()
+        .build()
+        .unwrap();
+    for encoding in ["br", "gzip"] {
+        let r = raw
+            .get(site.url("/doc/pets"))
+            .header("Accept-Encoding", encoding)
+            .send()
+            .unwrap();
+        assert_eq!(header(r.headers(), "content-encoding"), encoding);
+        let bytes = r.bytes().unwrap();
+        assert!(
+            bytes.len() < plain.len() / 2,
+            "{encoding}: {} bytes",
+            bytes.len()
+        );
+    }
+}
+
+#[test]
+fn unknown_documentations_branches_and_pages_answer_404_pages() {
+    let site = Site::start();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "Pets", "slug": "pets"})),
+    );
+    // Nothing published yet.
+    let (s, h, body) = site.get("/doc/pets");
+    assert_eq!(s, 404);
+    assert!(header(&h, "content-type").starts_with("text/html"));
+    assert!(body.contains("no published version"), "{body}");
+    site.deploy("pets", None, petstore());
+    for p in [
+        "/doc/nothing-here",
+        "/doc/pets/branches/nope",
+        "/doc/pets/operation/operation-get-nothing",
+        "/doc/pets/schema/Nope",
+    ] {
+        let (s, h, _) = site.get(p);
+        assert_eq!(s, 404, "{p}");
+        assert!(header(&h, "content-type").starts_with("text/html"), "{p}");
+        assert!(!header(&h, "content-security-policy").is_empty(), "{p}");
+    }
+}
+
+#[test]
+fn a_preview_is_rendered_as_pages_that_are_never_cached_or_indexed() {
+    let site = Site::start();
+    let (s, b) = site.api(
+        reqwest::Method::POST,
+        "/api/v1/previews",
+        Some(json!({"definition": petstore()})),
+    );
+    assert_eq!(s, 201, "{b}");
+    let url = b["public_url"].as_str().unwrap();
+    let r = site.http.get(url).send().unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_eq!(header(r.headers(), "cache-control"), "no-store");
+    let html = r.text().unwrap();
+    assert!(
+        html.contains("noindex") && html.contains("Petstore"),
+        "{html}"
+    );
+    let id = b["id"].as_str().unwrap();
+    assert!(html.contains(&format!("href=\"/preview/{id}/operation/")));
+}
