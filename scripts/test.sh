@@ -22,6 +22,8 @@ export PATH="$ROOT/.tools/venv/bin:$ROOT/.tools/npm/node_modules/.bin:$PATH"
 export SPECPRESS_BUMP_CLI="$ROOT/.tools/npm/node_modules/.bin/bump"
 export SPECPRESS_TOOLS_PYTHON="$ROOT/.tools/venv/bin/python"
 export SPECPRESS_NODE_MODULES="$ROOT/.tools/npm/node_modules"
+# What a person looks at is tested in a real browser: a missing Chromium fails the suite instead of skipping.
+export SPECPRESS_BROWSER_REQUIRED="${SPECPRESS_BROWSER_REQUIRED:-1}"
 
 if [ ! -d "$SPECPRESS_CORPUS" ]; then
   echo "error: the API corpus is missing at $SPECPRESS_CORPUS (set SPECPRESS_CORPUS)" >&2

@@ -91,7 +91,12 @@ pub struct Server {
 impl Server {
     /// Starts `specpress serve --port 0 --data-dir DIR` with extra environment, waiting until it listens.
     pub fn start(data_dir: &Path, env: &[(&str, &str)]) -> Server {
-        let mut cmd = Command::new(specpress_binary());
+        Server::start_binary(&specpress_binary(), data_dir, env)
+    }
+
+    /// [`Server::start`] with a given `specpress` binary (the benchmarks run the release build).
+    pub fn start_binary(binary: &Path, data_dir: &Path, env: &[(&str, &str)]) -> Server {
+        let mut cmd = Command::new(binary);
         cmd.args(["serve", "--port", "0", "--data-dir"])
             .arg(data_dir)
             .env_remove("SPECPRESS_TABLE")
@@ -139,6 +144,11 @@ impl Server {
                 }
             }
         }
+    }
+
+    /// The process id of the server.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The organization token printed in the banner on first start, if any.

@@ -308,3 +308,104 @@ fn a_preview_is_rendered_as_pages_that_are_never_cached_or_indexed() {
     let id = b["id"].as_str().unwrap();
     assert!(html.contains(&format!("href=\"/preview/{id}/operation/")));
 }
+
+/// Chromium, playwright-core and axe-core for the browser check, or why they are missing.
+fn browser_tools() -> Result<(std::path::PathBuf, std::path::PathBuf), String> {
+    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/usr/bin/chromium".into());
+    if !chromium.exists() {
+        return Err(format!("{} is missing", chromium.display()));
+    }
+    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| specpress_e2e::repo_root().join(".tools/npm/node_modules"));
+    for m in ["playwright-core", "axe-core"] {
+        if !modules.join(m).is_dir() {
+            return Err(format!("{} is missing", modules.join(m).display()));
+        }
+    }
+    Ok((chromium, modules))
+}
+
+/// The pages as the server sends them (its headers, CSP included), in a real headless Chromium: home, operation,
+/// schema, tag and branch pages of real documents (OpenAPI 3.1 and AsyncAPI 3) pass axe-core (WCAG 2.1 AA) with JavaScript on and off,
+/// light and dark, desktop and phone, with no CSP report, page error or failed request.
+#[test]
+fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
+    let (chromium, modules) = match browser_tools() {
+        Ok(t) => t,
+        Err(why) => {
+            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
+                panic!("browser check required but {why}");
+            }
+            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
+            return;
+        }
+    };
+    let site = Site::start();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "Streetlights", "slug": "streetlights"})),
+    );
+    let corpus = specpress_e2e::corpus();
+    let text = std::fs::read_to_string(corpus.join("openapi-3.1/openai-2026-08-21.yaml")).unwrap();
+    site.api(
+        reqwest::Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "OpenAI", "slug": "openai"})),
+    );
+    site.deploy("openai", None, text);
+    site.deploy("openai", Some("next"), petstore());
+    let async_text =
+        std::fs::read_to_string(corpus.join("asyncapi/streetlights-kafka-3.1.0.yml")).unwrap();
+    site.deploy("streetlights", None, async_text);
+    // Real page paths, taken from the home pages' own links.
+    let (_, _, home) = site.get("/doc/openai");
+    let pick = |prefix: &str| {
+        links(&home)
+            .into_iter()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} link on the home page"))
+    };
+    let (_, _, async_home) = site.get("/doc/streetlights");
+    let channel = links(&async_home)
+        .into_iter()
+        .find(|l| l.starts_with("/doc/streetlights/channel/"))
+        .expect("a channel link");
+    let paths = [
+        "/doc/openai".to_owned(),
+        pick("/doc/openai/operation/"),
+        pick("/doc/openai/tag/"),
+        "/doc/openai/schemas".to_owned(),
+        "/doc/openai/schema/CreateChatCompletionRequest".to_owned(),
+        "/doc/openai/branches/next".to_owned(),
+        "/doc/streetlights".to_owned(),
+        channel,
+    ];
+    let shots = std::env::var_os("SPECPRESS_SCREENSHOTS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("specpress-shots-{}", std::process::id()))
+        });
+    let out = std::process::Command::new("node")
+        .arg(specpress_e2e::repo_root().join("tests/browser/check.js"))
+        .arg("--out")
+        .arg(&shots)
+        .args(paths.iter().map(|p| site.url(p)))
+        .env("SPECPRESS_CHROMIUM", &chromium)
+        .env("SPECPRESS_NODE_MODULES", &modules)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    if std::env::var_os("SPECPRESS_SCREENSHOTS").is_none() {
+        let _ = std::fs::remove_dir_all(&shots);
+    }
+    assert!(
+        out.status.success(),
+        "browser check failed:\n{stdout}\n{stderr}"
+    );
+}
