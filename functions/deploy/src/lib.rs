@@ -1,11 +1,12 @@
 //! The deploy function: everything bump-cli's `deploy`, `deploy --dry-run`, `diff --doc` and `preview` use, plus
-//! management routes (hubs, documentations, tokens).
+//! management routes (hubs, documentations, tokens), and the API's own OpenAPI document.
 //!
 //! [`router`] is mounted by the Lambda binary (via `lambda_http`) and by `specpress serve` (merged with the other
 //! functions' routers). Handlers only extract, call one use case, and map the result.
 
 mod dto;
 mod handlers;
+mod openapi;
 
 use axum::Router;
 use axum::routing::{get, post, put};
@@ -15,6 +16,8 @@ use specpress_api::AppState;
 pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/ping", get(handlers::ping))
+        .route("/openapi.json", get(openapi::json))
+        .route("/openapi.yaml", get(openapi::yaml))
         .route("/versions", post(handlers::create_version))
         .route("/versions/{id}", get(handlers::get_version))
         .route("/validations", post(handlers::validate))

@@ -70,6 +70,10 @@ struct ServeArgs {
     /// Largest API document in bytes (the definition and each reference), checked before parsing.
     #[arg(long, default_value_t = specpress_api::DEFAULT_MAX_DOCUMENT_BYTES, env = "SPECPRESS_MAX_DOCUMENT_BYTES")]
     max_document_bytes: usize,
+    /// Do not publish Specpress's own API reference as the documentation `specpress-api` (also
+    /// SPECPRESS_SELF_DOC=false). It is still served at /api/v1/openapi.json.
+    #[arg(long)]
+    no_self_doc: bool,
     #[command(flatten)]
     storage: StorageArgs,
 }
@@ -107,6 +111,15 @@ impl Cli {
                     eprintln!("specpress serve: {e}");
                     return ExitCode::FAILURE;
                 }
+                let self_doc = match crate::self_doc::enabled_from_env(
+                    std::env::var(crate::self_doc::SELF_DOC_ENV).ok().as_deref(),
+                ) {
+                    Ok(on) => on && !a.no_self_doc,
+                    Err(e) => {
+                        eprintln!("specpress serve: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                };
                 let opts = ServeOptions {
                     host: a.host,
                     port: a.port,
@@ -117,6 +130,7 @@ impl Cli {
                         .filter(|t| !t.is_empty()),
                     max_body_bytes: a.max_body_bytes,
                     max_document_bytes: a.max_document_bytes,
+                    self_doc,
                 };
                 match runtime()
                     .map_err(|e| e.to_string())

@@ -3,10 +3,12 @@
 //! - [`app`] merges every HTTP function's router into one axum app (add a function's router there).
 //! - [`serve`] runs it on 127.0.0.1 over the embedded DynamoDB engine persisted in a data directory, or over real
 //!   AWS / moto when `SPECPRESS_TABLE` is set (standard AWS environment: `AWS_ENDPOINT_URL`, `AWS_REGION`, ...).
+//! - [`self_doc`] publishes Specpress's own API reference as the documentation `specpress-api` at start.
 //! - [`cli`] parses `specpress serve | admin mint-org-token | diff`.
 
 pub mod backend;
 pub mod cli;
+pub mod self_doc;
 pub mod serve;
 pub mod webhooks_local;
 

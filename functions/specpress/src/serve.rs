@@ -31,6 +31,8 @@ pub struct ServeOptions {
     pub max_body_bytes: usize,
     /// Largest API document.
     pub max_document_bytes: usize,
+    /// Publish Specpress's own API reference as the documentation `specpress-api` ([`crate::self_doc`]).
+    pub self_doc: bool,
 }
 
 /// File in the data directory holding the pagination cursor key of `specpress serve`.
@@ -148,9 +150,24 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
         Arc::new(Engines::with_max_document_bytes(opts.max_document_bytes)),
         config,
     );
-    let app = crate::app_with_webhooks(state, hooks.service.clone());
+    let app = crate::app_with_webhooks(state.clone(), hooks.service.clone());
+    let self_doc = if opts.self_doc {
+        Some(
+            crate::self_doc::publish(
+                state.store.as_ref(),
+                state.engine.as_ref(),
+                org_of(&boot),
+                &base,
+                OffsetDateTime::now_utc(),
+            )
+            .await,
+        )
+    } else {
+        None
+    };
 
     print_banner(&base, &backend.description, &boot);
+    print_self_doc(&base, self_doc);
     tracing::info!(%addr, "listening");
     // Peer addresses feed the per-client rate limit of the diff routes.
     axum::serve(
@@ -163,6 +180,14 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
     hooks.stop().await;
     backend.close().await;
     Ok(())
+}
+
+/// The default organization, however it was established.
+fn org_of(boot: &Bootstrap) -> specpress_domain::model::OrgId {
+    match boot {
+        Bootstrap::Minted(org, _) | Bootstrap::CreatedWithGiven(org) => org.id,
+        Bootstrap::Unchanged(id) | Bootstrap::Rotated(id) | Bootstrap::Existing(id) => *id,
+    }
 }
 
 fn print_banner(base: &str, storage: &str, boot: &Bootstrap) {
@@ -214,6 +239,32 @@ fn print_banner(base: &str, storage: &str, boot: &Bootstrap) {
         }
     }
     println!("Listening on {base}");
+}
+
+fn print_self_doc(base: &str, outcome: Option<Result<crate::self_doc::SelfDoc>>) {
+    use crate::self_doc::SelfDoc;
+    let slug = specpress_openapi::SLUG;
+    match outcome {
+        None => {}
+        Some(Ok(SelfDoc::Published)) => {
+            println!("Specpress's own API reference: {base}/doc/{slug} (this version published)")
+        }
+        Some(Ok(SelfDoc::Unchanged)) => {
+            println!("Specpress's own API reference: {base}/doc/{slug}")
+        }
+        Some(Ok(SelfDoc::SlugTaken)) => println!(
+            "Specpress's own API reference is not published: a documentation with the slug `{slug}` that Specpress \
+             did not create exists, and is left as it is. The reference is served at {base}/api/v1/openapi.json; \
+             start with --no-self-doc to silence this."
+        ),
+        Some(Err(e)) => {
+            tracing::error!(error = %e, "publishing Specpress's own API reference failed");
+            println!(
+                "Specpress's own API reference could not be published ({e}); it is served at \
+                 {base}/api/v1/openapi.json."
+            );
+        }
+    }
 }
 
 async fn shutdown_signal() {
