@@ -305,13 +305,24 @@ async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Re
     Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
 }
 
-/// The values of `formats[]` and `formats` in a raw query string.
-fn format_values(query: Option<&str>) -> Vec<String> {
-    url::form_urlencoded::parse(query.unwrap_or("").as_bytes())
+/// Most `formats[]` / `formats` values a request may give.
+const MAX_FORMAT_VALUES: usize = 16;
+
+/// The values of `formats[]` and `formats` in a raw query string; more than [`MAX_FORMAT_VALUES`] is a 400 (the
+/// ones past the limit were silently ignored, unchecked, before).
+fn format_values(query: Option<&str>) -> Result<Vec<String>, ApiError> {
+    let values: Vec<String> = url::form_urlencoded::parse(query.unwrap_or("").as_bytes())
         .filter(|(k, _)| k == "formats" || k == "formats[]")
         .map(|(_, v)| v.into_owned())
-        .take(16)
-        .collect()
+        .take(MAX_FORMAT_VALUES + 1)
+        .collect();
+    if values.len() > MAX_FORMAT_VALUES {
+        return Err(DomainError::BadRequest(format!(
+            "`formats` takes at most {MAX_FORMAT_VALUES} values"
+        ))
+        .into());
+    }
+    Ok(values)
 }
 
 /// The JSON answer of `GET /diffs/{id}`: the record's fields, then the requested renderings in the order asked,
@@ -384,7 +395,7 @@ async fn show_diff(
     Path(id): Path<String>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let values = format_values(query.as_deref());
+    let values = format_values(query.as_deref())?;
     let formats = diffs::parse_formats(values.iter().map(String::as_str))?;
     let view = diffs::get_diff(&*state.app.store, &id, state.app.now()).await?;
     let body = view_json(&state, &view, &formats)?;

@@ -233,6 +233,20 @@ async fn formats_accept_rails_arrays_repeats_and_commas_and_refuse_unknown_value
         v["message"].as_str().is_some_and(|m| m.contains("formats")),
         "{v}"
     );
+    // Sixteen values are read; a seventeenth is refused rather than ignored unchecked (found by schemathesis).
+    let sixteen = "formats[]=text&".repeat(16);
+    let (status, v) = s.get_json(&format!("/api/v1/diffs/{id}?{sixteen}")).await;
+    assert_eq!(status, 200, "{v}");
+    let (status, v) = s
+        .get_json(&format!("/api/v1/diffs/{id}?{sixteen}formats[]=pdf"))
+        .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("at most 16")),
+        "{v}"
+    );
 }
 
 #[tokio::test]

@@ -118,6 +118,9 @@ fn every_operation_documents_the_errors_its_kind_of_route_can_answer() {
                 );
             }
         }
+        if path.contains('{') || op.get("parameters").is_some() {
+            assert!(has("414"), "{label}: a request target over 8 KiB is 414");
+        }
         if path.contains('{') {
             assert!(
                 has("400"),
