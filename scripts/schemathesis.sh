@@ -14,7 +14,7 @@
 # Usage: scripts/schemathesis.sh
 #   SPECPRESS_BIN               the binary (default target/debug/specpress, built by scripts/test.sh)
 #   SCHEMATHESIS_MAX_EXAMPLES   examples per operation and phase (default 25)
-#   SCHEMATHESIS_MAX_TIME       seconds for the whole run (default 240)
+#   SCHEMATHESIS_MAX_TIME       seconds for the whole run (default 180)
 #   SCHEMATHESIS_SEED           a seed to reproduce a run (default: random, printed by schemathesis)
 #   SCHEMATHESIS_REPORT_DIR     where the JUnit report goes (default target/schemathesis)
 set -euo pipefail
@@ -66,10 +66,10 @@ args=(
   run "$BASE/api/v1/openapi.json"
   --checks all
   --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}"
-  --max-time "${SCHEMATHESIS_MAX_TIME:-240}"
+  --max-time "${SCHEMATHESIS_MAX_TIME:-180}"
   --header "Authorization: Token $TOKEN"
   --request-timeout 30
-  --workers 2
+  --workers 1
   --report junit --report-dir "$REPORT_DIR"
 )
 if [ -n "${SCHEMATHESIS_SEED:-}" ]; then args+=(--seed "$SCHEMATHESIS_SEED"); fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs its tools into ./.tools, checks formatting, lints,
 # validates the SAM template, starts moto on 127.0.0.1 for the SQS and second-DynamoDB runs, then
-# runs every test of the workspace (end-to-end tests drive the real bump-cli against `specpress serve`).
+# runs every test of the workspace (end-to-end tests drive the real bump-cli against `specpress serve`),
+# checks Specpress's own OpenAPI document with openapi-spec-validator and runs schemathesis against a
+# live `specpress serve` with it (scripts/schemathesis.sh, about 3 minutes).
 #
 # Usage: scripts/test.sh            # everything
 #        SKIP_LAMBDA_BUILD=1 scripts/test.sh   # skip the release build of the Lambda binaries
@@ -59,6 +61,10 @@ export SPECPRESS_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/specpress"
 
 step "cargo nextest run --workspace"
 cargo nextest run --workspace --no-fail-fast
+
+step "Specpress's own OpenAPI document: openapi-spec-validator, then schemathesis against specpress serve"
+openapi-spec-validator shared/openapi/specpress-api.yaml
+bash scripts/schemathesis.sh
 
 if [ "${SKIP_LAMBDA_BUILD:-0}" != "1" ]; then
   step "cargo lambda build --release (every function)"

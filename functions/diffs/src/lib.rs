@@ -305,22 +305,28 @@ async fn create_diff(State(state): State<DiffsState>, req: Request) -> Result<Re
     Ok((StatusCode::CREATED, axum::Json(answer)).into_response())
 }
 
-/// Most `formats[]` / `formats` values a request may give.
+/// Most values a request may give for `formats[]`, and for `formats`.
 const MAX_FORMAT_VALUES: usize = 16;
 
-/// The values of `formats[]` and `formats` in a raw query string; more than [`MAX_FORMAT_VALUES`] is a 400 (the
-/// ones past the limit were silently ignored, unchecked, before).
+/// The values of `formats[]` and `formats` in a raw query string; more than [`MAX_FORMAT_VALUES`] for either name is
+/// a 400 (the ones past the limit were silently ignored, unchecked, before).
 fn format_values(query: Option<&str>) -> Result<Vec<String>, ApiError> {
-    let values: Vec<String> = url::form_urlencoded::parse(query.unwrap_or("").as_bytes())
-        .filter(|(k, _)| k == "formats" || k == "formats[]")
-        .map(|(_, v)| v.into_owned())
-        .take(MAX_FORMAT_VALUES + 1)
-        .collect();
-    if values.len() > MAX_FORMAT_VALUES {
-        return Err(DomainError::BadRequest(format!(
-            "`formats` takes at most {MAX_FORMAT_VALUES} values"
-        ))
-        .into());
+    let mut values = Vec::new();
+    let (mut arrays, mut plain) = (0usize, 0usize);
+    for (key, value) in url::form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        let count = match key.as_ref() {
+            "formats[]" => &mut arrays,
+            "formats" => &mut plain,
+            _ => continue,
+        };
+        *count += 1;
+        if *count > MAX_FORMAT_VALUES {
+            return Err(DomainError::BadRequest(format!(
+                "`{key}` takes at most {MAX_FORMAT_VALUES} values"
+            ))
+            .into());
+        }
+        values.push(value.into_owned());
     }
     Ok(values)
 }

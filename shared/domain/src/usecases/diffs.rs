@@ -915,7 +915,9 @@ pub enum DiffFormat {
 const MAX_FORMATS_LEN: usize = 200;
 
 /// Parses the `formats` query values (`formats[]=a`, repeated `formats=a`, comma-separated `formats=a,b`);
-/// defaults to text + markdown. Unknown values are a `BadRequest` naming the parameter and the allowed values.
+/// defaults to text + markdown when none is given. Values are read exactly as given, like every query parameter:
+/// anything but the four names in lower case (an empty value or part, a space, `TEXT`) is a `BadRequest` naming the
+/// parameter and the allowed values.
 pub fn parse_formats<'a>(values: impl IntoIterator<Item = &'a str>) -> Result<Vec<DiffFormat>> {
     let mut out: Vec<DiffFormat> = Vec::new();
     let mut seen_any = false;
@@ -923,9 +925,9 @@ pub fn parse_formats<'a>(values: impl IntoIterator<Item = &'a str>) -> Result<Ve
         if value.len() > MAX_FORMATS_LEN {
             return Err(DomainError::BadRequest("`formats` is too long".into()));
         }
-        for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        for part in value.split(',') {
             seen_any = true;
-            let f = match part.to_ascii_lowercase().as_str() {
+            let f = match part {
                 "text" => DiffFormat::Text,
                 "markdown" => DiffFormat::Markdown,
                 "html" => DiffFormat::Html,
@@ -1188,5 +1190,15 @@ mod tests {
         assert!(
             matches!(parse_formats(["pdf"]), Err(DomainError::BadRequest(m)) if m.contains("formats"))
         );
+    }
+
+    #[test]
+    fn formats_are_read_exactly_as_given() {
+        for bad in ["", "text,", ",text", "text,,html", " text", "TEXT", "Html"] {
+            assert!(
+                matches!(parse_formats([bad]), Err(DomainError::BadRequest(ref m)) if m.contains("formats")),
+                "{bad:?}"
+            );
+        }
     }
 }
