@@ -102,6 +102,9 @@ impl Server {
             .env_remove("SPECPRESS_TABLE")
             .env_remove("SPECPRESS_ORG_TOKEN")
             .env("SPECPRESS_LOG", "warn")
+            // The tests describe an organization that holds only what they create: no `specpress-api` reference
+            // (tests/tests/own_api.rs tests publishing it). A test may pass SPECPRESS_SELF_DOC=true.
+            .env("SPECPRESS_SELF_DOC", "false")
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         for (k, v) in env {

@@ -346,6 +346,7 @@ impl Piped {
             .env_remove("SPECPRESS_LOG_FORMAT")
             .env_remove("NO_COLOR")
             .env("SPECPRESS_ORG_TOKEN", ORG)
+            .env("SPECPRESS_SELF_DOC", "false")
             .env("SPECPRESS_LOG", "debug")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());

@@ -166,8 +166,7 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
         None
     };
 
-    print_banner(&base, &backend.description, &boot);
-    print_self_doc(&base, self_doc);
+    print_banner(&base, &backend.description, &boot, self_doc);
     tracing::info!(%addr, "listening");
     // Peer addresses feed the per-client rate limit of the diff routes.
     axum::serve(
@@ -190,7 +189,12 @@ fn org_of(boot: &Bootstrap) -> specpress_domain::model::OrgId {
     }
 }
 
-fn print_banner(base: &str, storage: &str, boot: &Bootstrap) {
+fn print_banner(
+    base: &str,
+    storage: &str,
+    boot: &Bootstrap,
+    self_doc: Option<Result<crate::self_doc::SelfDoc>>,
+) {
     println!("Specpress is listening on {base} ({storage})");
     match boot {
         Bootstrap::Minted(_, token) => {
@@ -238,6 +242,7 @@ fn print_banner(base: &str, storage: &str, boot: &Bootstrap) {
             );
         }
     }
+    print_self_doc(base, self_doc);
     println!("Listening on {base}");
 }
 
