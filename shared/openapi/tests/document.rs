@@ -101,7 +101,7 @@ fn every_operation_documents_the_errors_its_kind_of_route_can_answer() {
         let responses = op["responses"].as_object().expect("responses");
         let has = |status: &str| responses.contains_key(status);
         let label = format!("{method} {path}");
-        let secured = op.get("security").map_or(true, |s| {
+        let secured = op.get("security").is_none_or(|s| {
             s.as_array().is_some_and(|a| {
                 a.iter()
                     .any(|r| r.as_object().is_some_and(|o| !o.is_empty()))
@@ -207,4 +207,72 @@ fn every_link_targets_an_operation_and_its_parameters() {
         links >= 20,
         "the create -> read -> delete chains are linked ({links} links)"
     );
+}
+
+/// Validates `instance` against the schema at `pointer` in the document (its `$ref`s resolved in the document).
+fn check_against(doc: &Value, schema: &Value, instance: &Value) -> Vec<String> {
+    let mut root = serde_json::json!({"components": doc["components"].clone()});
+    if let (Some(r), Some(s)) = (root.as_object_mut(), schema.as_object()) {
+        for (k, v) in s {
+            r.insert(k.clone(), v.clone());
+        }
+    }
+    let validator = jsonschema::draft202012::new(&root).expect("the schema compiles");
+    validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn every_example_in_the_document_matches_its_schema() {
+    let doc = doc();
+    let mut checked = 0;
+    for (name, schema) in doc["components"]["schemas"].as_object().expect("schemas") {
+        for example in schema["examples"].as_array().into_iter().flatten() {
+            let errors = check_against(&doc, schema, example);
+            assert!(
+                errors.is_empty(),
+                "schema {name}: example {example}: {errors:#?}"
+            );
+            checked += 1;
+        }
+    }
+    let media_types = |v: &Value| -> Vec<(String, Value, Value)> {
+        let mut out = Vec::new();
+        for (mt, media) in v["content"].as_object().into_iter().flatten() {
+            let schema = media["schema"].clone();
+            if let Some(e) = media.get("example") {
+                out.push((mt.clone(), schema.clone(), e.clone()));
+            }
+            for e in media["examples"].as_object().into_iter().flatten() {
+                out.push((mt.clone(), schema.clone(), e.1["value"].clone()));
+            }
+        }
+        out
+    };
+    let resolve = |v: &Value| -> Value {
+        match v["$ref"].as_str().and_then(|r| r.strip_prefix("#/")) {
+            Some(path) => doc
+                .pointer(&format!("/{path}"))
+                .cloned()
+                .unwrap_or(Value::Null),
+            None => v.clone(),
+        }
+    };
+    for (method, path, op) in each_operation(&doc) {
+        let mut bodies = media_types(&op["requestBody"]);
+        for (_, response) in op["responses"].as_object().expect("responses") {
+            bodies.extend(media_types(&resolve(response)));
+        }
+        for (mt, schema, example) in bodies {
+            let errors = check_against(&doc, &schema, &example);
+            assert!(
+                errors.is_empty(),
+                "{method} {path} {mt}: example {example}: {errors:#?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked} examples");
 }
