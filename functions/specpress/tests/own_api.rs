@@ -34,6 +34,7 @@ struct Harness {
     app: Router,
     state: AppState,
     org: OrgId,
+    token: String,
     hooks: Option<LocalWebhooks>,
     backend: Option<Backend>,
     _dir: tempfile::TempDir,
@@ -49,7 +50,7 @@ impl Harness {
         })
         .await
         .expect("embedded engine");
-        let org = match bootstrap_default_org(
+        let (org, token) = match bootstrap_default_org(
             backend.store.as_ref(),
             "Local",
             None,
@@ -58,7 +59,7 @@ impl Harness {
         .await
         .expect("bootstrap")
         {
-            Bootstrap::Minted(org, _) => org.id,
+            Bootstrap::Minted(org, token) => (org.id, token.secret.clone()),
             other => panic!("a fresh store mints: {other:?}"),
         };
         let hooks = LocalWebhooks::start(&backend.store, BASE, dir.path())
@@ -74,6 +75,7 @@ impl Harness {
             app,
             state,
             org,
+            token,
             hooks: Some(hooks),
             backend: Some(backend),
             _dir: dir,
@@ -85,11 +87,20 @@ impl Harness {
         method: Method,
         uri: &str,
     ) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
-        let req = Request::builder()
-            .method(method)
-            .uri(uri)
-            .body(Body::empty())
-            .expect("request");
+        self.send_as(method, uri, None).await
+    }
+
+    async fn send_as(
+        &self,
+        method: Method,
+        uri: &str,
+        token: Option<&str>,
+    ) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+        let mut req = Request::builder().method(method).uri(uri);
+        if let Some(t) = token {
+            req = req.header(header::AUTHORIZATION, format!("Token {t}"));
+        }
+        let req = req.body(Body::empty()).expect("request");
         let resp = self.app.clone().oneshot(req).await.expect("infallible");
         let status = resp.status();
         let headers = resp.headers().clone();
@@ -257,26 +268,17 @@ async fn the_document_is_served_without_a_token_naming_the_server_itself() {
     h.stop().await;
 }
 
-/// The versions of the documentation's default branch (none when it has no branch yet).
+/// The versions of the documentation's default branch, as `GET /docs/{doc}/versions` lists them (none when it has no
+/// branch yet).
 async fn versions_of(h: &Harness, doc: &str) -> Vec<Value> {
-    let p = Principal {
-        org_id: h.org,
-        scope: Scope::Org,
-    };
-    let versions =
-        match specpress_domain::usecases::branches::list_versions(&*h.state.store, &p, doc, None)
-            .await
-        {
-            Ok((_, _, versions)) => versions,
-            Err(specpress_domain::DomainError::NotFound(m)) if m == "Branch not found" => {
-                Vec::new()
-            }
-            Err(e) => panic!("versions of {doc}: {e:?}"),
-        };
-    versions
-        .iter()
-        .map(|v| serde_json::json!({"id": v.id.to_string(), "title": v.analysis.title}))
-        .collect()
+    let uri = format!("/api/v1/docs/{doc}/versions?limit=100");
+    let (status, _, body) = h.send_as(Method::GET, &uri, Some(&h.token)).await;
+    let body: Value = serde_json::from_slice(&body).expect("json");
+    match status {
+        StatusCode::OK => body.as_array().cloned().expect("a list"),
+        StatusCode::NOT_FOUND if body["message"] == "Branch not found" => Vec::new(),
+        other => panic!("versions of {doc}: {other} {body}"),
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
