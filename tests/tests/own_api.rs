@@ -157,6 +157,21 @@ fn specpress_serve_publishes_its_own_reference_once_and_serves_it_without_a_toke
     let (status, published) = get(&format!("{}/doc/specpress-api.json", s.base), None);
     assert_eq!(status, 200, "{published}");
     assert_eq!(published, served);
+
+    // What a new user sees first: the reference rendered by Specpress, an operation page linked from its home.
+    let (status, home) = get(&format!("{}/doc/specpress-api", s.base), None);
+    assert_eq!(status, 200);
+    let home = home.as_str().expect("an HTML page");
+    assert!(home.contains("<h1>Specpress API</h1>"), "{home}");
+    let diff_page = "/doc/specpress-api/operation/operation-post-diffs";
+    assert!(home.contains(&format!("href=\"{diff_page}\"")), "{home}");
+    let (status, page) = get(&format!("{}{diff_page}", s.base), None);
+    assert_eq!(status, 200);
+    assert!(
+        page.as_str()
+            .is_some_and(|p| p.contains("<h1>Compare two definitions</h1>")),
+        "{page}"
+    );
     let (_, docs) = get(&format!("{api}/docs"), Some(ORG));
     let slugs: Vec<_> = docs
         .as_array()
