@@ -301,3 +301,55 @@ mod tests {
         assert!(h.contains("longer than the page can show"));
     }
 }
+
+/// The first block of a Markdown text as plain text (a summary line for cards and lists): inline
+/// markup dropped (`` `code` `` and `*emphasis*` read as their text, links as their label), at most
+/// `max` bytes. The caller escapes it like any text.
+pub(crate) fn first_line_plain(text: &str, max: usize) -> String {
+    let (text, _) = truncate(text.trim(), MAX_MARKDOWN_BYTES);
+    let mut out = String::new();
+    let mut depth = 0usize;
+    for event in Parser::new_ext(text, Options::empty()) {
+        match event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 && !out.trim().is_empty() {
+                    break;
+                }
+            }
+            Event::Text(t) | Event::Code(t) => out.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => {
+                // The first line only, as before: a summary ends where its source line does.
+                if !out.trim().is_empty() {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        if out.len() > max {
+            break;
+        }
+    }
+    truncate(out.trim(), max).0.to_owned()
+}
+
+#[cfg(test)]
+mod first_line_tests {
+    use super::first_line_plain;
+
+    #[test]
+    fn a_summary_line_drops_markdown_syntax_and_stops_at_the_first_line() {
+        assert_eq!(
+            first_line_plain(
+                "Use `POST /diffs` with **two** [documents](https://x.test).\nMore.",
+                200
+            ),
+            "Use POST /diffs with two documents."
+        );
+        assert_eq!(first_line_plain("# Title\n\nBody", 200), "Title");
+        assert_eq!(first_line_plain("<script>x</script>plain", 200), "");
+        assert_eq!(first_line_plain("A <b>bold</b> word", 200), "A bold word");
+        assert_eq!(first_line_plain("abcdef", 3), "abc");
+    }
+}

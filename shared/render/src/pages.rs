@@ -239,9 +239,9 @@ fn external_docs_kv(kv: &mut Out, ed: V<'_>) {
     }
 }
 
-fn first_line(s: &str, max: usize) -> &str {
-    let line = s.trim().lines().next().unwrap_or("");
-    truncate(line, max).0
+/// A description's first line as plain text (its Markdown syntax dropped), for cards and lists.
+fn first_line(s: &str, max: usize) -> String {
+    crate::markdown::first_line_plain(s, max)
 }
 
 fn group_card(c: &Ctx<'_>, out: &mut Out, g: u32) {
@@ -268,7 +268,7 @@ fn group_card(c: &Ctx<'_>, out: &mut Out, g: u32) {
         .and_then(|t| c.doc.root().get("tags")?.at(t as usize))
         .and_then(|t| str_at(t, "description"));
     if let Some(d) = desc {
-        out.raw("<p>").text(first_line(d, 200)).raw("</p>");
+        out.raw("<p>").text(&first_line(d, 200)).raw("</p>");
     }
     out.raw("</li>");
 }
@@ -290,7 +290,7 @@ fn servers_section(out: &mut Out, _doc: &Document, servers: &[Server], h: u8) {
         out.raw("<code>").text(&s.url).raw("</code>");
         if let Some(d) = &s.description {
             out.raw(" <span class=\"note\">")
-                .text(first_line(d, 300))
+                .text(&first_line(d, 300))
                 .raw("</span>");
         }
         if !s.variables.is_empty() {
@@ -453,7 +453,7 @@ fn authentication_section(c: &mut Ctx<'_>, out: &mut Out) {
                     for (scope, desc) in scopes.iter().take(200) {
                         out.raw("<li><code>").text(scope).raw("</code>");
                         if !desc.is_empty() {
-                            out.raw(" ").text(first_line(desc, 300));
+                            out.raw(" ").text(&first_line(desc, 300));
                         }
                         out.raw("</li>");
                     }
@@ -1080,7 +1080,11 @@ fn media_examples(
     }
     let text = serde_json::to_string_pretty(&value).unwrap_or_default();
     let (text, cut) = truncate(&text, schema::MAX_EXAMPLE_BYTES);
-    out.raw("<p class=\"mt\">Example (generated from the schema)</p>");
+    if schema::has_own_example(c, s) {
+        out.raw("<p class=\"mt\">Example (from the schema)</p>");
+    } else {
+        out.raw("<p class=\"mt\">Example (generated from the schema)</p>");
+    }
     schema::code_block(text, "json", cut, out);
 }
 
@@ -1342,7 +1346,7 @@ fn schemas_index(c: &mut Ctx<'_>) -> Option<Html> {
             .value(loc)
             .and_then(|v| str_at(v, "title").or_else(|| str_at(v, "description")))
         {
-            out.raw("<p>").text(first_line(d, 120)).raw("</p>");
+            out.raw("<p>").text(&first_line(d, 120)).raw("</p>");
         }
         out.raw("</li>");
     }

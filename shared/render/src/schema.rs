@@ -964,6 +964,17 @@ pub(crate) fn code_block(text: &str, lang: &str, cut: bool, out: &mut Out) {
 
 // ------------------------------------------------------------------------- Generated examples
 
+/// Whether the schema at `loc` carries its own example (`example`, or a non-empty `examples` list), which
+/// [`generate`] then gives as it is rather than building one.
+pub(crate) fn has_own_example(ctx: &Ctx<'_>, loc: &Location) -> bool {
+    let flat = flatten(ctx, loc);
+    flat.facet("example").is_some()
+        || flat
+            .facet("examples")
+            .and_then(V::as_array)
+            .is_some_and(|a| a.get(0).is_some())
+}
+
 /// An example generated from the schema at `loc` (bounded in size and depth).
 pub(crate) fn generate(ctx: &Ctx<'_>, loc: &Location, mode: Mode) -> Value {
     let mut budget = MAX_GENERATED_NODES;
