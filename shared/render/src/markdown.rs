@@ -319,12 +319,8 @@ pub(crate) fn first_line_plain(text: &str, max: usize) -> String {
                 }
             }
             Event::Text(t) | Event::Code(t) => out.push_str(&t),
-            Event::SoftBreak | Event::HardBreak => {
-                // The first line only, as before: a summary ends where its source line does.
-                if !out.trim().is_empty() {
-                    break;
-                }
-            }
+            // The first line only, as before: a summary ends where its source line does.
+            Event::SoftBreak | Event::HardBreak if !out.trim().is_empty() => break,
             _ => {}
         }
         if out.len() > max {
