@@ -377,7 +377,28 @@ fn get_version_returns_the_diff_against_the_previous_head() {
     let public = v["diff_public_url"].as_str().unwrap();
     let served = api.http.get(public).send().unwrap();
     assert_eq!(served.status().as_u16(), 200, "diff_public_url resolves");
-    assert_eq!(served.text().unwrap(), petstore_v2());
+    let page = served.text().unwrap();
+    assert!(
+        page.contains("Changes in") && page.contains("/pets/{id}"),
+        "{page}"
+    );
+    // Its `.json` is the diff's details; the version's definition is at `/versions/{v}/source`.
+    let details: Value = api
+        .http
+        .get(format!("{public}.json"))
+        .send()
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(
+        details, v["diff_details"],
+        "the details of GET /versions/{{id}}"
+    );
+    let source = public.replace("/changes/", "/versions/") + "/source";
+    assert_eq!(
+        api.http.get(source).send().unwrap().text().unwrap(),
+        petstore_v2()
+    );
     // Explicit previous_version_id.
     let (_, v3) = api.deploy(
         &t,

@@ -10,7 +10,7 @@
 //!   current_version_url}` plus `text`/`markdown`/`html`/`details` for the requested formats (default text and
 //!   markdown); 404 for an unknown or expired id; 400 for an unknown format.
 //! - `GET /api/v1/diffs/{id}/previous.json` and `/current.json`: the two documents as JSON.
-//! - Public URLs: `GET /diff/{id}` (an HTML page of the diff), `GET /diff/{id}/previous.json`, `/current.json`.
+//! - Public URLs: `GET /diff/{id}/previous.json`, `/current.json` (the page `GET /diff/{id}` is the docs function's).
 //!
 //! Diffs are computed synchronously at creation, so `GET` never answers 202.
 
@@ -24,7 +24,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::{FromRequestParts, Path, RawQuery, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -224,7 +224,6 @@ pub fn router_with_parts(
         .route("/api/v1/diffs/{id}", get(show_diff))
         .route("/api/v1/diffs/{id}/previous.json", get(previous_json))
         .route("/api/v1/diffs/{id}/current.json", get(current_json))
-        .route("/diff/{id}", get(public_page))
         .route("/diff/{id}/previous.json", get(previous_json))
         .route("/diff/{id}/current.json", get(current_json))
         .with_state(state)
@@ -431,46 +430,4 @@ async fn current_json(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     document(&state, &id, DiffSide::Current).await
-}
-
-fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The public page of a diff (`public_url`): the HTML rendering in a minimal document.
-async fn public_page(
-    State(state): State<DiffsState>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let view = diffs::get_diff(&*state.app.store, &id, state.app.now()).await?;
-    let title = escape_html(&view.record.title);
-    let badge = if view.record.breaking {
-        "<p><strong>Breaking changes</strong></p>"
-    } else {
-        ""
-    };
-    let parts = view.rendered.parts()?;
-    let body = if diffs::unescape(parts.text)?.trim().is_empty() {
-        "<p>No structural changes detected.</p>".to_owned()
-    } else {
-        diffs::unescape(parts.html)?
-    };
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}: changes</title></head>\
-         <body><h1>{title}</h1>{badge}{body}<p><a href=\"{id}/previous.json\">previous.json</a> · \
-         <a href=\"{id}/current.json\">current.json</a></p></body></html>",
-        id = view.record.id
-    );
-    Ok(Html(page).into_response())
 }

@@ -4,7 +4,11 @@
 //!   `GET /doc/{doc}/branches/{branch}[/{page}]` on another branch. `{doc}` is the slug, or the id (answered with a
 //!   redirect to the slug form). `{page}` is a path of the rendering engine's scheme (`operation/...`,
 //!   `schema/...`, docs/rendering.md). `GET /doc/{doc}.json` / `.yaml`: the current definition.
-//! - `GET /doc/{doc}/changes/{version}` (and the contract's `/change/` form, redirected): one published version.
+//! - `GET /doc/{doc}/changes[.atom|.rss]` (and per branch, `/doc/{doc}/branches/{branch}/changes...`): the
+//!   changelog, paginated, and its feeds; `GET /doc/{doc}/changes/{version}[.json]` (and the contract's `/change/`
+//!   form, redirected): one release's changes; `GET /doc/{doc}/compare?from=&to=`: any two versions ([`changes`]).
+//! - `GET /diff/{id}`: a public diff, rendered like a change page.
+//! - `GET /hub/{hub}` and `/hub/{hub}/changes.atom|.rss`: a hub's APIs and combined changelog ([`hub`]).
 //! - `GET /doc/{doc}/versions/{version}/source`: a version's definition exactly as deployed.
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
 //! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
@@ -17,7 +21,9 @@
 //! [`router`] is mounted by the Lambda binary and by `specpress serve`.
 
 pub mod cache;
+mod changes;
 mod headers;
+mod hub;
 mod pages;
 pub mod view;
 
@@ -70,6 +76,7 @@ pub struct DocsState {
     pub(crate) app: AppState,
     pub(crate) cache: Arc<SiteCache>,
     pub(crate) assets: Arc<specpress_render::AssetUrls>,
+    pub(crate) diffs: Arc<changes::DiffCache>,
 }
 
 impl DocsState {
@@ -90,6 +97,7 @@ pub fn router_with(app: AppState, config: DocsConfig) -> Router {
         app,
         cache: Arc::new(SiteCache::new(config.cache_bytes)),
         assets: Arc::new(specpress_render::asset_urls(headers::STATIC_PREFIX)),
+        diffs: Arc::new(changes::DiffCache::new(changes::DEFAULT_DIFF_CACHE_BYTES)),
     })
 }
 
@@ -98,6 +106,27 @@ pub fn router_for(state: DocsState) -> Router {
     Router::new()
         .route("/doc/{doc}", get(pages::doc_root))
         .route("/doc/{doc}/{*rest}", get(pages::doc_path))
+        .route("/doc/{doc}/changes", get(changes::changelog))
+        .route("/doc/{doc}/changes.atom", get(changes::changelog))
+        .route("/doc/{doc}/changes.rss", get(changes::changelog))
+        .route("/doc/{doc}/changes/{version}", get(changes::change))
+        .route("/doc/{doc}/compare", get(changes::compare))
+        .route(
+            "/doc/{doc}/branches/{branch}/changes",
+            get(changes::branch_changelog),
+        )
+        .route(
+            "/doc/{doc}/branches/{branch}/changes.atom",
+            get(changes::branch_changelog),
+        )
+        .route(
+            "/doc/{doc}/branches/{branch}/changes.rss",
+            get(changes::branch_changelog),
+        )
+        .route("/diff/{id}", get(changes::diff))
+        .route("/hub/{hub}", get(hub::hub))
+        .route("/hub/{hub}/changes.atom", get(hub::hub_changes_feed))
+        .route("/hub/{hub}/changes.rss", get(hub::hub_changes_feed))
         .route("/preview/{id}", get(pages::preview_root))
         .route("/preview/{id}/{*rest}", get(pages::preview_path))
         .route("/static/{file}", get(headers::asset))

@@ -135,7 +135,6 @@ pub async fn doc_path(
     };
     let parts: Vec<&str> = rest.split('/').collect();
     let answer = match parts.as_slice() {
-        ["changes", version] => version_definition(&st, &doc, version).await,
         ["change", version] => Ok(canonical(&doc, &format!("/changes/{version}"))),
         ["versions", version, "source"] => version_definition(&st, &doc, version).await,
         ["branches", branch] => branch_page(&st, &headers, &doc, branch, "").await,
@@ -182,7 +181,7 @@ async fn branch_page(
 }
 
 /// The published version behind a branch's pages, parsed (from the cache when it is there).
-async fn loaded_version(
+pub(crate) async fn loaded_version(
     st: &DocsState,
     id: VersionId,
 ) -> Result<(Arc<Loaded>, Version), DomainError> {
@@ -197,7 +196,7 @@ async fn loaded_version(
 }
 
 /// A stored definition, parsed (from the cache when it is there).
-async fn load_blob(st: &DocsState, blob: &BlobRef) -> Result<Arc<Loaded>, DomainError> {
+pub(crate) async fn load_blob(st: &DocsState, blob: &BlobRef) -> Result<Arc<Loaded>, DomainError> {
     let store = st.app.store.clone();
     let wanted = blob.clone();
     st.cache

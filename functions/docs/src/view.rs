@@ -152,9 +152,27 @@ impl DocView {
                 api_version: v.analysis.api_version.clone(),
             }),
             assets: st.assets.clone(),
-            links: Vec::new(),
+            links: vec![
+                ("Reference".to_owned(), self.base.clone(), false),
+                (
+                    "Changelog".to_owned(),
+                    format!("{}/changes", self.base),
+                    false,
+                ),
+            ],
             search_action: None,
-            alternates: Vec::new(),
+            alternates: vec![
+                (
+                    format!("{}/changes.atom", self.base),
+                    "application/atom+xml".to_owned(),
+                    format!("{} changelog (Atom)", self.doc.name),
+                ),
+                (
+                    format!("{}/changes.rss", self.base),
+                    "application/rss+xml".to_owned(),
+                    format!("{} changelog (RSS)", self.doc.name),
+                ),
+            ],
             noindex: false,
         }
     }

@@ -15,6 +15,8 @@
 //! No AWS, no HTTP types.
 
 mod assets;
+pub mod changes;
+pub mod feed;
 mod html;
 mod markdown;
 mod pages;

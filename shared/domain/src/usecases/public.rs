@@ -5,8 +5,12 @@
 use time::OffsetDateTime;
 
 use crate::error::{DomainError, Result};
-use crate::model::{Bundle, DocId, Documentation, PreviewId, Slug, VersionId};
+use crate::model::{
+    Branch, Bundle, DocId, Documentation, Hub, PreviewId, Slug, Version, VersionId,
+};
 use crate::ports::Store;
+use crate::usecases::branches::{History, HistoryStart, history_page};
+use crate::usecases::hubs::HubApi;
 
 fn missing() -> DomainError {
     DomainError::unexpected("stored definition missing")
@@ -92,4 +96,78 @@ pub async fn preview_definition(
     let id = PreviewId::parse(id).ok_or_else(not_found)?;
     let p = store.get_preview(id, now).await?.ok_or_else(not_found)?;
     store.get_bundle(&p.blob).await?.ok_or_else(missing)
+}
+
+fn hub_not_found() -> DomainError {
+    DomainError::NotFound("Hub does not exist".into())
+}
+
+/// Finds a hub by its slug for a public page (`/hub/{slug}`). `NotFound` when there is none.
+pub async fn find_hub(store: &dyn Store, key: &str) -> Result<Hub> {
+    let slug = Slug::parse(key).map_err(|_| hub_not_found())?;
+    store
+        .hub_by_public_slug(&slug)
+        .await?
+        .ok_or_else(hub_not_found)
+}
+
+/// The documentations a hub's public page lists, with the head of their default branch, by slug.
+pub async fn hub_apis(store: &dyn Store, hub: &Hub, now: OffsetDateTime) -> Result<Vec<HubApi>> {
+    crate::usecases::hubs::hub_apis(store, hub, now).await
+}
+
+/// A branch of a documentation found for a public page; `None` when it does not exist.
+pub async fn doc_branch(
+    store: &dyn Store,
+    doc: &Documentation,
+    slug: &Slug,
+) -> Result<Option<Branch>> {
+    store.get_branch(doc.id, slug).await
+}
+
+/// One page of a branch's published versions, newest first: at most `limit` after skipping the `skip` newest. One
+/// range read of the branch's history index whatever its length (docs/storage.md, "Branch histories").
+pub async fn releases(
+    store: &dyn Store,
+    doc: &Documentation,
+    branch: &Branch,
+    skip: u64,
+    limit: u32,
+) -> Result<Vec<Version>> {
+    let history = History {
+        doc: doc.clone(),
+        branch: branch.clone(),
+    };
+    history_page(store, &history, HistoryStart::Offset(skip), limit).await
+}
+
+/// A version of a documentation, published or temporary (until it expires): what its change page shows.
+pub async fn doc_version(
+    store: &dyn Store,
+    doc: &Documentation,
+    version: &str,
+    now: OffsetDateTime,
+) -> Result<Version> {
+    let not_found = || DomainError::NotFound("Version not found".into());
+    let id = VersionId::parse(version).ok_or_else(not_found)?;
+    store
+        .get_version(id, now)
+        .await?
+        .filter(|v| v.doc_id == doc.id)
+        .ok_or_else(not_found)
+}
+
+/// The version another one was compared against, when it still exists (a temporary baseline expires).
+pub async fn previous_version(
+    store: &dyn Store,
+    version: &Version,
+    now: OffsetDateTime,
+) -> Result<Option<Version>> {
+    match version.previous_version_id {
+        Some(id) => Ok(store
+            .get_version(id, now)
+            .await?
+            .filter(|p| p.doc_id == version.doc_id)),
+        None => Ok(None),
+    }
 }

@@ -1,0 +1,193 @@
+//! A hub's public page (`/hub/{slug}`, the `url` that `GET /api/v1/hubs/{hub}` returns): its APIs (name,
+//! description, version, type, last release, link) and their combined changelog, with Atom and RSS feeds
+//! (`/hub/{slug}/changes.atom`, `.rss`). The hub and its documentations are found through the public lookups
+//! (`usecases::public`), which decide what a reader may see.
+
+use axum::extract::{Path, State};
+use axum::http::request::Parts;
+use axum::response::Response;
+use sha2::{Digest, Sha256};
+use specpress_domain::model::Hub;
+use specpress_domain::usecases::hubs::HubApi;
+use specpress_domain::usecases::public;
+use specpress_render::changes::{self as render, HubPage};
+use specpress_render::feed::Feed;
+use tracing::instrument;
+
+use crate::DocsState;
+use crate::changes::{HubReleases, hub_feed, hub_releases, origin_of};
+use crate::view::{
+    Answer, Chrome, build_id, etag_of, html_page, not_modified, page_error, rfc3339_seconds,
+};
+
+/// Releases in a hub's combined changelog (page and feeds).
+pub const HUB_RELEASES: u32 = 15;
+
+fn kind_of(specification: &str) -> &'static str {
+    if specification.starts_with("asyncapi") {
+        "AsyncAPI"
+    } else {
+        "OpenAPI"
+    }
+}
+
+/// `GET /hub/{hub}`.
+#[instrument(skip_all)]
+pub async fn hub(State(st): State<DocsState>, parts: Parts, Path(key): Path<String>) -> Response {
+    hub_of(&st, &parts, &key, None).await.unwrap_or_else(|r| r)
+}
+
+/// `GET /hub/{hub}/changes.atom` and `.rss`.
+#[instrument(skip_all)]
+pub async fn hub_changes_feed(
+    State(st): State<DocsState>,
+    parts: Parts,
+    Path(key): Path<String>,
+) -> Response {
+    let rss = parts.uri.path().ends_with(".rss");
+    hub_of(&st, &parts, &key, Some(rss))
+        .await
+        .unwrap_or_else(|r| r)
+}
+
+/// The validator of a hub's page or feed: the hub, each API's head, and the build.
+fn hub_etag(hub: &Hub, apis: &[HubApi], what: &str, origin: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(build_id());
+    h.update(what);
+    h.update(origin);
+    h.update(hub.id.to_string());
+    h.update(&hub.name);
+    h.update(hub.description.as_deref().unwrap_or(""));
+    h.update(hub.modified_at.unix_timestamp().to_le_bytes());
+    for a in apis {
+        h.update(a.doc.id.to_string());
+        h.update(&a.doc.name);
+        h.update(a.doc.slug.as_str());
+        h.update(
+            a.head
+                .as_ref()
+                .map(|v| v.id.to_string())
+                .unwrap_or_default(),
+        );
+    }
+    etag_of(h)
+}
+
+async fn hub_of(st: &DocsState, parts: &Parts, key: &str, feed: Option<bool>) -> Answer {
+    let store = st.app.store.as_ref();
+    let hub = public::find_hub(store, key)
+        .await
+        .map_err(|e| page_error(st, e))?;
+    let apis = public::hub_apis(store, &hub, st.app.now())
+        .await
+        .map_err(|e| page_error(st, e))?;
+    let origin = if feed.is_some() {
+        origin_of(st, parts)
+    } else {
+        String::new()
+    };
+    let what = match feed {
+        None => "page",
+        Some(false) => "atom",
+        Some(true) => "rss",
+    };
+    let etag = hub_etag(&hub, &apis, what, &origin);
+    if let Some(r) = not_modified(&parts.headers, &etag) {
+        return Ok(r);
+    }
+    let releases = HubReleases::new(
+        hub_releases(st, &apis, HUB_RELEASES)
+            .await
+            .map_err(|e| page_error(st, e))?,
+    );
+    let base = format!("/hub/{}", hub.slug);
+    let atom = format!("{base}/changes.atom");
+    let rss = format!("{base}/changes.rss");
+    if let Some(rss_wanted) = feed {
+        let entries = releases.feed_entries(&origin);
+        let title = format!("{}: changelog", hub.name);
+        let self_url = format!("{origin}{}", if rss_wanted { &rss } else { &atom });
+        let page_url = format!("{origin}{base}");
+        let feed = Feed {
+            title: &title,
+            subtitle: "The latest releases of every API of this hub.",
+            self_url: &self_url,
+            page_url: &page_url,
+            updated: releases
+                .items
+                .first()
+                .map_or(hub.modified_at, |(_, v, _)| v.created_at),
+            entries: &entries,
+        };
+        return Ok(hub_feed(&feed, rss_wanted, &etag));
+    }
+    let doc_hrefs: Vec<String> = apis
+        .iter()
+        .map(|a| format!("/doc/{}", a.doc.slug))
+        .collect();
+    let released: Vec<Option<String>> = apis
+        .iter()
+        .map(|a| a.head.as_ref().map(|v| rfc3339_seconds(v.created_at)))
+        .collect();
+    let cards: Vec<render::HubApi<'_>> = apis
+        .iter()
+        .enumerate()
+        .map(|(i, a)| render::HubApi {
+            name: &a.doc.name,
+            href: &doc_hrefs[i],
+            description: a
+                .head
+                .as_ref()
+                .and_then(|v| v.analysis.description.as_deref()),
+            api_version: a.head.as_ref().map(|v| v.analysis.api_version.as_str()),
+            kind: a.head.as_ref().map(|v| kind_of(&v.analysis.specification)),
+            released_at: released[i].as_deref(),
+        })
+        .collect();
+    let chrome = Chrome {
+        base: base.clone(),
+        doc_name: hub.name.clone(),
+        branches: Vec::new(),
+        version: None,
+        assets: st.assets.clone(),
+        links: Vec::new(),
+        search_action: None,
+        alternates: vec![
+            (
+                atom.clone(),
+                "application/atom+xml".to_owned(),
+                format!("{} changelog (Atom)", hub.name),
+            ),
+            (
+                rss.clone(),
+                "application/rss+xml".to_owned(),
+                format!("{} changelog (RSS)", hub.name),
+            ),
+        ],
+        noindex: false,
+    };
+    let entries = releases.releases();
+    let page = HubPage {
+        name: &hub.name,
+        description: hub.description.as_deref(),
+        apis: &cards,
+        releases: &entries,
+        atom_href: &atom,
+        rss_href: &rss,
+    };
+    let html = chrome.with(|ctx| render::hub_page(ctx, &page));
+    Ok(html_page(html, &etag))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_api_type_is_named_by_its_specification_family() {
+        assert_eq!(kind_of("openapi/v3/json"), "OpenAPI");
+        assert_eq!(kind_of("swagger/v2/yaml"), "OpenAPI");
+        assert_eq!(kind_of("asyncapi/v2/yaml"), "AsyncAPI");
+    }
+}
