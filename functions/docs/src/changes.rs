@@ -49,7 +49,7 @@ const COMPARE_BRANCHES: usize = 12;
 const COMPARE_VERSIONS: u32 = 30;
 /// Longest query string read.
 const MAX_QUERY: usize = 2048;
-/// Default budget of the diff cache (`SPECPRESS_DIFF_CACHE_BYTES`).
+/// Budget of the diff cache, in bytes (estimated: four times the details' JSON).
 pub const DEFAULT_DIFF_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The diff of two stored definitions, as the pages use it.
