@@ -23,12 +23,15 @@
 
 mod change;
 pub mod cli;
-mod engine;
+mod context;
+mod memo;
 mod nav;
 mod options;
 mod render;
 mod rules;
 mod schema;
+mod slug;
+mod structure;
 mod tree;
 
 pub use change::{Change, Status};
@@ -89,14 +92,14 @@ pub struct DiffReport {
 /// Compares two documents. Never fails: unresolvable `$ref`s are skipped (the spec engine
 /// reports them when the documents are validated), and the walk is bounded.
 pub fn diff(previous: &Document, current: &Document, options: &DiffOptions) -> DiffReport {
-    let mut engine = engine::Engine::new(previous, current, options);
-    engine.run();
-    let mut graph = tree::graph(&engine);
-    let items = tree::build(&engine, &mut graph);
+    let mut context = context::Context::new(previous, current, options);
+    context.run();
+    let mut graph = tree::graph(&context.found);
+    let items = tree::build(&context.found, &mut graph);
     DiffReport {
-        changes: std::mem::take(&mut engine.changes),
+        changes: std::mem::take(&mut context.found.changes),
         items,
-        truncated: engine.truncated,
+        truncated: context.truncated,
     }
 }
 

@@ -4,9 +4,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::change::{Crumb, NodeKind, Status};
-use crate::engine::{Engine, slug_into};
+use crate::context::Findings;
 use crate::nav::FxSet;
 use crate::rules::{Level, Side};
+use crate::slug::slug_into;
 
 /// Why a node is breaking (Bump.sh `breaking_details`).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -242,7 +243,7 @@ impl Adjacency {
     }
 }
 
-pub(crate) fn graph(e: &Engine<'_>) -> Graph {
+pub(crate) fn graph(e: &Findings<'_>) -> Graph {
     let n = e.owners.len();
     let mut changed = vec![false; n];
     let mut breaking = vec![false; n];
@@ -395,7 +396,7 @@ pub(crate) fn graph(e: &Engine<'_>) -> Graph {
 
 /// Builds the item list: operations first, then AsyncAPI operations, channels, servers,
 /// security, then shared components.
-pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
+pub(crate) fn build(e: &Findings<'_>, g: &mut Graph) -> Vec<DiffItem> {
     let n = e.owners.len();
     // The root nodes of the owners that have something to show, created on first use
     // (most owners have nothing): `slot[owner]` indexes `roots`.
@@ -521,7 +522,7 @@ pub(crate) fn build(e: &Engine<'_>, g: &mut Graph) -> Vec<DiffItem> {
 }
 
 fn to_item(
-    e: &Engine<'_>,
+    e: &Findings<'_>,
     g: &Graph,
     link_ids: &[Option<String>],
     node: &Node,
