@@ -125,6 +125,22 @@ pub(crate) struct Owner<'a> {
 }
 
 impl Owner<'_> {
+    /// A root that is neither an operation nor a shared component compared in a role (a
+    /// server, a security scheme, a channel, …): its item id, name and status.
+    pub(crate) fn root(item_type: &'static str, id: String, name: String, status: Status) -> Self {
+        Owner {
+            item_type,
+            id,
+            name,
+            status,
+            previous: None,
+            current: None,
+            endpoint: None,
+            matcher: None,
+            role: None,
+        }
+    }
+
     /// The item id.
     pub(crate) fn item_id(&self) -> std::borrow::Cow<'_, str> {
         if !self.id.is_empty() {

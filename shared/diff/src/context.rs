@@ -50,6 +50,9 @@ pub(crate) fn sv(s: Option<&str>) -> Option<Value> {
     s.map(|s| Value::String(s.to_string()))
 }
 
+/// The previous and the current version of something.
+pub(crate) type Versions<'v, T> = (&'v T, &'v T);
+
 /// Where a change was found: (previous, current) location.
 pub(crate) type At<'l> = (Option<&'l Location>, Option<&'l Location>);
 

@@ -3,10 +3,12 @@
 //! headers schemas, judged by direction), and channels with their parameters.
 
 use serde_json::json;
-use specpress_spec::{ApiModel, Channel, Direction, Message, MessageOperation};
+use specpress_spec::{ApiModel, Channel, Direction, Location, Map, Message, MessageOperation};
 
+use super::matching::{Entry, entries};
+use super::presence::{CHANNEL, CHANNEL_PARAMETER, RECEIVED_MESSAGE, SENT_MESSAGE};
 use crate::change::{Crumb, NodeKind, Owner, Status};
-use crate::context::{Context, opt_eq, sv};
+use crate::context::{Context, Versions, opt_eq, sv};
 use crate::options::normalize_template;
 use crate::rules::{Role, StructureRule};
 use crate::slug::slug;
@@ -19,74 +21,59 @@ impl<'a> Context<'a> {
         };
         let name = format!("{verb} {}", op.channel_address);
         let value = json!({"channel": op.channel_address, "action": verb.to_ascii_lowercase(), "deprecated": op.deprecated});
-        self.found.add_owner(Owner {
-            item_type: "operation",
-            id: slug(&format!(
-                "{name} {}",
-                op.key.discriminator.as_deref().unwrap_or("")
-            )),
-            name,
-            status,
-            previous: (status != Status::Added).then(|| value.clone()),
-            current: (status != Status::Removed).then_some(value),
-            endpoint: None,
-            matcher: Some(format!("{verb} {}", normalize_template(&op.key.channel))),
-            role: None,
-        })
+        let discriminator = op.key.discriminator.as_deref().unwrap_or("");
+        let id = slug(&format!("{name} {discriminator}"));
+        let mut owner = Owner::root("operation", id, name, status);
+        owner.previous = (status != Status::Added).then(|| value.clone());
+        owner.current = (status != Status::Removed).then_some(value);
+        owner.matcher = Some(format!("{verb} {}", normalize_template(&op.key.channel)));
+        self.found.add_owner(owner)
     }
 
-    pub(super) fn message_operations(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
-        for (key, c) in &cm.message_operations {
-            match pm.message_operations.get(key) {
-                None => {
-                    let owner = self.message_operation_owner(c, Status::Added);
-                    self.presence(
-                        (StructureRule::MessageOperationAdded, Status::Added),
-                        owner,
-                        &[],
-                        "the operation was added".into(),
-                        (None, Some(&c.source)),
-                    );
+    /// The AsyncAPI operations of the two documents, by direction and channel.
+    pub(super) fn message_operations(&mut self, previous: &'a ApiModel, current: &'a ApiModel) {
+        let ops = (&previous.message_operations, &current.message_operations);
+        for entry in entries(ops.0, ops.1) {
+            match entry {
+                Entry::Added(_, op) => {
+                    let owner = self.message_operation_owner(op, Status::Added);
+                    let rule = (StructureRule::MessageOperationAdded, Status::Added);
+                    let message = "the operation was added".into();
+                    self.presence(rule, owner, &[], message, (None, Some(&op.source)));
                 }
-                Some(p) => {
-                    let owner = self.message_operation_owner(c, Status::Modified);
-                    self.message_operation(owner, p, c);
+                Entry::Both(_, before, after) => {
+                    let owner = self.message_operation_owner(after, Status::Modified);
+                    self.message_operation(owner, before, after);
+                }
+                Entry::Removed(_, op) => {
+                    let owner = self.message_operation_owner(op, Status::Removed);
+                    let rule = if op.deprecated {
+                        StructureRule::MessageOperationRemovedAfterDeprecation
+                    } else {
+                        StructureRule::MessageOperationRemoved
+                    };
+                    let message = "the operation was removed".into();
+                    let at = (Some(&op.source), None);
+                    self.presence((rule, Status::Removed), owner, &[], message, at);
                 }
             }
         }
-        for (key, p) in &pm.message_operations {
-            if cm.message_operations.contains_key(key) {
-                continue;
-            }
-            let owner = self.message_operation_owner(p, Status::Removed);
-            let b = if p.deprecated {
-                StructureRule::MessageOperationRemovedAfterDeprecation
-            } else {
-                StructureRule::MessageOperationRemoved
-            };
-            self.presence(
-                (b, Status::Removed),
-                owner,
-                &[],
-                "the operation was removed".into(),
-                (Some(&p.source), None),
-            );
-        }
     }
 
+    /// Two matched AsyncAPI operations: deprecation, texts, security, messages.
     fn message_operation(
         &mut self,
         owner: usize,
-        p: &'a MessageOperation,
-        c: &'a MessageOperation,
+        previous: &'a MessageOperation,
+        current: &'a MessageOperation,
     ) {
-        let at = (Some(&p.source), Some(&c.source));
+        let at = (Some(&previous.source), Some(&current.source));
         self.deprecated(
             StructureRule::MessageOperationDeprecated,
             owner,
             &[],
             format_args!("the operation"),
-            (p.deprecated, c.deprecated),
+            (previous.deprecated, current.deprecated),
             at,
         );
         self.operation_texts(
@@ -96,249 +83,189 @@ impl<'a> Context<'a> {
                 StructureRule::MessageOperationDescriptionChanged,
             ),
             owner,
-            [&p.operation_id, &p.summary, &p.description],
-            [&c.operation_id, &c.summary, &c.description],
+            [
+                &previous.operation_id,
+                &previous.summary,
+                &previous.description,
+            ],
+            [
+                &current.operation_id,
+                &current.summary,
+                &current.description,
+            ],
             at,
         );
-        if p.security.is_some() || c.security.is_some() {
-            self.security_requirements(owner, p.security.as_ref(), c.security.as_ref(), false, at);
+        if previous.security.is_some() || current.security.is_some() {
+            let requirements = (previous.security.as_ref(), current.security.as_ref());
+            self.security_requirements(owner, requirements.0, requirements.1, false, at);
         }
-        let send = c.key.direction == Direction::Send;
-        let role = if send {
-            Role::MessageSent
+        // What the application sends is read by others (covariant), what it receives is
+        // judged like a request.
+        let (presence, role) = if current.key.direction == Direction::Send {
+            (&SENT_MESSAGE, Role::MessageSent)
         } else {
-            Role::MessageReceived
+            (&RECEIVED_MESSAGE, Role::MessageReceived)
         };
-        for (name, cmsg) in &c.messages {
-            let crumbs = vec![Crumb::new(NodeKind::Message, name.as_str())];
-            match p.messages.get(name) {
-                Some(pmsg) => self.message(owner, crumbs, role, pmsg, cmsg),
-                None => {
-                    let b = if send {
-                        StructureRule::SentMessageAdded
-                    } else {
-                        StructureRule::ReceivedMessageAdded
-                    };
-                    self.presence(
-                        (b, Status::Added),
-                        owner,
-                        &crumbs,
-                        format!("message `{name}` was added"),
-                        (None, Some(&cmsg.source)),
-                    );
+        for entry in entries(&previous.messages, &current.messages) {
+            match entry {
+                Entry::Added(name, message) => {
+                    let crumbs = [Crumb::new(NodeKind::Message, name.as_str())];
+                    let at = (None, Some(&message.source));
+                    self.appeared(presence, owner, &crumbs, name, at);
+                }
+                Entry::Removed(name, message) => {
+                    let crumbs = [Crumb::new(NodeKind::Message, name.as_str())];
+                    let at = (Some(&message.source), None);
+                    self.disappeared(presence, owner, &crumbs, name, at);
+                }
+                Entry::Both(name, before, after) => {
+                    let crumbs = vec![Crumb::new(NodeKind::Message, name.as_str())];
+                    self.message(owner, crumbs, role, before, after);
                 }
             }
         }
-        for (name, pmsg) in &p.messages {
-            if c.messages.contains_key(name) {
-                continue;
-            }
-            let crumbs = [Crumb::new(NodeKind::Message, name.as_str())];
-            let b = if send {
-                StructureRule::SentMessageRemoved
-            } else {
-                StructureRule::ReceivedMessageRemoved
-            };
-            self.presence(
-                (b, Status::Removed),
-                owner,
-                &crumbs,
-                format!("message `{name}` was removed"),
-                (Some(&pmsg.source), None),
-            );
-        }
     }
 
+    /// Two versions of a message of an operation.
     fn message(
         &mut self,
         owner: usize,
         mut crumbs: Vec<Crumb>,
         role: Role,
-        p: &'a Message,
-        c: &'a Message,
+        previous: &'a Message,
+        current: &'a Message,
     ) {
-        let at = (Some(&p.source), Some(&c.source));
-        if p.content_type != c.content_type {
-            self.option_changed(
-                (
-                    StructureRule::MessageContentTypeChanged,
-                    "content type",
-                    "default",
-                ),
-                owner,
-                &crumbs,
-                (&p.content_type, &c.content_type),
-                at,
-            );
+        let at = (Some(&previous.source), Some(&current.source));
+        for (rule, what, (before, after)) in [
+            (
+                StructureRule::MessageContentTypeChanged,
+                "content type",
+                (&previous.content_type, &current.content_type),
+            ),
+            (
+                StructureRule::MessageSchemaFormatChanged,
+                "schema format",
+                (&previous.schema_format, &current.schema_format),
+            ),
+        ] {
+            if before != after {
+                self.option_changed((rule, what, "default"), owner, &crumbs, (before, after), at);
+            }
         }
-        if p.schema_format != c.schema_format {
-            self.option_changed(
-                (
-                    StructureRule::MessageSchemaFormatChanged,
-                    "schema format",
-                    "default",
-                ),
-                owner,
-                &crumbs,
-                (&p.schema_format, &c.schema_format),
-                at,
+        if previous.correlation_id != current.correlation_id {
+            let values = (
+                sv(previous.correlation_id.as_deref()),
+                sv(current.correlation_id.as_deref()),
             );
-        }
-        if p.correlation_id != c.correlation_id {
-            self.base(
-                StructureRule::MessageCorrelationIdChanged,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "correlation id changed".into(),
-                sv(p.correlation_id.as_deref()),
-                sv(c.correlation_id.as_deref()),
-                at,
-            );
+            let rule = StructureRule::MessageCorrelationIdChanged;
+            let message = "correlation id changed".into();
+            self.modified(rule, owner, &crumbs, message, values, at);
         }
         self.deprecated(
             StructureRule::MessageDeprecated,
             owner,
             &crumbs,
             format_args!("the message"),
-            (p.deprecated, c.deprecated),
+            (previous.deprecated, current.deprecated),
             at,
         );
-        if !opt_eq(p.description.as_deref(), c.description.as_deref())
-            || !opt_eq(p.summary.as_deref(), c.summary.as_deref())
-            || !opt_eq(p.title.as_deref(), c.title.as_deref())
-        {
-            self.base(
-                StructureRule::MessageDescriptionChanged,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "title, summary or description changed".into(),
-                sv(p.description.as_deref()),
-                sv(c.description.as_deref()),
-                at,
+        let texts = |m: &'a Message| [&m.description, &m.summary, &m.title];
+        let same = |(a, b): (&Option<String>, &Option<String>)| opt_eq(a.as_deref(), b.as_deref());
+        if !texts(previous).into_iter().zip(texts(current)).all(same) {
+            let values = (
+                sv(previous.description.as_deref()),
+                sv(current.description.as_deref()),
             );
+            let rule = StructureRule::MessageDescriptionChanged;
+            let message = "title, summary or description changed".into();
+            self.modified(rule, owner, &crumbs, message, values, at);
         }
-        match (&p.payload, &c.payload) {
-            (Some(pp), Some(cp)) => {
-                if p.schema_format == c.schema_format {
-                    self.schema(owner, &mut crumbs, role, pp, cp, 0);
+        let (rule, message) = match (&previous.payload, &current.payload) {
+            (Some(before), Some(after)) => {
+                if previous.schema_format == current.schema_format {
+                    self.schema(owner, &mut crumbs, role, before, after, 0);
                 }
+                (None, "")
             }
-            (None, Some(_)) => self.base(
-                StructureRule::MessagePayloadAdded,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "the message now declares a payload schema".into(),
-                None,
-                None,
-                at,
+            (None, Some(_)) => (
+                Some(StructureRule::MessagePayloadAdded),
+                "the message now declares a payload schema",
             ),
-            (Some(_), None) => self.base(
-                StructureRule::MessagePayloadRemoved,
-                owner,
-                &crumbs,
-                Status::Modified,
-                "the message no longer declares a payload schema".into(),
-                None,
-                None,
-                at,
+            (Some(_), None) => (
+                Some(StructureRule::MessagePayloadRemoved),
+                "the message no longer declares a payload schema",
             ),
-            (None, None) => {}
+            (None, None) => (None, ""),
+        };
+        if let Some(rule) = rule {
+            self.modified(rule, owner, &crumbs, message.into(), (None, None), at);
         }
-        if let (Some(ph), Some(ch)) = (&p.headers, &c.headers) {
+        if let (Some(before), Some(after)) = (&previous.headers, &current.headers) {
             crumbs.push(Crumb::new(NodeKind::MessageHeaders, "headers"));
-            self.schema(owner, &mut crumbs, role, ph, ch, 0);
+            self.schema(owner, &mut crumbs, role, before, after, 0);
         }
     }
 
-    pub(super) fn channels(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
-        let channel_owner = |e: &mut Self, ch: &Channel, status: Status| {
-            e.found.add_owner(Owner {
-                item_type: "channel",
-                id: format!("channel-{}", slug(&ch.address)),
-                name: ch.address.clone(),
-                status,
-                previous: None,
-                current: None,
-                endpoint: None,
-                matcher: None,
-                role: None,
-            })
+    /// The channels of the two documents: added, removed, or their description and
+    /// parameters compared.
+    pub(super) fn channels(&mut self, previous: &'a ApiModel, current: &'a ApiModel) {
+        let channel_owner = |e: &mut Self, channel: &Channel, status: Status| {
+            let id = format!("channel-{}", slug(&channel.address));
+            let name = channel.address.clone();
+            e.found.add_owner(Owner::root("channel", id, name, status))
         };
-        for (key, c) in &cm.channels {
-            match pm.channels.get(key) {
-                None => {
-                    let owner = channel_owner(self, c, Status::Added);
-                    self.presence(
-                        (StructureRule::ChannelAdded, Status::Added),
-                        owner,
-                        &[],
-                        format!("channel `{}` was added", c.address),
-                        (None, Some(&c.source)),
-                    );
+        for entry in entries(&previous.channels, &current.channels) {
+            match entry {
+                Entry::Added(_, channel) => {
+                    let owner = channel_owner(self, channel, Status::Added);
+                    let at = (None, Some(&channel.source));
+                    self.appeared(&CHANNEL, owner, &[], &channel.address, at);
                 }
-                Some(p) => {
-                    let owner = channel_owner(self, c, Status::Modified);
-                    let at = (Some(&p.source), Some(&c.source));
+                Entry::Removed(_, channel) => {
+                    let owner = channel_owner(self, channel, Status::Removed);
+                    let at = (Some(&channel.source), None);
+                    self.disappeared(&CHANNEL, owner, &[], &channel.address, at);
+                }
+                Entry::Both(_, before, after) => {
+                    let owner = channel_owner(self, after, Status::Modified);
+                    let at = (Some(&before.source), Some(&after.source));
                     self.text(
                         (StructureRule::ChannelDescriptionChanged, "description"),
                         owner,
                         &[],
-                        (p.description.as_deref(), c.description.as_deref()),
+                        (before.description.as_deref(), after.description.as_deref()),
                         at,
                     );
-                    for (name, cs) in &c.parameters {
-                        let mut crumbs =
-                            vec![Crumb::new(NodeKind::ChannelParameter, name.as_str())];
-                        match p.parameters.get(name) {
-                            None => self.presence(
-                                (StructureRule::ChannelParameterAdded, Status::Added),
-                                owner,
-                                &crumbs,
-                                format!("channel parameter `{name}` was added"),
-                                at,
-                            ),
-                            Some(ps) => {
-                                if let (Some(ps), Some(cs)) = (ps, cs) {
-                                    self.schema(
-                                        owner,
-                                        &mut crumbs,
-                                        Role::ChannelParameter,
-                                        ps,
-                                        cs,
-                                        0,
-                                    );
-                                }
-                            }
-                        }
-                    }
-                    for name in p.parameters.keys() {
-                        if !c.parameters.contains_key(name) {
-                            let crumbs = [Crumb::new(NodeKind::ChannelParameter, name.as_str())];
-                            self.presence(
-                                (StructureRule::ChannelParameterRemoved, Status::Removed),
-                                owner,
-                                &crumbs,
-                                format!("channel parameter `{name}` was removed"),
-                                at,
-                            );
-                        }
-                    }
+                    let parameters = (&before.parameters, &after.parameters);
+                    self.channel_parameters(owner, parameters, at);
                 }
             }
         }
-        for (key, p) in &pm.channels {
-            if !cm.channels.contains_key(key) {
-                let owner = channel_owner(self, p, Status::Removed);
-                self.presence(
-                    (StructureRule::ChannelRemoved, Status::Removed),
-                    owner,
-                    &[],
-                    format!("channel `{}` was removed", p.address),
-                    (Some(&p.source), None),
-                );
+    }
+
+    /// The parameters of two versions of a channel, by name.
+    fn channel_parameters(
+        &mut self,
+        owner: usize,
+        (previous, current): Versions<'a, Map<String, Option<Location>>>,
+        at: (Option<&Location>, Option<&Location>),
+    ) {
+        for entry in entries(previous, current) {
+            match entry {
+                Entry::Added(name, _) => {
+                    let crumbs = [Crumb::new(NodeKind::ChannelParameter, name.as_str())];
+                    self.appeared(&CHANNEL_PARAMETER, owner, &crumbs, name, at);
+                }
+                Entry::Removed(name, _) => {
+                    let crumbs = [Crumb::new(NodeKind::ChannelParameter, name.as_str())];
+                    self.disappeared(&CHANNEL_PARAMETER, owner, &crumbs, name, at);
+                }
+                Entry::Both(name, Some(before), Some(after)) => {
+                    let mut crumbs = vec![Crumb::new(NodeKind::ChannelParameter, name.as_str())];
+                    let role = Role::ChannelParameter;
+                    self.schema(owner, &mut crumbs, role, before, after, 0);
+                }
+                Entry::Both(..) => {}
             }
         }
     }

@@ -1,362 +1,342 @@
 //! Request bodies and responses: presence and required-ness of a body, media types, the
 //! schema under each (compared once when Swagger 2.0 repeats it under every media type),
-//! response statuses, descriptions and headers.
+//! response statuses, descriptions and headers. The rules of a request body and of a callback
+//! request body, and those of request and response content, are rows of tables.
 
-use specpress_spec::{Location, Map, MediaType, RequestBody, Response};
+use specpress_spec::{Header, Location, Map, MediaType, RequestBody, Response};
 
-use super::matching::small_get_near;
+use super::matching::{Entry, entries};
+use super::presence::{
+    NON_SUCCESS_RESPONSE, Presence, REQUEST_MEDIA_TYPE, REQUIRED_RESPONSE_HEADER, RESPONSE_HEADER,
+    RESPONSE_MEDIA_TYPE, SUCCESS_RESPONSE,
+};
 use crate::change::{Crumb, NodeKind, Status};
 use crate::context::Context;
 use crate::rules::{Role, StructureRule};
 
+/// The rules of a request body in one direction.
+struct BodyRules {
+    added_optional: StructureRule,
+    added_required: StructureRule,
+    removed: StructureRule,
+    became_required: StructureRule,
+    became_optional: StructureRule,
+}
+
+/// The body of a request clients send.
+const REQUEST_BODY: BodyRules = BodyRules {
+    added_optional: StructureRule::RequestBodyAdded,
+    added_required: StructureRule::RequestRequiredBodyAdded,
+    removed: StructureRule::RequestBodyRemoved,
+    became_required: StructureRule::RequestBodyBecameRequired,
+    became_optional: StructureRule::RequestBodyBecameOptional,
+};
+
+/// The body of a callback request: the API sends it and subscribers read it, so adding one
+/// is harmless to them, taking it away (or making it optional) is not.
+const CALLBACK_BODY: BodyRules = BodyRules {
+    added_optional: StructureRule::CallbackBodyAdded,
+    added_required: StructureRule::CallbackBodyAdded,
+    removed: StructureRule::CallbackBodyRemoved,
+    became_required: StructureRule::CallbackBodyBecameRequired,
+    became_optional: StructureRule::CallbackBodyBecameOptional,
+};
+
+/// The rules of the media types of a body read by the API or by clients.
+struct ContentRules {
+    media_type: &'static Presence,
+    schema_added: StructureRule,
+    schema_removed: StructureRule,
+    role: Role,
+}
+
+/// Content the API reads (a request body; a callback's response).
+const REQUEST_CONTENT: ContentRules = ContentRules {
+    media_type: &REQUEST_MEDIA_TYPE,
+    schema_added: StructureRule::RequestBodySchemaAdded,
+    schema_removed: StructureRule::RequestBodySchemaRemoved,
+    role: Role::RequestBody,
+};
+
+/// Content clients read (a response; a callback's request body).
+const RESPONSE_CONTENT: ContentRules = ContentRules {
+    media_type: &RESPONSE_MEDIA_TYPE,
+    schema_added: StructureRule::ResponseBodySchemaAdded,
+    schema_removed: StructureRule::ResponseBodySchemaRemoved,
+    role: Role::ResponseBody,
+};
+
+/// 1xx, 2xx and 3xx statuses.
 fn is_success(status: &str) -> bool {
     matches!(status.as_bytes().first(), Some(b'1' | b'2' | b'3'))
 }
 
-impl<'a> Context<'a> {
-    fn media_crumb(
-        &mut self,
-        prev: &Map<String, MediaType>,
-        cur: &Map<String, MediaType>,
-        key: &'a str,
-    ) -> Option<Crumb> {
-        (prev.len() > 1 || cur.len() > 1).then(|| self.crumb(NodeKind::MediaType, key))
+/// The rules of a response status.
+fn response_rules(status: &str) -> &'static Presence {
+    if is_success(status) {
+        &SUCCESS_RESPONSE
+    } else {
+        &NON_SUCCESS_RESPONSE
     }
+}
 
+/// Headers keyed by their lower-cased name (headers match case-insensitively).
+type Headers<'a> = Map<String, (&'a String, &'a Header)>;
+
+fn by_lower_name(headers: &Map<String, Header>) -> Headers<'_> {
+    headers
+        .iter()
+        .map(|(k, v)| (k.to_ascii_lowercase(), (k, v)))
+        .collect()
+}
+
+impl<'a> Context<'a> {
+    /// The request bodies of two matched operations.
     pub(super) fn request_body(
         &mut self,
         owner: usize,
-        p: Option<&'a RequestBody>,
-        c: Option<&'a RequestBody>,
+        previous: Option<&'a RequestBody>,
+        current: Option<&'a RequestBody>,
     ) {
         let body = Crumb::new(NodeKind::Body, "body");
-        // In a callback the API sends the request body and subscribers read it: adding one
-        // is harmless to them, taking it away (or making it optional) is not.
-        let inverted = self.inverted;
-        match (p, c) {
+        let rules = if self.inverted {
+            &CALLBACK_BODY
+        } else {
+            &REQUEST_BODY
+        };
+        match (previous, current) {
             (None, None) => {}
-            (None, Some(c)) => {
-                let (b, what) = match (inverted, c.required) {
-                    (true, true) => (StructureRule::CallbackBodyAdded, "a required"),
-                    (true, false) => (StructureRule::CallbackBodyAdded, "an optional"),
-                    (false, true) => (StructureRule::RequestRequiredBodyAdded, "a required"),
-                    (false, false) => (StructureRule::RequestBodyAdded, "an optional"),
+            (None, Some(after)) => {
+                let (rule, what) = if after.required {
+                    (rules.added_required, "a required")
+                } else {
+                    (rules.added_optional, "an optional")
                 };
-                self.presence(
-                    (b, Status::Added),
-                    owner,
-                    &[body],
-                    format!("{what} request body was added"),
-                    (None, Some(&c.source)),
-                );
+                let message = format!("{what} request body was added");
+                let at = (None, Some(&after.source));
+                self.presence((rule, Status::Added), owner, &[body], message, at);
             }
-            (Some(p), None) => self.presence(
-                (
-                    if inverted {
-                        StructureRule::CallbackBodyRemoved
-                    } else {
-                        StructureRule::RequestBodyRemoved
-                    },
-                    Status::Removed,
-                ),
-                owner,
-                &[body],
-                "the request body was removed".into(),
-                (Some(&p.source), None),
-            ),
-            (Some(p), Some(c)) => {
-                let at = (Some(&p.source), Some(&c.source));
-                let crumbs = vec![body];
+            (Some(before), None) => {
+                let message = "the request body was removed".into();
+                let at = (Some(&before.source), None);
+                let rule = (rules.removed, Status::Removed);
+                self.presence(rule, owner, &[body], message, at);
+            }
+            (Some(before), Some(after)) => {
+                let at = (Some(&before.source), Some(&after.source));
+                let mut crumbs = vec![body];
                 self.required(
-                    if inverted {
-                        (
-                            StructureRule::CallbackBodyBecameRequired,
-                            StructureRule::CallbackBodyBecameOptional,
-                        )
-                    } else {
-                        (
-                            StructureRule::RequestBodyBecameRequired,
-                            StructureRule::RequestBodyBecameOptional,
-                        )
-                    },
+                    (rules.became_required, rules.became_optional),
                     owner,
                     &crumbs,
                     format_args!("the request body"),
-                    (p.required, c.required),
+                    (before.required, after.required),
                     at,
                 );
                 self.text(
                     (StructureRule::RequestBodyDescriptionChanged, "description"),
                     owner,
                     &crumbs,
-                    (p.description.as_deref(), c.description.as_deref()),
+                    (before.description.as_deref(), after.description.as_deref()),
                     at,
                 );
-                let mut crumbs = crumbs;
-                self.content(owner, &mut crumbs, &p.content, &c.content, true);
+                self.content(owner, &mut crumbs, (&before.content, &after.content), true);
             }
         }
     }
 
-    /// Media types of a request body or response. `base` is the crumb path of the body or
-    /// response; it is extended for each media type and left as it was given.
+    /// Media types of a request body (`request`) or response. `base` is the crumb path of the
+    /// body or response; it is extended for each media type and left as it was given.
     fn content(
         &mut self,
         owner: usize,
         base: &mut Vec<Crumb>,
-        prev: &'a Map<String, MediaType>,
-        cur: &'a Map<String, MediaType>,
+        (previous, current): (&'a Map<String, MediaType>, &'a Map<String, MediaType>),
         request: bool,
     ) {
-        let request = request != self.inverted;
+        // Inside a callback the API sends the request and reads the response.
+        let rules = if request != self.inverted {
+            &REQUEST_CONTENT
+        } else {
+            &RESPONSE_CONTENT
+        };
         let depth = base.len();
+        // The media type is a crumb of its own only where there is a choice.
+        let several = previous.len() > 1 || current.len() > 1;
         // The schema pair compared under the previous media type. Swagger 2.0 gives every
         // media type of a body or response the same schema: it is compared once, under the
         // first, where its changes and its links to shared components are reported (comparing
         // it again would find no change, the pair being memoized, but would repeat every link
         // under every media type).
         let mut last: Option<(&Location, &Location)> = None;
-        for (i, (mt, c)) in cur.iter().enumerate() {
+        for entry in entries(previous, current) {
             base.truncate(depth);
-            match small_get_near(prev, i, mt) {
-                None => {
-                    let crumb = self.crumb(NodeKind::MediaType, mt);
-                    base.push(crumb);
-                    let b = if request {
-                        StructureRule::RequestBodyMediaTypeAdded
-                    } else {
-                        StructureRule::ResponseMediaTypeAdded
-                    };
-                    self.presence(
-                        (b, Status::Added),
-                        owner,
-                        base,
-                        format!("media type `{mt}` was added"),
-                        (None, Some(&c.source)),
-                    );
+            match entry {
+                Entry::Added(media_type, after) => {
+                    base.push(self.crumb(NodeKind::MediaType, media_type));
+                    let at = (None, Some(&after.source));
+                    self.appeared(rules.media_type, owner, base, media_type, at);
                 }
-                Some(p) => {
-                    if let Some(mc) = self.media_crumb(prev, cur, mt) {
-                        base.push(mc);
+                Entry::Removed(media_type, before) => {
+                    base.push(self.crumb(NodeKind::MediaType, media_type));
+                    let at = (Some(&before.source), None);
+                    self.disappeared(rules.media_type, owner, base, media_type, at);
+                }
+                Entry::Both(media_type, before, after) => {
+                    if several {
+                        base.push(self.crumb(NodeKind::MediaType, media_type));
                     }
-                    let at = (Some(&p.source), Some(&c.source));
-                    match (&p.schema, &c.schema) {
-                        (Some(ps), Some(cs)) => {
-                            if last == Some((ps, cs)) {
-                                continue;
+                    let at = (Some(&before.source), Some(&after.source));
+                    let (rule, message) = match (&before.schema, &after.schema) {
+                        (Some(a), Some(b)) => {
+                            if last != Some((a, b)) {
+                                last = Some((a, b));
+                                self.schema(owner, base, rules.role, a, b, 0);
                             }
-                            last = Some((ps, cs));
-                            let role = if request {
-                                Role::RequestBody
-                            } else {
-                                Role::ResponseBody
-                            };
-                            self.schema(owner, base, role, ps, cs, 0);
+                            continue;
                         }
-                        (None, Some(_)) => {
-                            let b = if request {
-                                StructureRule::RequestBodySchemaAdded
-                            } else {
-                                StructureRule::ResponseBodySchemaAdded
-                            };
-                            self.base(
-                                b,
-                                owner,
-                                base,
-                                Status::Modified,
-                                format!("media type `{mt}` now declares a schema"),
-                                None,
-                                None,
-                                at,
-                            );
-                        }
-                        (Some(_), None) => {
-                            let b = if request {
-                                StructureRule::RequestBodySchemaRemoved
-                            } else {
-                                StructureRule::ResponseBodySchemaRemoved
-                            };
-                            self.base(
-                                b,
-                                owner,
-                                base,
-                                Status::Modified,
-                                format!("media type `{mt}` no longer declares a schema"),
-                                None,
-                                None,
-                                at,
-                            );
-                        }
-                        (None, None) => {}
-                    }
+                        (None, Some(_)) => (rules.schema_added, "now declares a schema"),
+                        (Some(_), None) => (rules.schema_removed, "no longer declares a schema"),
+                        (None, None) => continue,
+                    };
+                    let message = format!("media type `{media_type}` {message}");
+                    self.modified(rule, owner, base, message, (None, None), at);
                 }
             }
-        }
-        for (i, (mt, p)) in prev.iter().enumerate() {
-            if small_get_near(cur, i, mt).is_some() {
-                continue;
-            }
-            base.truncate(depth);
-            let crumb = self.crumb(NodeKind::MediaType, mt);
-            base.push(crumb);
-            let b = if request {
-                StructureRule::RequestBodyMediaTypeRemoved
-            } else {
-                StructureRule::ResponseMediaTypeRemoved
-            };
-            self.presence(
-                (b, Status::Removed),
-                owner,
-                base,
-                format!("media type `{mt}` was removed"),
-                (Some(&p.source), None),
-            );
         }
         base.truncate(depth);
     }
 
+    /// The responses of two matched operations, by status.
     pub(super) fn responses(
         &mut self,
         owner: usize,
-        prev: &'a Map<String, Response>,
-        cur: &'a Map<String, Response>,
+        previous: &'a Map<String, Response>,
+        current: &'a Map<String, Response>,
     ) {
         // One crumb path for every response (each comparison leaves it as it got it).
         let mut crumbs: Vec<Crumb> = Vec::with_capacity(4);
-        for (i, (status, c)) in cur.iter().enumerate() {
-            let crumb = self.crumb(NodeKind::Response, status);
-            crumbs.clear();
-            crumbs.push(crumb);
-            match small_get_near(prev, i, status) {
-                Some(p) => self.response(owner, &mut crumbs, p, c),
-                None => {
-                    let b = if is_success(status) {
-                        StructureRule::ResponseSuccessStatusAdded
-                    } else {
-                        StructureRule::ResponseNonSuccessStatusAdded
-                    };
-                    self.presence(
-                        (b, Status::Added),
-                        owner,
-                        &crumbs,
-                        format!("response `{status}` was added"),
-                        (None, Some(&c.source)),
-                    );
+        for entry in entries(previous, current) {
+            match entry {
+                Entry::Both(status, before, after) => {
+                    let crumb = self.crumb(NodeKind::Response, status);
+                    crumbs.clear();
+                    crumbs.push(crumb);
+                    self.response(owner, &mut crumbs, before, after);
+                }
+                Entry::Added(status, after) => {
+                    let crumb = self.crumb(NodeKind::Response, status);
+                    crumbs.clear();
+                    crumbs.push(crumb);
+                    let at = (None, Some(&after.source));
+                    self.appeared(response_rules(status), owner, &crumbs, status, at);
+                }
+                Entry::Removed(status, before) => {
+                    let crumbs = [Crumb::new(NodeKind::Response, status.as_str())];
+                    let at = (Some(&before.source), None);
+                    self.disappeared(response_rules(status), owner, &crumbs, status, at);
                 }
             }
         }
-        for (i, (status, p)) in prev.iter().enumerate() {
-            if small_get_near(cur, i, status).is_some() {
-                continue;
-            }
-            let crumbs = [Crumb::new(NodeKind::Response, status.as_str())];
-            let b = if is_success(status) {
-                StructureRule::ResponseSuccessStatusRemoved
-            } else {
-                StructureRule::ResponseNonSuccessStatusRemoved
-            };
-            self.presence(
-                (b, Status::Removed),
-                owner,
-                &crumbs,
-                format!("response `{status}` was removed"),
-                (Some(&p.source), None),
-            );
-        }
     }
 
+    /// Two responses with the same status: description, content, headers.
     fn response(
         &mut self,
         owner: usize,
         crumbs: &mut Vec<Crumb>,
-        p: &'a Response,
-        c: &'a Response,
+        previous: &'a Response,
+        current: &'a Response,
     ) {
-        let at = (Some(&p.source), Some(&c.source));
+        let at = (Some(&previous.source), Some(&current.source));
         self.text(
             (StructureRule::ResponseDescriptionChanged, "description"),
             owner,
             crumbs,
-            (p.description.as_deref(), c.description.as_deref()),
+            (
+                previous.description.as_deref(),
+                current.description.as_deref(),
+            ),
             at,
         );
-        self.content(owner, crumbs, &p.content, &c.content, false);
-        if p.headers.is_empty() && c.headers.is_empty() {
+        let content = (&previous.content, &current.content);
+        self.content(owner, crumbs, content, false);
+        if previous.headers.is_empty() && current.headers.is_empty() {
             return;
         }
-        let lower = |m: &'a Map<String, specpress_spec::Header>| {
-            m.iter()
-                .map(|(k, v)| (k.to_ascii_lowercase(), (k, v)))
-                .collect::<Map<_, _>>()
-        };
-        let ph = lower(&p.headers);
-        let ch = lower(&c.headers);
-        for (k, (name, c)) in &ch {
-            let mut hc = crumbs.clone();
-            hc.push(Crumb::new(NodeKind::Header, name.as_str()));
-            match ph.get(k) {
-                None => self.presence(
-                    (StructureRule::ResponseHeaderAdded, Status::Added),
-                    owner,
-                    &hc,
-                    format!("header `{name}` was added"),
-                    (None, Some(&c.source)),
-                ),
-                Some((_, p)) => {
-                    let at = (Some(&p.source), Some(&c.source));
-                    self.required(
-                        (
-                            StructureRule::ResponseHeaderBecameRequired,
-                            StructureRule::ResponseHeaderBecameOptional,
-                        ),
-                        owner,
-                        &hc,
-                        format_args!("header `{name}`"),
-                        (p.required, c.required),
-                        at,
-                    );
-                    self.deprecated(
-                        StructureRule::ResponseHeaderDeprecated,
-                        owner,
-                        &hc,
-                        format_args!("header `{name}`"),
-                        (p.deprecated, c.deprecated),
-                        at,
-                    );
-                    self.text(
-                        (
-                            StructureRule::ResponseHeaderDescriptionChanged,
-                            "description",
-                        ),
-                        owner,
-                        &hc,
-                        (p.description.as_deref(), c.description.as_deref()),
-                        at,
-                    );
-                    if let (Some(ps), Some(cs)) = (&p.schema, &c.schema) {
-                        self.schema(owner, &mut hc, Role::ResponseHeader, ps, cs, 0);
-                    }
+        let (before, after) = (
+            by_lower_name(&previous.headers),
+            by_lower_name(&current.headers),
+        );
+        for entry in entries(&before, &after) {
+            let mut crumbs = crumbs.clone();
+            match entry {
+                Entry::Added(_, (name, header)) => {
+                    crumbs.push(Crumb::new(NodeKind::Header, name.as_str()));
+                    let at = (None, Some(&header.source));
+                    self.appeared(&RESPONSE_HEADER, owner, &crumbs, name, at);
+                }
+                Entry::Removed(_, (name, header)) => {
+                    crumbs.push(Crumb::new(NodeKind::Header, name.as_str()));
+                    let rules = if header.required {
+                        &REQUIRED_RESPONSE_HEADER
+                    } else {
+                        &RESPONSE_HEADER
+                    };
+                    let at = (Some(&header.source), None);
+                    self.disappeared(rules, owner, &crumbs, name, at);
+                }
+                Entry::Both(_, (_, before), (name, after)) => {
+                    crumbs.push(Crumb::new(NodeKind::Header, name.as_str()));
+                    self.response_header(owner, &mut crumbs, name, (*before, *after));
                 }
             }
         }
-        for (k, (name, p)) in &ph {
-            if ch.contains_key(k) {
-                continue;
-            }
-            let mut hc = crumbs.clone();
-            hc.push(Crumb::new(NodeKind::Header, name.as_str()));
-            let b = if p.required {
-                StructureRule::ResponseRequiredHeaderRemoved
-            } else {
-                StructureRule::ResponseHeaderRemoved
-            };
-            self.presence(
-                (b, Status::Removed),
-                owner,
-                &hc,
-                format!("header `{name}` was removed"),
-                (Some(&p.source), None),
-            );
+    }
+
+    /// Two response headers with the same name (whatever its case).
+    fn response_header(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        name: &str,
+        (previous, current): (&'a Header, &'a Header),
+    ) {
+        let at = (Some(&previous.source), Some(&current.source));
+        self.required(
+            (
+                StructureRule::ResponseHeaderBecameRequired,
+                StructureRule::ResponseHeaderBecameOptional,
+            ),
+            owner,
+            crumbs,
+            format_args!("header `{name}`"),
+            (previous.required, current.required),
+            at,
+        );
+        self.deprecated(
+            StructureRule::ResponseHeaderDeprecated,
+            owner,
+            crumbs,
+            format_args!("header `{name}`"),
+            (previous.deprecated, current.deprecated),
+            at,
+        );
+        self.text(
+            (
+                StructureRule::ResponseHeaderDescriptionChanged,
+                "description",
+            ),
+            owner,
+            crumbs,
+            (
+                previous.description.as_deref(),
+                current.description.as_deref(),
+            ),
+            at,
+        );
+        if let (Some(before), Some(after)) = (&previous.schema, &current.schema) {
+            self.schema(owner, crumbs, Role::ResponseHeader, before, after, 0);
         }
     }
 }

@@ -1,24 +1,9 @@
-//! Finding an entry of one version's map in the other's, cheaply: two versions of a document
+//! Pairing up the entries of two versions of a map, cheaply: two versions of a document
 //! usually list their keys in the same order.
 
-use specpress_spec::Map;
+use std::hash::Hash;
 
-/// A lookup in a small model map (media types, response statuses) that first tries position
-/// `i` (two versions of a document usually list them in the same order, and each key compared
-/// costs a read of its text), then scans small maps, which beats hashing the key with the
-/// map's SipHash.
-pub(super) fn small_get_near<'m, V>(m: &'m Map<String, V>, i: usize, key: &str) -> Option<&'m V> {
-    if let Some((k, v)) = m.get_index(i)
-        && k == key
-    {
-        return Some(v);
-    }
-    if m.len() <= 8 {
-        m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-    } else {
-        m.get(key)
-    }
-}
+use specpress_spec::Map;
 
 /// Finds the keys of one map, in order, in another that usually lists them in the same
 /// order give or take a few added or removed (two versions of a document): the position the
@@ -31,7 +16,7 @@ pub(super) struct Near {
 
 impl Near {
     /// The index of `key` (the `i`-th key of the map walked) in `m`.
-    pub(super) fn find<K: std::hash::Hash + Eq, V>(
+    pub(super) fn find<K: Hash + Eq, V>(
         &mut self,
         m: &Map<K, V>,
         i: usize,
@@ -44,4 +29,51 @@ impl Near {
         self.shift = found as isize - i as isize;
         Some(found)
     }
+}
+
+/// An entry of two versions of a map.
+pub(super) enum Entry<'m, K, V> {
+    /// Only in the current version.
+    Added(&'m K, &'m V),
+    /// In both: (key, previous value, current value).
+    Both(&'m K, &'m V, &'m V),
+    /// Only in the previous version.
+    Removed(&'m K, &'m V),
+}
+
+/// The value of `key` (the `i`-th key of the other version) in `m`: the entry at position
+/// `i` first (two versions of a document usually list their keys in the same order), then a
+/// scan of a small map (cheaper than hashing the key), else the map's lookup.
+pub(super) fn near_get<'m, K: Hash + Eq, V>(m: &'m Map<K, V>, i: usize, key: &K) -> Option<&'m V> {
+    if let Some((k, v)) = m.get_index(i)
+        && k == key
+    {
+        return Some(v);
+    }
+    if m.len() <= 8 {
+        m.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    } else {
+        m.get(key)
+    }
+}
+
+/// The entries of two versions of a map: the current version's in its order (added, or in
+/// both), then the previous version's missing from the current one (removed) in theirs.
+pub(super) fn entries<'m, K: Hash + Eq, V>(
+    previous: &'m Map<K, V>,
+    current: &'m Map<K, V>,
+) -> impl Iterator<Item = Entry<'m, K, V>> {
+    let kept = current
+        .iter()
+        .enumerate()
+        .map(|(i, (k, c))| match near_get(previous, i, k) {
+            Some(p) => Entry::Both(k, p, c),
+            None => Entry::Added(k, c),
+        });
+    let removed = previous
+        .iter()
+        .enumerate()
+        .filter(|(i, (k, _))| near_get(current, *i, k).is_none())
+        .map(|(_, (k, p))| Entry::Removed(k, p));
+    kept.chain(removed)
 }

@@ -8,6 +8,7 @@ mod bodies;
 mod matching;
 mod operations;
 mod parameters;
+mod presence;
 mod security;
 mod servers;
 
@@ -18,23 +19,24 @@ use crate::context::Context;
 impl<'a> Context<'a> {
     /// Runs the whole comparison.
     pub(crate) fn run(&mut self) {
-        let pm: &'a ApiModel = self.previous.document.model();
-        let cm: &'a ApiModel = self.current.document.model();
+        let previous: &'a ApiModel = self.previous.document.model();
+        let current: &'a ApiModel = self.current.document.model();
         // Room for the usual sizes up front (growing these by doubling copies them over and
         // over on large documents).
-        let ops = pm.operations.len() + cm.operations.len();
-        self.found.owners.reserve(ops + cm.schemas.len());
+        let ops = previous.operations.len() + current.operations.len();
+        self.found.owners.reserve(ops + current.schemas.len());
         self.found.edges.reserve(4 * ops);
-        self.operations(pm, cm);
-        self.message_operations(pm, cm);
-        self.channels(pm, cm);
-        self.servers_doc(&pm.servers, &cm.servers);
-        self.security_schemes(&pm.security_schemes, &cm.security_schemes);
-        self.api_security(pm, cm);
-        self.component_schemas(pm, cm);
+        self.operations((previous, current));
+        self.message_operations(previous, current);
+        self.channels(previous, current);
+        self.servers_doc(&previous.servers, &current.servers);
+        self.security_schemes(&previous.security_schemes, &current.security_schemes);
+        self.api_security(previous, current);
+        self.component_schemas((previous, current));
         self.drain_components();
     }
 
+    /// Compares the shared components queued so far, and those they queue in turn.
     fn drain_components(&mut self) {
         while let Some(i) = self.components.queue.pop_front() {
             let Some(pair) = self.components.pairs.get_mut(i) else {
@@ -43,9 +45,9 @@ impl<'a> Context<'a> {
             // Each pair is queued once, when it is created, and only its owner is read after
             // this: its locations move out instead of being copied.
             let (owner, role) = (pair.owner, pair.role);
-            let (pf, cf) = (pair.previous.file, pair.current.file);
-            let previous = std::mem::replace(&mut pair.previous, Location::root(pf));
-            let current = std::mem::replace(&mut pair.current, Location::root(cf));
+            let files = (pair.previous.file, pair.current.file);
+            let previous = std::mem::replace(&mut pair.previous, Location::root(files.0));
+            let current = std::mem::replace(&mut pair.current, Location::root(files.1));
             let mut crumbs = Vec::new();
             self.schema_resolved(owner, &mut crumbs, role, &previous, &current, 0);
         }

@@ -4,13 +4,17 @@
 //! removed.
 
 use serde_json::json;
-use specpress_spec::{ApiModel, Location, Map, Operation, OperationKind};
+use specpress_spec::{ApiModel, Map, Operation, OperationKind};
 
-use super::matching::Near;
+use super::matching::{Entry, Near, entries};
+use super::presence::{CALLBACK, COMPONENT_SCHEMA};
 use crate::change::{Crumb, NodeKind, Owner, Status};
-use crate::context::{Context, sv};
+use crate::context::{At, Context, Versions, sv};
 use crate::rules::StructureRule;
 use crate::slug::slug;
+
+/// The two documents' models.
+type Models<'a> = Versions<'a, ApiModel>;
 
 impl<'a> Context<'a> {
     /// The owner of an operation; `previous` is the matched operation of the previous
@@ -25,105 +29,131 @@ impl<'a> Context<'a> {
         let endpoint = match (status, previous) {
             (Status::Added, _) => (None, Some(op)),
             (Status::Removed, _) => (Some(op), None),
-            (Status::Modified, Some(p)) => (Some(p), Some(op)),
+            (Status::Modified, Some(previous)) => (Some(previous), Some(op)),
             (Status::Modified, None) => (Some(op), Some(op)),
         };
-        self.found.add_owner(Owner {
-            item_type: if webhook { "webhook" } else { "endpoint" },
-            id: String::new(),
-            name: {
-                let mut name = String::with_capacity(op.key.method.len() + 1 + op.path.len());
-                name.push_str(&op.key.method);
-                name.push(' ');
-                name.push_str(&op.path);
-                name
-            },
+        let mut name = String::with_capacity(op.key.method.len() + 1 + op.path.len());
+        name.push_str(&op.key.method);
+        name.push(' ');
+        name.push_str(&op.path);
+        let mut owner = Owner::root(
+            if webhook { "webhook" } else { "endpoint" },
+            String::new(),
+            name,
             status,
-            previous: None,
-            current: None,
-            endpoint: Some(endpoint),
-            // Derived from `endpoint` when an ignore rule needs it (`Owner::matcher`).
-            matcher: None,
-            role: None,
-        })
+        );
+        // The id is the slug of the name, and the ignore rules' key is derived from
+        // `endpoint` when needed (`Owner::item_id`, `Owner::matcher`).
+        owner.endpoint = Some(endpoint);
+        self.found.add_owner(owner)
     }
 
-    pub(super) fn operations(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+    /// The operations and webhooks of the two documents: matched ones compared, the others
+    /// added or removed (a removal judged by deprecation and sunset date).
+    pub(super) fn operations(&mut self, models: Models<'a>) {
+        let (previous, current) = (&models.0.operations, &models.1.operations);
         // The previous operations matched by a current one (by index): the removed ones are
         // the others, found without hashing every key a second time.
-        let mut matched = vec![false; pm.operations.len()];
+        let mut matched = vec![false; previous.len()];
         let mut near = Near::default();
-        for (ci, (key, c)) in cm.operations.iter().enumerate() {
-            let found = near.find(&pm.operations, ci, key).and_then(|i| {
-                if let Some(m) = matched.get_mut(i) {
+        for (i, (key, op)) in current.iter().enumerate() {
+            let found = near.find(previous, i, key).and_then(|j| {
+                if let Some(m) = matched.get_mut(j) {
                     *m = true;
                 }
-                pm.operations.get_index(i).map(|(_, p)| p)
+                previous.get_index(j).map(|(_, op)| op)
             });
             match found {
-                Some(p) => {
-                    let owner = self.endpoint_owner(c, Some(p), Status::Modified);
-                    self.operation(owner, pm, cm, p, c);
+                Some(before) => {
+                    let owner = self.endpoint_owner(op, Some(before), Status::Modified);
+                    self.operation(owner, models, (before, op));
                 }
                 None => {
-                    let owner = self.endpoint_owner(c, None, Status::Added);
-                    let b = if key.kind == OperationKind::Webhook {
+                    let owner = self.endpoint_owner(op, None, Status::Added);
+                    let rule = if key.kind == OperationKind::Webhook {
                         StructureRule::WebhookAdded
                     } else {
                         StructureRule::EndpointAdded
                     };
-                    self.presence(
-                        (b, Status::Added),
-                        owner,
-                        &[],
-                        format!("{} {} was added", c.key.method, c.path),
-                        (None, Some(&c.source)),
-                    );
+                    let message = format!("{} {} was added", op.key.method, op.path);
+                    let at = (None, Some(&op.source));
+                    self.presence((rule, Status::Added), owner, &[], message, at);
                 }
             }
         }
-        for (i, (key, p)) in pm.operations.iter().enumerate() {
-            if matched.get(i).copied().unwrap_or(false) {
-                continue;
+        for (i, (key, op)) in previous.iter().enumerate() {
+            if !matched.get(i).copied().unwrap_or(false) {
+                self.operation_removed(key.kind, op);
             }
-            let owner = self.endpoint_owner(p, None, Status::Removed);
-            let (b, why) = if key.kind == OperationKind::Webhook {
-                (StructureRule::WebhookRemoved, "")
-            } else if !p.deprecated {
-                (StructureRule::EndpointRemoved, " without prior deprecation")
-            } else {
-                match p.sunset.as_deref() {
-                    Some(s) if s.get(..10).unwrap_or(s) > self.today.as_str() => (
-                        StructureRule::EndpointRemovedBeforeSunset,
-                        " before its sunset date",
-                    ),
-                    _ => (
-                        StructureRule::EndpointRemovedAfterDeprecation,
-                        " after deprecation",
-                    ),
-                }
-            };
-            self.presence(
-                (b, Status::Removed),
-                owner,
-                &[],
-                format!("{} {} was removed{why}", p.key.method, p.path),
-                (Some(&p.source), None),
-            );
         }
     }
 
+    /// An operation of the previous document only: removed, after deprecation or not, before
+    /// its sunset date or not.
+    fn operation_removed(&mut self, kind: OperationKind, op: &'a Operation) {
+        let owner = self.endpoint_owner(op, None, Status::Removed);
+        let (rule, why) = if kind == OperationKind::Webhook {
+            (StructureRule::WebhookRemoved, "")
+        } else if !op.deprecated {
+            (StructureRule::EndpointRemoved, " without prior deprecation")
+        } else {
+            match op.sunset.as_deref() {
+                Some(s) if s.get(..10).unwrap_or(s) > self.today.as_str() => (
+                    StructureRule::EndpointRemovedBeforeSunset,
+                    " before its sunset date",
+                ),
+                _ => (
+                    StructureRule::EndpointRemovedAfterDeprecation,
+                    " after deprecation",
+                ),
+            }
+        };
+        let message = format!("{} {} was removed{why}", op.key.method, op.path);
+        let at = (Some(&op.source), None);
+        self.presence((rule, Status::Removed), owner, &[], message, at);
+    }
+
+    /// Two matched operations (or two operations of a callback): their own attributes, then
+    /// parameters, request body, responses, security, servers and callbacks.
     fn operation(
         &mut self,
         owner: usize,
-        pm: &'a ApiModel,
-        cm: &'a ApiModel,
-        p: &'a Operation,
-        c: &'a Operation,
+        models: Models<'a>,
+        (previous, current): (&'a Operation, &'a Operation),
     ) {
-        let at = (Some(&p.source), Some(&c.source));
-        if p.deprecated != c.deprecated {
-            let (b, msg) = if c.deprecated {
+        let at = (Some(&previous.source), Some(&current.source));
+        self.operation_attributes(owner, (previous, current), at);
+        self.parameters(owner, &previous.parameters, &current.parameters);
+        let bodies = (
+            previous.request_body.as_ref(),
+            current.request_body.as_ref(),
+        );
+        self.request_body(owner, bodies.0, bodies.1);
+        self.responses(owner, &previous.responses, &current.responses);
+        if previous.security.is_some() || current.security.is_some() {
+            // An operation without its own requirements has the document's.
+            let before = previous.security.as_ref().or(models.0.security.as_ref());
+            let after = current.security.as_ref().or(models.1.security.as_ref());
+            self.security_requirements(owner, before, after, false, at);
+        }
+        if let (Some(before), Some(after)) = (&previous.servers, &current.servers) {
+            self.endpoint_servers(owner, before, after, at);
+        }
+        if !self.inverted {
+            let callbacks = (&previous.callbacks, &current.callbacks);
+            self.callbacks(owner, models, callbacks, at);
+        }
+    }
+
+    /// Deprecation, sunset date, operationId, summary, description, tags and path template.
+    fn operation_attributes(
+        &mut self,
+        owner: usize,
+        (previous, current): (&'a Operation, &'a Operation),
+        at: At<'_>,
+    ) {
+        if previous.deprecated != current.deprecated {
+            let (rule, message) = if current.deprecated {
                 (
                     StructureRule::EndpointDeprecated,
                     "the operation was deprecated",
@@ -134,32 +164,19 @@ impl<'a> Context<'a> {
                     "the operation is no longer deprecated",
                 )
             };
-            self.base(
-                b,
-                owner,
-                &[],
-                Status::Modified,
-                msg.into(),
-                Some(p.deprecated.into()),
-                Some(c.deprecated.into()),
-                at,
-            );
+            let values = (previous.deprecated, current.deprecated);
+            self.flag(rule, owner, &[], message.into(), values, at);
         }
-        if p.sunset.is_some() && c.sunset.is_some() && p.sunset != c.sunset {
-            self.base(
-                StructureRule::EndpointSunsetChanged,
-                owner,
-                &[],
-                Status::Modified,
-                format!(
-                    "sunset date changed from {} to {}",
-                    p.sunset.as_deref().unwrap_or(""),
-                    c.sunset.as_deref().unwrap_or("")
-                ),
-                sv(p.sunset.as_deref()),
-                sv(c.sunset.as_deref()),
-                at,
+        let sunsets = (&previous.sunset, &current.sunset);
+        if sunsets.0.is_some() && sunsets.1.is_some() && sunsets.0 != sunsets.1 {
+            let (before, after) = (sunsets.0.as_deref(), sunsets.1.as_deref());
+            let message = format!(
+                "sunset date changed from {} to {}",
+                before.unwrap_or(""),
+                after.unwrap_or("")
             );
+            let rule = StructureRule::EndpointSunsetChanged;
+            self.modified(rule, owner, &[], message, (sv(before), sv(after)), at);
         }
         self.operation_texts(
             (
@@ -168,47 +185,38 @@ impl<'a> Context<'a> {
                 StructureRule::OperationDescriptionChanged,
             ),
             owner,
-            [&p.operation_id, &p.summary, &p.description],
-            [&c.operation_id, &c.summary, &c.description],
+            [
+                &previous.operation_id,
+                &previous.summary,
+                &previous.description,
+            ],
+            [
+                &current.operation_id,
+                &current.summary,
+                &current.description,
+            ],
             at,
         );
-        if p.tags != c.tags {
-            self.base(
-                StructureRule::OperationTagsChanged,
-                owner,
-                &[],
-                Status::Modified,
-                format!("tags changed from {:?} to {:?}", p.tags, c.tags),
-                Some(json!(p.tags)),
-                Some(json!(c.tags)),
-                at,
+        if previous.tags != current.tags {
+            let message = format!(
+                "tags changed from {:?} to {:?}",
+                previous.tags, current.tags
             );
+            let values = (Some(json!(previous.tags)), Some(json!(current.tags)));
+            let rule = StructureRule::OperationTagsChanged;
+            self.modified(rule, owner, &[], message, values, at);
         }
-        if p.path != c.path && p.key.kind == OperationKind::Path {
-            self.base(
-                StructureRule::PathParameterRenamed,
-                owner,
-                &[],
-                Status::Modified,
-                format!("path template changed from `{}` to `{}`", p.path, c.path),
-                Some(p.path.clone().into()),
-                Some(c.path.clone().into()),
-                at,
+        if previous.path != current.path && previous.key.kind == OperationKind::Path {
+            let message = format!(
+                "path template changed from `{}` to `{}`",
+                previous.path, current.path
             );
-        }
-        self.parameters(owner, &p.parameters, &c.parameters);
-        self.request_body(owner, p.request_body.as_ref(), c.request_body.as_ref());
-        self.responses(owner, &p.responses, &c.responses);
-        if p.security.is_some() || c.security.is_some() {
-            let ps = p.security.as_ref().or(pm.security.as_ref());
-            let cs = c.security.as_ref().or(cm.security.as_ref());
-            self.security_requirements(owner, ps, cs, false, at);
-        }
-        if let (Some(ps), Some(cs)) = (&p.servers, &c.servers) {
-            self.endpoint_servers(owner, ps, cs, at);
-        }
-        if !self.inverted {
-            self.callbacks(owner, pm, cm, &p.callbacks, &c.callbacks, at);
+            let values = (
+                Some(previous.path.clone().into()),
+                Some(current.path.clone().into()),
+            );
+            let rule = StructureRule::PathParameterRenamed;
+            self.modified(rule, owner, &[], message, values, at);
         }
     }
 
@@ -220,10 +228,8 @@ impl<'a> Context<'a> {
         &mut self,
         parent: usize,
         name: &str,
-        pm: &'a ApiModel,
-        cm: &'a ApiModel,
-        p: &'a Operation,
-        c: &'a Operation,
+        models: Models<'a>,
+        (previous, current): (&'a Operation, &'a Operation),
     ) {
         let (parent_name, matcher) = match self.found.owners.get(parent) {
             Some(o) => (o.name.clone(), o.matcher().map(|m| m.into_owned())),
@@ -231,140 +237,86 @@ impl<'a> Context<'a> {
         };
         let title = format!(
             "{parent_name} callback `{name}` {} {}",
-            c.key.method, c.path
+            current.key.method, current.path
         );
-        let owner = self.found.add_owner(Owner {
-            item_type: "callback",
-            id: slug(&title),
-            name: title,
-            status: Status::Modified,
-            previous: None,
-            current: None,
-            endpoint: None,
-            matcher,
-            role: None,
-        });
+        let mut owner = Owner::root("callback", slug(&title), title, Status::Modified);
+        // Ignore entries of the declaring operation apply.
+        owner.matcher = matcher;
+        let owner = self.found.add_owner(owner);
         self.inverted = true;
-        self.operation(owner, pm, cm, p, c);
+        self.operation(owner, models, (previous, current));
         self.inverted = false;
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The callbacks of two matched operations: added, removed, or their operations paired
+    /// by method and expression (each pair compared as its own root).
     fn callbacks(
         &mut self,
         owner: usize,
-        pm: &'a ApiModel,
-        cm: &'a ApiModel,
-        prev: &'a Map<String, Vec<Operation>>,
-        cur: &'a Map<String, Vec<Operation>>,
-        at: (Option<&Location>, Option<&Location>),
+        models: Models<'a>,
+        (previous, current): Versions<'a, Map<String, Vec<Operation>>>,
+        at: At<'_>,
     ) {
-        for (name, cops) in cur {
+        for entry in entries(previous, current) {
+            let (name, ops) = match entry {
+                Entry::Added(name, _) => {
+                    let crumbs = [Crumb::new(NodeKind::Callback, name.as_str())];
+                    self.appeared(&CALLBACK, owner, &crumbs, name, at);
+                    continue;
+                }
+                Entry::Removed(name, _) => {
+                    let crumbs = [Crumb::new(NodeKind::Callback, name.as_str())];
+                    self.disappeared(&CALLBACK, owner, &crumbs, name, at);
+                    continue;
+                }
+                Entry::Both(name, before, after) => (name, (before, after)),
+            };
             let crumbs = [Crumb::new(NodeKind::Callback, name.as_str())];
-            match prev.get(name) {
-                None => self.presence(
-                    (StructureRule::CallbackAdded, Status::Added),
-                    owner,
-                    &crumbs,
-                    format!("callback `{name}` was added"),
-                    at,
-                ),
-                Some(pops) => {
-                    for c in cops {
-                        if let Some(p) = pops.iter().find(|p| p.key == c.key) {
-                            self.callback_operation(owner, name, pm, cm, p, c);
-                        } else {
-                            self.base(
-                                StructureRule::CallbackOperationAdded,
-                                owner,
-                                &crumbs,
-                                Status::Modified,
-                                format!("callback operation {} {} was added", c.key.method, c.path),
-                                None,
-                                None,
-                                (at.0, Some(&c.source)),
-                            );
-                        }
-                    }
-                    for p in pops {
-                        if !cops.iter().any(|c| c.key == p.key) {
-                            self.base(
-                                StructureRule::CallbackOperationRemoved,
-                                owner,
-                                &crumbs,
-                                Status::Modified,
-                                format!(
-                                    "callback operation {} {} was removed",
-                                    p.key.method, p.path
-                                ),
-                                None,
-                                None,
-                                (Some(&p.source), at.1),
-                            );
-                        }
-                    }
+            for op in ops.1 {
+                if let Some(before) = ops.0.iter().find(|p| p.key == op.key) {
+                    self.callback_operation(owner, name, models, (before, op));
+                } else {
+                    let message =
+                        format!("callback operation {} {} was added", op.key.method, op.path);
+                    let rule = StructureRule::CallbackOperationAdded;
+                    let at = (at.0, Some(&op.source));
+                    self.modified(rule, owner, &crumbs, message, (None, None), at);
                 }
             }
-        }
-        for name in prev.keys() {
-            if !cur.contains_key(name) {
-                let crumbs = [Crumb::new(NodeKind::Callback, name.as_str())];
-                self.presence(
-                    (StructureRule::CallbackRemoved, Status::Removed),
-                    owner,
-                    &crumbs,
-                    format!("callback `{name}` was removed"),
-                    at,
-                );
+            for op in ops.0 {
+                if !ops.1.iter().any(|c| c.key == op.key) {
+                    let message = format!(
+                        "callback operation {} {} was removed",
+                        op.key.method, op.path
+                    );
+                    let rule = StructureRule::CallbackOperationRemoved;
+                    let at = (Some(&op.source), at.1);
+                    self.modified(rule, owner, &crumbs, message, (None, None), at);
+                }
             }
         }
     }
 
-    pub(super) fn component_schemas(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
+    /// Named schemas added to or removed from the components (changes inside the others are
+    /// reported where they are used, once per component).
+    pub(super) fn component_schemas(&mut self, (previous, current): Models<'a>) {
+        let owner = |e: &mut Self, name: &str, status| {
+            let id = format!("schema-{}", slug(name));
+            e.found
+                .add_owner(Owner::root("schema", id, name.to_string(), status))
+        };
         let mut near = Near::default();
-        for (i, (name, loc)) in cm.schemas.iter().enumerate() {
-            if near.find(&pm.schemas, i, name).is_none() {
-                let owner = self.found.add_owner(Owner {
-                    item_type: "schema",
-                    id: format!("schema-{}", slug(name)),
-                    name: name.clone(),
-                    status: Status::Added,
-                    previous: None,
-                    current: None,
-                    endpoint: None,
-                    matcher: None,
-                    role: None,
-                });
-                self.presence(
-                    (StructureRule::ComponentSchemaAdded, Status::Added),
-                    owner,
-                    &[],
-                    format!("schema `{name}` was added"),
-                    (None, Some(loc)),
-                );
+        for (i, (name, at)) in current.schemas.iter().enumerate() {
+            if near.find(&previous.schemas, i, name).is_none() {
+                let owner = owner(self, name, Status::Added);
+                self.appeared(&COMPONENT_SCHEMA, owner, &[], name, (None, Some(at)));
             }
         }
         let mut near = Near::default();
-        for (i, (name, loc)) in pm.schemas.iter().enumerate() {
-            if near.find(&cm.schemas, i, name).is_none() {
-                let owner = self.found.add_owner(Owner {
-                    item_type: "schema",
-                    id: format!("schema-{}", slug(name)),
-                    name: name.clone(),
-                    status: Status::Removed,
-                    previous: None,
-                    current: None,
-                    endpoint: None,
-                    matcher: None,
-                    role: None,
-                });
-                self.presence(
-                    (StructureRule::ComponentSchemaRemoved, Status::Removed),
-                    owner,
-                    &[],
-                    format!("schema `{name}` was removed"),
-                    (Some(loc), None),
-                );
+        for (i, (name, at)) in previous.schemas.iter().enumerate() {
+            if near.find(&current.schemas, i, name).is_none() {
+                let owner = owner(self, name, Status::Removed);
+                self.disappeared(&COMPONENT_SCHEMA, owner, &[], name, (Some(at), None));
             }
         }
     }

@@ -1,24 +1,57 @@
 //! Security: the effective requirements of an operation or of the document (alternatives
-//! and scopes), and the security schemes (type, HTTP scheme, API key, bearer format, OpenID
-//! URL, OAuth2 flows and scopes).
+//! and scopes; the rules of both are rows of one table), and the security schemes (type, HTTP
+//! scheme, API key, bearer format, OpenID URL, OAuth2 flows and scopes).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::json;
 use specpress_spec::{ApiModel, Location, Map, SecurityRequirement, SecurityScheme};
 
+use super::matching::{Entry, entries};
+use super::presence::{OAUTH_FLOW, SECURITY_SCHEME};
 use crate::change::{Crumb, NodeKind, Owner, Status};
-use crate::context::{Context, sv};
+use crate::context::{At, Context, sv};
 use crate::rules::StructureRule;
 use crate::slug::slug;
 
 /// Normalized security: alternatives keyed by their sorted scheme names.
 type NormSecurity = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 
-fn normalize_security(reqs: &[SecurityRequirement]) -> (bool, NormSecurity) {
-    let mut anonymous = reqs.is_empty();
+/// The rules of a set of security requirements (an operation's or the document's).
+struct RequirementRules {
+    added: StructureRule,
+    removed: StructureRule,
+    alternative_added: StructureRule,
+    alternative_removed: StructureRule,
+    scope_added: StructureRule,
+    scope_removed: StructureRule,
+}
+
+/// The effective requirements of an operation.
+const ENDPOINT: RequirementRules = RequirementRules {
+    added: StructureRule::EndpointSecurityAdded,
+    removed: StructureRule::EndpointSecurityRemoved,
+    alternative_added: StructureRule::EndpointSecurityAlternativeAdded,
+    alternative_removed: StructureRule::EndpointSecurityAlternativeRemoved,
+    scope_added: StructureRule::EndpointSecurityScopeAdded,
+    scope_removed: StructureRule::EndpointSecurityScopeRemoved,
+};
+
+/// The document-level requirements.
+const API: RequirementRules = RequirementRules {
+    added: StructureRule::ApiSecurityAdded,
+    removed: StructureRule::ApiSecurityRemoved,
+    alternative_added: StructureRule::ApiSecurityAlternativeAdded,
+    alternative_removed: StructureRule::ApiSecurityAlternativeRemoved,
+    scope_added: StructureRule::ApiSecurityScopeAdded,
+    scope_removed: StructureRule::ApiSecurityScopeRemoved,
+};
+
+/// Whether anonymous access is allowed, and the alternatives.
+fn normalize_security(requirements: &[SecurityRequirement]) -> (bool, NormSecurity) {
+    let mut anonymous = requirements.is_empty();
     let mut out = NormSecurity::new();
-    for r in reqs {
+    for r in requirements {
         if r.is_empty() {
             anonymous = true;
             continue;
@@ -40,354 +73,291 @@ fn normalize_security(reqs: &[SecurityRequirement]) -> (bool, NormSecurity) {
 }
 
 impl<'a> Context<'a> {
-    /// Compares effective security requirements (`api` = the document-level ones).
+    /// Compares effective security requirements (`api`: the document-level ones).
     pub(super) fn security_requirements(
         &mut self,
         owner: usize,
-        prev: Option<&Vec<SecurityRequirement>>,
-        cur: Option<&Vec<SecurityRequirement>>,
+        previous: Option<&Vec<SecurityRequirement>>,
+        current: Option<&Vec<SecurityRequirement>>,
         api: bool,
-        at: (Option<&Location>, Option<&Location>),
+        at: At<'_>,
     ) {
         let empty = Vec::new();
-        let (p_anon, p) = normalize_security(prev.unwrap_or(&empty));
-        let (c_anon, c) = normalize_security(cur.unwrap_or(&empty));
-        let crumbs = if api {
-            vec![]
+        let (p_anonymous, before) = normalize_security(previous.unwrap_or(&empty));
+        let (c_anonymous, after) = normalize_security(current.unwrap_or(&empty));
+        let (rules, crumbs) = if api {
+            (&API, vec![])
         } else {
-            vec![Crumb::new(NodeKind::Security, "security")]
+            (&ENDPOINT, vec![Crumb::new(NodeKind::Security, "security")])
         };
-        let pick = |e: StructureRule, a: StructureRule| if api { a } else { e };
-        let p_open = p_anon || p.is_empty();
-        let c_open = c_anon || c.is_empty();
-        if p_open && !c_open {
+        let was_open = p_anonymous || before.is_empty();
+        let is_open = c_anonymous || after.is_empty();
+        if was_open && !is_open {
+            let message = format!(
+                "authentication is now required ({})",
+                after.keys().cloned().collect::<Vec<_>>().join(" or ")
+            );
+            let values = (None, Some(json!(after.keys().collect::<Vec<_>>())));
+            let (a, b) = values;
             self.base(
-                pick(
-                    StructureRule::EndpointSecurityAdded,
-                    StructureRule::ApiSecurityAdded,
-                ),
+                rules.added,
                 owner,
                 &crumbs,
                 Status::Added,
-                format!(
-                    "authentication is now required ({})",
-                    c.keys().cloned().collect::<Vec<_>>().join(" or ")
-                ),
-                None,
-                Some(json!(c.keys().collect::<Vec<_>>())),
+                message,
+                a,
+                b,
                 at,
             );
             return;
         }
-        if !p_open && c_open {
+        if !was_open && is_open {
+            let message = "authentication is no longer required".into();
+            let values = (Some(json!(before.keys().collect::<Vec<_>>())), None);
+            let (a, b) = values;
             self.base(
-                pick(
-                    StructureRule::EndpointSecurityRemoved,
-                    StructureRule::ApiSecurityRemoved,
-                ),
+                rules.removed,
                 owner,
                 &crumbs,
                 Status::Removed,
-                "authentication is no longer required".into(),
-                Some(json!(p.keys().collect::<Vec<_>>())),
-                None,
+                message,
+                a,
+                b,
                 at,
             );
             return;
         }
-        for (k, cs) in &c {
-            match p.get(k) {
-                None => self.base(
-                    pick(
-                        StructureRule::EndpointSecurityAlternativeAdded,
-                        StructureRule::ApiSecurityAlternativeAdded,
-                    ),
-                    owner,
-                    &crumbs,
-                    Status::Modified,
-                    format!("security alternative `{k}` was added"),
-                    None,
-                    Some(k.clone().into()),
-                    at,
-                ),
-                Some(ps) => {
-                    for (scheme, scopes) in cs {
-                        let before = ps.get(scheme);
-                        let added: Vec<&String> = scopes
-                            .iter()
-                            .filter(|s| before.is_none_or(|b| !b.contains(*s)))
-                            .collect();
-                        if !added.is_empty() {
-                            self.base(
-                                pick(
-                                    StructureRule::EndpointSecurityScopeAdded,
-                                    StructureRule::ApiSecurityScopeAdded,
-                                ),
-                                owner,
-                                &crumbs,
-                                Status::Modified,
-                                format!("`{scheme}` now requires scopes {added:?}"),
-                                None,
-                                Some(json!(added)),
-                                at,
-                            );
-                        }
-                        if let Some(before) = before {
-                            let removed: Vec<&String> =
-                                before.iter().filter(|s| !scopes.contains(*s)).collect();
-                            if !removed.is_empty() {
-                                self.base(
-                                    pick(
-                                        StructureRule::EndpointSecurityScopeRemoved,
-                                        StructureRule::ApiSecurityScopeRemoved,
-                                    ),
-                                    owner,
-                                    &crumbs,
-                                    Status::Modified,
-                                    format!("`{scheme}` no longer requires scopes {removed:?}"),
-                                    Some(json!(removed)),
-                                    None,
-                                    at,
-                                );
-                            }
-                        }
+        for (key, schemes) in &after {
+            match before.get(key) {
+                None => {
+                    let message = format!("security alternative `{key}` was added");
+                    let values = (None, Some(key.clone().into()));
+                    let rule = rules.alternative_added;
+                    self.modified(rule, owner, &crumbs, message, values, at);
+                }
+                Some(previous) => {
+                    for (scheme, scopes) in schemes {
+                        let scopes = (previous.get(scheme), scopes);
+                        self.scopes(rules, owner, &crumbs, scheme, scopes, at);
                     }
                 }
             }
         }
-        for k in p.keys() {
-            if !c.contains_key(k) {
-                self.base(
-                    pick(
-                        StructureRule::EndpointSecurityAlternativeRemoved,
-                        StructureRule::ApiSecurityAlternativeRemoved,
-                    ),
-                    owner,
-                    &crumbs,
-                    Status::Modified,
-                    format!("security alternative `{k}` was removed"),
-                    Some(k.clone().into()),
-                    None,
-                    at,
-                );
+        for key in before.keys() {
+            if !after.contains_key(key) {
+                let message = format!("security alternative `{key}` was removed");
+                let values = (Some(key.clone().into()), None);
+                let rule = rules.alternative_removed;
+                self.modified(rule, owner, &crumbs, message, values, at);
             }
         }
     }
 
-    pub(super) fn api_security(&mut self, pm: &'a ApiModel, cm: &'a ApiModel) {
-        if pm.security == cm.security {
+    /// The scopes a scheme of an alternative present on both sides requires.
+    fn scopes(
+        &mut self,
+        rules: &RequirementRules,
+        owner: usize,
+        crumbs: &[Crumb],
+        scheme: &str,
+        (previous, current): (Option<&BTreeSet<String>>, &BTreeSet<String>),
+        at: At<'_>,
+    ) {
+        let added: Vec<&String> = current
+            .iter()
+            .filter(|s| previous.is_none_or(|b| !b.contains(*s)))
+            .collect();
+        if !added.is_empty() {
+            let message = format!("`{scheme}` now requires scopes {added:?}");
+            let values = (None, Some(json!(added)));
+            self.modified(rules.scope_added, owner, crumbs, message, values, at);
+        }
+        if let Some(previous) = previous {
+            let removed: Vec<&String> = previous.iter().filter(|s| !current.contains(*s)).collect();
+            if !removed.is_empty() {
+                let message = format!("`{scheme}` no longer requires scopes {removed:?}");
+                let values = (Some(json!(removed)), None);
+                self.modified(rules.scope_removed, owner, crumbs, message, values, at);
+            }
+        }
+    }
+
+    /// The document-level security requirements.
+    pub(super) fn api_security(&mut self, previous: &'a ApiModel, current: &'a ApiModel) {
+        if previous.security == current.security {
             return;
         }
         // Only operations that inherit the document-level security are affected; if every
         // operation declares its own, the document-level change has no effect but is still
         // reported once here.
-        let owner = self.found.add_owner(Owner {
-            item_type: "security",
-            id: "security".into(),
-            name: "security".into(),
-            status: Status::Modified,
-            previous: None,
-            current: None,
-            endpoint: None,
-            matcher: None,
-            role: None,
-        });
+        let owner = Owner::root(
+            "security",
+            "security".into(),
+            "security".into(),
+            Status::Modified,
+        );
+        let owner = self.found.add_owner(owner);
         let root = Location::root(specpress_spec::FileId::ROOT).child("security");
         self.security_requirements(
             owner,
-            pm.security.as_ref(),
-            cm.security.as_ref(),
+            previous.security.as_ref(),
+            current.security.as_ref(),
             true,
             (Some(&root), Some(&root)),
         );
     }
 
+    /// The security schemes of the two documents, by name.
     pub(super) fn security_schemes(
         &mut self,
-        prev: &'a Map<String, SecurityScheme>,
-        cur: &'a Map<String, SecurityScheme>,
+        previous: &'a Map<String, SecurityScheme>,
+        current: &'a Map<String, SecurityScheme>,
     ) {
-        for (name, c) in cur {
-            let status = if prev.contains_key(name) {
-                Status::Modified
-            } else {
-                Status::Added
-            };
-            let Some(p) = prev.get(name) else {
-                let owner = self.scheme_owner(name, status);
-                self.presence(
-                    (StructureRule::SecuritySchemeAdded, Status::Added),
-                    owner,
-                    &[],
-                    format!("security scheme `{name}` was added"),
-                    (None, Some(&c.source)),
-                );
-                continue;
-            };
-            if p == c {
-                continue;
-            }
-            let owner = self.scheme_owner(name, status);
-            let at = (Some(&p.source), Some(&c.source));
-            if p.scheme_type != c.scheme_type {
-                self.base(
-                    StructureRule::SecuritySchemeTypeChanged,
-                    owner,
-                    &[],
-                    Status::Modified,
-                    format!(
-                        "type changed from `{}` to `{}`",
-                        p.scheme_type, c.scheme_type
-                    ),
-                    Some(p.scheme_type.clone().into()),
-                    Some(c.scheme_type.clone().into()),
-                    at,
-                );
-                continue;
-            }
-            let lower = |s: &Option<String>| s.as_deref().map(str::to_ascii_lowercase);
-            if lower(&p.scheme) != lower(&c.scheme) {
-                self.option_changed(
-                    (
-                        StructureRule::SecuritySchemeHttpSchemeChanged,
-                        "HTTP scheme",
-                        "",
-                    ),
-                    owner,
-                    &[],
-                    (&p.scheme, &c.scheme),
-                    at,
-                );
-            }
-            if p.location != c.location || p.name != c.name {
-                self.base(
-                    StructureRule::SecuritySchemeApiKeyChanged,
-                    owner,
-                    &[],
-                    Status::Modified,
-                    format!(
-                        "API key moved from {} `{}` to {} `{}`",
-                        p.location.as_deref().unwrap_or("?"),
-                        p.name.as_deref().unwrap_or("?"),
-                        c.location.as_deref().unwrap_or("?"),
-                        c.name.as_deref().unwrap_or("?")
-                    ),
-                    Some(json!({"in": p.location, "name": p.name})),
-                    Some(json!({"in": c.location, "name": c.name})),
-                    at,
-                );
-            }
-            if p.bearer_format != c.bearer_format {
-                self.base(
-                    StructureRule::SecuritySchemeBearerFormatChanged,
-                    owner,
-                    &[],
-                    Status::Modified,
-                    "bearer format changed".into(),
-                    sv(p.bearer_format.as_deref()),
-                    sv(c.bearer_format.as_deref()),
-                    at,
-                );
-            }
-            if p.open_id_connect_url != c.open_id_connect_url {
-                self.base(
-                    StructureRule::SecuritySchemeOpenIdUrlChanged,
-                    owner,
-                    &[],
-                    Status::Modified,
-                    "OpenID Connect URL changed".into(),
-                    sv(p.open_id_connect_url.as_deref()),
-                    sv(c.open_id_connect_url.as_deref()),
-                    at,
-                );
-            }
-            for (flow, cscopes) in &c.flows {
-                let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
-                match p.flows.get(flow) {
-                    None => self.presence(
-                        (StructureRule::SecuritySchemeOauthFlowAdded, Status::Added),
-                        owner,
-                        &crumbs,
-                        format!("OAuth2 flow `{flow}` was added"),
-                        at,
-                    ),
-                    Some(pscopes) => {
-                        let added: Vec<&String> = cscopes
-                            .keys()
-                            .filter(|s| !pscopes.contains_key(*s))
-                            .collect();
-                        let removed: Vec<&String> = pscopes
-                            .keys()
-                            .filter(|s| !cscopes.contains_key(*s))
-                            .collect();
-                        if !added.is_empty() {
-                            self.base(
-                                StructureRule::SecuritySchemeOauthScopeAdded,
-                                owner,
-                                &crumbs,
-                                Status::Modified,
-                                format!("scopes added: {added:?}"),
-                                None,
-                                Some(json!(added)),
-                                at,
-                            );
-                        }
-                        if !removed.is_empty() {
-                            self.base(
-                                StructureRule::SecuritySchemeOauthScopeRemoved,
-                                owner,
-                                &crumbs,
-                                Status::Modified,
-                                format!("scopes removed: {removed:?}"),
-                                Some(json!(removed)),
-                                None,
-                                at,
-                            );
-                        }
-                    }
+        for entry in entries(previous, current) {
+            match entry {
+                Entry::Added(name, after) => {
+                    let owner = self.scheme_owner(name, Status::Added);
+                    let at = (None, Some(&after.source));
+                    self.appeared(&SECURITY_SCHEME, owner, &[], name, at);
                 }
-            }
-            for flow in p.flows.keys() {
-                if !c.flows.contains_key(flow) {
-                    let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
-                    self.presence(
-                        (
-                            StructureRule::SecuritySchemeOauthFlowRemoved,
-                            Status::Removed,
-                        ),
-                        owner,
-                        &crumbs,
-                        format!("OAuth2 flow `{flow}` was removed"),
-                        at,
-                    );
+                Entry::Removed(name, before) => {
+                    let owner = self.scheme_owner(name, Status::Removed);
+                    let at = (Some(&before.source), None);
+                    self.disappeared(&SECURITY_SCHEME, owner, &[], name, at);
                 }
-            }
-        }
-        for (name, p) in prev {
-            if !cur.contains_key(name) {
-                let owner = self.scheme_owner(name, Status::Removed);
-                self.presence(
-                    (StructureRule::SecuritySchemeRemoved, Status::Removed),
-                    owner,
-                    &[],
-                    format!("security scheme `{name}` was removed"),
-                    (Some(&p.source), None),
-                );
+                Entry::Both(_, before, after) if before == after => {}
+                Entry::Both(name, before, after) => {
+                    let owner = self.scheme_owner(name, Status::Modified);
+                    self.security_scheme(owner, before, after);
+                }
             }
         }
     }
 
+    /// Two versions of a security scheme that differ.
+    fn security_scheme(
+        &mut self,
+        owner: usize,
+        previous: &'a SecurityScheme,
+        current: &'a SecurityScheme,
+    ) {
+        let at = (Some(&previous.source), Some(&current.source));
+        if previous.scheme_type != current.scheme_type {
+            let message = format!(
+                "type changed from `{}` to `{}`",
+                previous.scheme_type, current.scheme_type
+            );
+            let values = (
+                Some(previous.scheme_type.clone().into()),
+                Some(current.scheme_type.clone().into()),
+            );
+            let rule = StructureRule::SecuritySchemeTypeChanged;
+            self.modified(rule, owner, &[], message, values, at);
+            return;
+        }
+        let lower = |s: &Option<String>| s.as_deref().map(str::to_ascii_lowercase);
+        if lower(&previous.scheme) != lower(&current.scheme) {
+            self.option_changed(
+                (
+                    StructureRule::SecuritySchemeHttpSchemeChanged,
+                    "HTTP scheme",
+                    "",
+                ),
+                owner,
+                &[],
+                (&previous.scheme, &current.scheme),
+                at,
+            );
+        }
+        if previous.location != current.location || previous.name != current.name {
+            let show = |s: &Option<String>| s.as_deref().unwrap_or("?").to_string();
+            let message = format!(
+                "API key moved from {} `{}` to {} `{}`",
+                show(&previous.location),
+                show(&previous.name),
+                show(&current.location),
+                show(&current.name)
+            );
+            let values = (
+                Some(json!({"in": previous.location, "name": previous.name})),
+                Some(json!({"in": current.location, "name": current.name})),
+            );
+            let rule = StructureRule::SecuritySchemeApiKeyChanged;
+            self.modified(rule, owner, &[], message, values, at);
+        }
+        for (rule, message, (before, after)) in [
+            (
+                StructureRule::SecuritySchemeBearerFormatChanged,
+                "bearer format changed",
+                (&previous.bearer_format, &current.bearer_format),
+            ),
+            (
+                StructureRule::SecuritySchemeOpenIdUrlChanged,
+                "OpenID Connect URL changed",
+                (&previous.open_id_connect_url, &current.open_id_connect_url),
+            ),
+        ] {
+            if before != after {
+                let values = (sv(before.as_deref()), sv(after.as_deref()));
+                self.modified(rule, owner, &[], message.into(), values, at);
+            }
+        }
+        for entry in entries(&previous.flows, &current.flows) {
+            match entry {
+                Entry::Added(flow, _) => {
+                    let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
+                    self.appeared(&OAUTH_FLOW, owner, &crumbs, flow, at);
+                }
+                Entry::Removed(flow, _) => {
+                    let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
+                    self.disappeared(&OAUTH_FLOW, owner, &crumbs, flow, at);
+                }
+                Entry::Both(flow, before, after) => {
+                    let crumbs = [Crumb::new(NodeKind::Flow, flow.as_str())];
+                    self.flow_scopes(owner, &crumbs, (before, after), at);
+                }
+            }
+        }
+    }
+
+    /// The scopes of an OAuth2 flow both versions of a scheme have.
+    fn flow_scopes(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        (previous, current): (&'a Map<String, String>, &'a Map<String, String>),
+        at: At<'_>,
+    ) {
+        let added: Vec<&String> = current
+            .keys()
+            .filter(|s| !previous.contains_key(*s))
+            .collect();
+        let removed: Vec<&String> = previous
+            .keys()
+            .filter(|s| !current.contains_key(*s))
+            .collect();
+        if !added.is_empty() {
+            let message = format!("scopes added: {added:?}");
+            let rule = StructureRule::SecuritySchemeOauthScopeAdded;
+            self.modified(rule, owner, crumbs, message, (None, Some(json!(added))), at);
+        }
+        if !removed.is_empty() {
+            let message = format!("scopes removed: {removed:?}");
+            let rule = StructureRule::SecuritySchemeOauthScopeRemoved;
+            self.modified(
+                rule,
+                owner,
+                crumbs,
+                message,
+                (Some(json!(removed)), None),
+                at,
+            );
+        }
+    }
+
     fn scheme_owner(&mut self, name: &str, status: Status) -> usize {
-        self.found.add_owner(Owner {
-            item_type: "security_scheme",
-            id: format!("security-scheme-{}", slug(name)),
-            name: name.to_string(),
-            status,
-            previous: None,
-            current: None,
-            endpoint: None,
-            matcher: None,
-            role: None,
-        })
+        let id = format!("security-scheme-{}", slug(name));
+        let owner = Owner::root("security_scheme", id, name.to_string(), status);
+        self.found.add_owner(owner)
     }
 }

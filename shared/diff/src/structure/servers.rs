@@ -5,107 +5,82 @@
 use std::collections::HashSet;
 
 use serde_json::json;
-use specpress_spec::{Location, Server};
+use specpress_spec::{Location, Server, ServerVariable};
 
+use super::matching::{Entry, entries};
+use super::presence::{ENDPOINT_SERVER, SERVER_VARIABLE};
 use crate::change::{Crumb, NodeKind, Owner, Status};
-use crate::context::Context;
+use crate::context::{At, Context};
 use crate::rules::StructureRule;
 use crate::slug::slug;
 
+/// A URL split before the path: (`https://host:port`, `/base/path`).
+fn origin_and_path(url: &str) -> (&str, &str) {
+    let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
+    match url[after_scheme..].find('/') {
+        Some(i) => url.split_at(after_scheme + i),
+        None => (url, ""),
+    }
+}
+
+/// The document's servers matched so far, by index on each side.
+#[derive(Default)]
+struct Matched {
+    previous: HashSet<usize>,
+    current: HashSet<usize>,
+}
+
 impl<'a> Context<'a> {
-    fn origin_and_path(url: &str) -> (&str, &str) {
-        let after_scheme = url.find("://").map(|i| i + 3).unwrap_or(0);
-        match url[after_scheme..].find('/') {
-            Some(i) => url.split_at(after_scheme + i),
-            None => (url, ""),
-        }
+    fn server_owner(&mut self, url: &str, status: Status) -> usize {
+        let id = format!("server-{}", slug(url));
+        self.found
+            .add_owner(Owner::root("server", id, url.to_string(), status))
     }
 
-    pub(super) fn servers_doc(&mut self, prev: &'a [Server], cur: &'a [Server]) {
+    /// The document's servers: matched by URL, then by origin (a changed base path); the
+    /// others added or removed.
+    pub(super) fn servers_doc(&mut self, previous: &'a [Server], current: &'a [Server]) {
         let root = Location::root(specpress_spec::FileId::ROOT);
-        let mut used_prev: HashSet<usize> = HashSet::new();
-        let mut used_cur: HashSet<usize> = HashSet::new();
-        let server_owner = |e: &mut Self, url: &str, status: Status| {
-            e.found.add_owner(Owner {
-                item_type: "server",
-                id: format!("server-{}", slug(url)),
-                name: url.to_string(),
-                status,
-                previous: None,
-                current: None,
-                endpoint: None,
-                matcher: None,
-                role: None,
-            })
-        };
+        let mut matched = Matched::default();
         // Exact URL matches.
-        for (ci, c) in cur.iter().enumerate() {
-            if let Some(pi) = prev
-                .iter()
-                .enumerate()
-                .position(|(pi, p)| !used_prev.contains(&pi) && p.url == c.url)
-            {
-                used_prev.insert(pi);
-                used_cur.insert(ci);
-                let p = &prev[pi];
-                if p != c {
-                    let owner = server_owner(self, &c.url, Status::Modified);
-                    self.server(owner, &[], p, c);
+        for (ci, after) in current.iter().enumerate() {
+            let same_url =
+                |(pi, p): &(usize, &Server)| !matched.previous.contains(pi) && p.url == after.url;
+            if let Some((pi, before)) = previous.iter().enumerate().find(same_url) {
+                matched.previous.insert(pi);
+                matched.current.insert(ci);
+                if before != after {
+                    let owner = self.server_owner(&after.url, Status::Modified);
+                    self.server(owner, &[], before, after);
                 }
             }
         }
-        // Same origin, different path: the base path changed.
-        for (ci, c) in cur.iter().enumerate() {
-            if used_cur.contains(&ci) {
-                continue;
-            }
-            let (co, cp) = Self::origin_and_path(&c.url);
-            if let Some(pi) = (0..prev.len())
-                .find(|pi| !used_prev.contains(pi) && Self::origin_and_path(&prev[*pi].url).0 == co)
-            {
-                used_prev.insert(pi);
-                used_cur.insert(ci);
-                let p = &prev[pi];
-                let owner = server_owner(self, &c.url, Status::Modified);
-                let pp = Self::origin_and_path(&p.url).1;
-                self.base(
-                    StructureRule::ServerBasePathChanged,
-                    owner,
-                    &[],
-                    Status::Modified,
-                    format!("base path changed from `{pp}` to `{cp}`"),
-                    Some(pp.into()),
-                    Some(cp.into()),
-                    (Some(&root), Some(&root)),
-                );
-                self.server(owner, &[], p, c);
-            }
-        }
-        for (ci, c) in cur.iter().enumerate() {
-            if !used_cur.contains(&ci) {
-                let owner = server_owner(self, &c.url, Status::Added);
+        self.base_paths(previous, current, &mut matched);
+        for (ci, after) in current.iter().enumerate() {
+            if !matched.current.contains(&ci) {
+                let owner = self.server_owner(&after.url, Status::Added);
                 self.base(
                     StructureRule::ServerAdded,
                     owner,
                     &[],
                     Status::Added,
-                    format!("server `{}` was added", c.url),
+                    format!("server `{}` was added", after.url),
                     None,
-                    Some(c.url.clone().into()),
+                    Some(after.url.clone().into()),
                     (None, Some(&root)),
                 );
             }
         }
-        for (pi, p) in prev.iter().enumerate() {
-            if !used_prev.contains(&pi) {
-                let owner = server_owner(self, &p.url, Status::Removed);
+        for (pi, before) in previous.iter().enumerate() {
+            if !matched.previous.contains(&pi) {
+                let owner = self.server_owner(&before.url, Status::Removed);
                 self.base(
                     StructureRule::ServerRemoved,
                     owner,
                     &[],
                     Status::Removed,
-                    format!("server `{}` was removed", p.url),
-                    Some(p.url.clone().into()),
+                    format!("server `{}` was removed", before.url),
+                    Some(before.url.clone().into()),
                     None,
                     (Some(&root), None),
                 );
@@ -113,136 +88,145 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn server(&mut self, owner: usize, crumbs: &[Crumb], p: &Server, c: &Server) {
+    /// Servers not matched by URL but by origin: the base path changed.
+    fn base_paths(&mut self, previous: &'a [Server], current: &'a [Server], matched: &mut Matched) {
+        let root = Location::root(specpress_spec::FileId::ROOT);
+        for (ci, after) in current.iter().enumerate() {
+            if matched.current.contains(&ci) {
+                continue;
+            }
+            let (origin, path) = origin_and_path(&after.url);
+            let Some(pi) = (0..previous.len()).find(|pi| {
+                !matched.previous.contains(pi) && origin_and_path(&previous[*pi].url).0 == origin
+            }) else {
+                continue;
+            };
+            matched.previous.insert(pi);
+            matched.current.insert(ci);
+            let before = &previous[pi];
+            let owner = self.server_owner(&after.url, Status::Modified);
+            let previous_path = origin_and_path(&before.url).1;
+            let message = format!("base path changed from `{previous_path}` to `{path}`");
+            let values = (Some(previous_path.into()), Some(path.into()));
+            let rule = StructureRule::ServerBasePathChanged;
+            self.modified(
+                rule,
+                owner,
+                &[],
+                message,
+                values,
+                (Some(&root), Some(&root)),
+            );
+            self.server(owner, &[], before, after);
+        }
+    }
+
+    /// Two versions of a server: protocol, description, variables.
+    fn server(&mut self, owner: usize, crumbs: &[Crumb], previous: &Server, current: &Server) {
         let root = Location::root(specpress_spec::FileId::ROOT);
         let at = (Some(&root), Some(&root));
-        if p.protocol.is_some() && c.protocol.is_some() && p.protocol != c.protocol {
-            self.option_changed(
-                (StructureRule::ServerProtocolChanged, "protocol", ""),
-                owner,
-                crumbs,
-                (&p.protocol, &c.protocol),
-                at,
-            );
+        let protocols = (&previous.protocol, &current.protocol);
+        if protocols.0.is_some() && protocols.1.is_some() && protocols.0 != protocols.1 {
+            let rule = (StructureRule::ServerProtocolChanged, "protocol", "");
+            self.option_changed(rule, owner, crumbs, protocols, at);
         }
         self.text(
             (StructureRule::ServerDescriptionChanged, "description"),
             owner,
             crumbs,
-            (p.description.as_deref(), c.description.as_deref()),
+            (
+                previous.description.as_deref(),
+                current.description.as_deref(),
+            ),
             at,
         );
-        for (name, cv) in &c.variables {
-            let mut vc = crumbs.to_vec();
-            vc.push(Crumb::new(NodeKind::Variable, name.as_str()));
-            match p.variables.get(name) {
-                None => self.presence(
-                    (StructureRule::ServerVariableAdded, Status::Added),
-                    owner,
-                    &vc,
-                    format!("server variable `{name}` was added"),
-                    at,
-                ),
-                Some(pv) => {
-                    if pv.default != cv.default {
-                        self.option_changed(
-                            (StructureRule::ServerVariableDefaultChanged, "default", ""),
-                            owner,
-                            &vc,
-                            (&pv.default, &cv.default),
-                            at,
-                        );
-                    }
-                    if !pv.enumeration.is_empty() || !cv.enumeration.is_empty() {
-                        let removed: Vec<&String> = pv
-                            .enumeration
-                            .iter()
-                            .filter(|v| !cv.enumeration.is_empty() && !cv.enumeration.contains(v))
-                            .collect();
-                        let added: Vec<&String> = cv
-                            .enumeration
-                            .iter()
-                            .filter(|v| !pv.enumeration.is_empty() && !pv.enumeration.contains(v))
-                            .collect();
-                        if !removed.is_empty() || (pv.enumeration.is_empty()) {
-                            let removed_msg = if pv.enumeration.is_empty() {
-                                "values are now restricted".to_string()
-                            } else {
-                                format!("values removed: {removed:?}")
-                            };
-                            self.base(
-                                StructureRule::ServerVariableEnumValueRemoved,
-                                owner,
-                                &vc,
-                                Status::Modified,
-                                removed_msg,
-                                Some(json!(removed)),
-                                None,
-                                at,
-                            );
-                        }
-                        if !added.is_empty() {
-                            self.base(
-                                StructureRule::ServerVariableEnumValueAdded,
-                                owner,
-                                &vc,
-                                Status::Modified,
-                                format!("values added: {added:?}"),
-                                None,
-                                Some(json!(added)),
-                                at,
-                            );
-                        }
-                    }
+        for entry in entries(&previous.variables, &current.variables) {
+            let mut crumbs = crumbs.to_vec();
+            match entry {
+                Entry::Added(name, _) => {
+                    crumbs.push(Crumb::new(NodeKind::Variable, name.as_str()));
+                    self.appeared(&SERVER_VARIABLE, owner, &crumbs, name, at);
                 }
-            }
-        }
-        for name in p.variables.keys() {
-            if !c.variables.contains_key(name) {
-                let mut vc = crumbs.to_vec();
-                vc.push(Crumb::new(NodeKind::Variable, name.as_str()));
-                self.presence(
-                    (StructureRule::ServerVariableRemoved, Status::Removed),
-                    owner,
-                    &vc,
-                    format!("server variable `{name}` was removed"),
-                    at,
-                );
+                Entry::Removed(name, _) => {
+                    crumbs.push(Crumb::new(NodeKind::Variable, name.as_str()));
+                    self.disappeared(&SERVER_VARIABLE, owner, &crumbs, name, at);
+                }
+                Entry::Both(name, before, after) => {
+                    crumbs.push(Crumb::new(NodeKind::Variable, name.as_str()));
+                    self.server_variable(owner, &crumbs, (before, after), at);
+                }
             }
         }
     }
 
+    /// Two versions of a server variable: default and allowed values.
+    fn server_variable(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        (previous, current): (&ServerVariable, &ServerVariable),
+        at: At<'_>,
+    ) {
+        if previous.default != current.default {
+            let rule = (StructureRule::ServerVariableDefaultChanged, "default", "");
+            let defaults = (&previous.default, &current.default);
+            self.option_changed(rule, owner, crumbs, defaults, at);
+        }
+        let (before, after) = (&previous.enumeration, &current.enumeration);
+        if before.is_empty() && after.is_empty() {
+            return;
+        }
+        let removed: Vec<&String> = before
+            .iter()
+            .filter(|v| !after.is_empty() && !after.contains(v))
+            .collect();
+        let added: Vec<&String> = after
+            .iter()
+            .filter(|v| !before.is_empty() && !before.contains(v))
+            .collect();
+        if !removed.is_empty() || before.is_empty() {
+            let message = if before.is_empty() {
+                "values are now restricted".to_string()
+            } else {
+                format!("values removed: {removed:?}")
+            };
+            let rule = StructureRule::ServerVariableEnumValueRemoved;
+            self.modified(
+                rule,
+                owner,
+                crumbs,
+                message,
+                (Some(json!(removed)), None),
+                at,
+            );
+        }
+        if !added.is_empty() {
+            let message = format!("values added: {added:?}");
+            let rule = StructureRule::ServerVariableEnumValueAdded;
+            self.modified(rule, owner, crumbs, message, (None, Some(json!(added))), at);
+        }
+    }
+
+    /// The servers of two matched operations, by URL.
     pub(super) fn endpoint_servers(
         &mut self,
         owner: usize,
-        prev: &[Server],
-        cur: &[Server],
-        at: (Option<&Location>, Option<&Location>),
+        previous: &[Server],
+        current: &[Server],
+        at: At<'_>,
     ) {
-        for c in cur {
-            let crumbs = [Crumb::new(NodeKind::Server, c.url.as_str())];
-            match prev.iter().find(|p| p.url == c.url) {
-                None => self.presence(
-                    (StructureRule::EndpointServerAdded, Status::Added),
-                    owner,
-                    &crumbs,
-                    format!("server `{}` was added", c.url),
-                    at,
-                ),
-                Some(p) if p != c => self.server(owner, &crumbs, p, c),
+        for after in current {
+            let crumbs = [Crumb::new(NodeKind::Server, after.url.as_str())];
+            match previous.iter().find(|p| p.url == after.url) {
+                None => self.appeared(&ENDPOINT_SERVER, owner, &crumbs, &after.url, at),
+                Some(before) if before != after => self.server(owner, &crumbs, before, after),
                 Some(_) => {}
             }
         }
-        for p in prev {
-            if !cur.iter().any(|c| c.url == p.url) {
-                let crumbs = [Crumb::new(NodeKind::Server, p.url.as_str())];
-                self.presence(
-                    (StructureRule::EndpointServerRemoved, Status::Removed),
-                    owner,
-                    &crumbs,
-                    format!("server `{}` was removed", p.url),
-                    at,
-                );
+        for before in previous {
+            if !current.iter().any(|c| c.url == before.url) {
+                let crumbs = [Crumb::new(NodeKind::Server, before.url.as_str())];
+                self.disappeared(&ENDPOINT_SERVER, owner, &crumbs, &before.url, at);
             }
         }
     }
