@@ -97,6 +97,7 @@ impl<'a> Findings<'a> {
     /// Records a use of the shared component `to` from `owner` at `crumbs` (appended to one
     /// buffer: no allocation per edge). Edges from operations and from shared components alike
     /// may become link items (see [`crate::tree::build`]), so each keeps where it sits.
+    #[inline]
     pub(crate) fn link(&mut self, owner: usize, to: usize, crumbs: &[Crumb]) {
         let start = self.edge_crumbs.len();
         self.edge_crumbs.extend_from_slice(crumbs);
@@ -113,6 +114,7 @@ impl<'a> Findings<'a> {
         self.edge_crumbs.get(edge.crumbs.clone()).unwrap_or(&[])
     }
 
+    #[inline]
     pub(crate) fn add_owner(&mut self, owner: Owner<'a>) -> usize {
         self.owners.push(owner);
         self.owners.len() - 1

@@ -39,6 +39,7 @@ struct PairEntry {
 }
 
 impl PairMemo {
+    #[inline]
     fn hash(previous: &Location, current: &Location) -> u64 {
         use std::hash::Hasher;
         // File, length and the last bytes of each pointer: pointers share long beginnings
@@ -61,6 +62,7 @@ impl PairMemo {
     }
 
     /// The index of a pair, if seen.
+    #[inline]
     pub(crate) fn find(&self, previous: &Location, current: &Location) -> Option<usize> {
         let mut i = *self.heads.get(&Self::hash(previous, current))?;
         while let Some(e) = self.entries.get(i as usize) {
@@ -73,6 +75,7 @@ impl PairMemo {
     }
 
     /// Adds a pair not seen before; returns its index.
+    #[inline]
     pub(crate) fn insert(
         &mut self,
         previous: Location,
@@ -94,6 +97,7 @@ impl PairMemo {
         i
     }
 
+    #[inline]
     pub(crate) fn state(&mut self, i: usize) -> Option<&mut PairState> {
         self.entries.get_mut(i).map(|e| &mut e.state)
     }
@@ -118,6 +122,7 @@ pub(crate) struct LastEdge {
 }
 
 impl LastEdge {
+    #[inline]
     pub(crate) fn hit(
         &self,
         previous: &Location,
@@ -137,6 +142,7 @@ impl LastEdge {
         .then_some(self.to)
     }
 
+    #[inline]
     pub(crate) fn set(
         &mut self,
         previous: &Location,
@@ -169,6 +175,7 @@ pub(crate) struct PointerPair<'a> {
 }
 
 impl<'a> PointerPair<'a> {
+    #[inline]
     pub(crate) fn new(previous: &'a Location, current: &'a Location) -> Self {
         PointerPair {
             previous: (previous.file, previous.pointer.as_str()),

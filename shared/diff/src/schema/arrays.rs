@@ -3,9 +3,10 @@
 //! `propertyNames`, `unevaluatedItems` compared one level down.
 
 use serde_json::json;
-use specpress_spec::{Arr, Kind, Obj, V};
+use specpress_spec::{Arr, Kind, V};
 
 use super::Pair;
+use super::values::has_schema;
 use crate::change::{Crumb, NodeKind};
 use crate::context::Context;
 use crate::rules::SchemaCheck;
@@ -15,6 +16,8 @@ const APPLICATORS: [&str; 3] = ["contains", "propertyNames", "unevaluatedItems"]
 
 impl<'a> Context<'a> {
     /// `items`: a tuple (array form) compared position by position, else the item schemas.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn items(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         let kinds = (
             pair.previous.get("items").map(V::kind),
@@ -32,10 +35,21 @@ impl<'a> Context<'a> {
     }
 
     /// `prefixItems`: compared position by position, or added or removed as a whole.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn prefix_items(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         let (previous, current) = (pair.previous, pair.current);
-        let tuple_len = |m: Obj<'_>| m.get("prefixItems").and_then(V::as_array).map(Arr::len);
-        match (tuple_len(previous), tuple_len(current)) {
+        let lengths = (
+            previous
+                .get("prefixItems")
+                .and_then(V::as_array)
+                .map(Arr::len),
+            current
+                .get("prefixItems")
+                .and_then(V::as_array)
+                .map(Arr::len),
+        );
+        match lengths {
             (Some(a), Some(b)) => self.tuple(pair, crumbs, "prefixItems", (a, b)),
             (None, Some(b)) if b > 0 => {
                 let message = format!("{b} positional items were added");
@@ -78,10 +92,11 @@ impl<'a> Context<'a> {
     }
 
     /// The [`APPLICATORS`] present as schemas on both sides.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn applicators(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         for key in APPLICATORS {
-            let schema = |m: Obj<'a>| m.get(key).is_some_and(V::is_object);
-            if schema(pair.previous) && schema(pair.current) {
+            if has_schema(pair.previous, key) && has_schema(pair.current, key) {
                 self.child_at(pair, crumbs, key, Crumb::new(NodeKind::Condition, key));
             }
         }

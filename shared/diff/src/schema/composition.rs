@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use specpress_spec::{Arr, Location, Obj, V};
 
 use super::Pair;
-use super::values::{props_of, required_set};
+use super::values::{array, props_of, required_set};
 use crate::change::{Crumb, NodeKind, Status};
 use crate::context::Context;
 use crate::rules::SchemaCheck;
@@ -100,16 +100,13 @@ fn member_keys(list: Arr<'_>) -> Vec<String> {
 impl<'a> Context<'a> {
     /// The members of each [`COMPOSITION`] keyword: matched ones compared, the others added or
     /// removed (unless an `allOf` member only moves properties).
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn composition(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         let (pl, cl) = (pair.previous_at, pair.current_at);
         let (owner, role, depth) = (pair.owner, pair.role, pair.depth);
         for (key, added, removed) in COMPOSITION {
-            let members = |m: Obj<'a>| {
-                m.get(key)
-                    .and_then(V::as_array)
-                    .unwrap_or_else(|| Arr::empty())
-            };
-            let (a, b) = (members(pair.previous), members(pair.current));
+            let (a, b) = (array(pair.previous, key), array(pair.current, key));
             if a.is_empty() && b.is_empty() {
                 continue;
             }
@@ -188,6 +185,8 @@ impl<'a> Context<'a> {
     }
 
     /// The [`WHOLES`]: `not` and `if` added or removed, or compared inside.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn exclusion_and_condition(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         let (previous, current) = (pair.previous, pair.current);
         for row in &WHOLES {

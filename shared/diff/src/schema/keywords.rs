@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use specpress_spec::{Kind, Obj, V};
 
 use super::Pair;
-use super::values::{names, not_in, short};
+use super::values::{is_true, names, not_in, short};
 use crate::change::Crumb;
 use crate::context::Context;
 use crate::rules::SchemaCheck;
@@ -57,6 +57,7 @@ enum Scalar<'v> {
 }
 
 impl Scalar<'_> {
+    #[inline(always)]
     fn read<'v>(m: Obj<'v>, row: &SetUnset) -> Option<Scalar<'v>> {
         let v = m.get(row.key)?;
         if row.number {
@@ -256,6 +257,8 @@ fn allowed(m: Obj<'_>) -> Option<Vec<V<'_>>> {
 
 impl<'a> Context<'a> {
     /// Content-only keywords (description, title, examples) and deprecation.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn annotations(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb]) {
         let (previous, current) = (pair.previous, pair.current);
         for (key, check) in [
@@ -271,13 +274,14 @@ impl<'a> Context<'a> {
         if previous.get("example") != current.get("example")
             || previous.get("examples") != current.get("examples")
         {
-            let example = |m: Obj<'a>| m.get("example").or(m.get("examples")).map(V::to_value);
-            let values = (example(previous), example(current));
+            let values = (
+                (previous.get("example").or(previous.get("examples"))).map(V::to_value),
+                (current.get("example").or(current.get("examples"))).map(V::to_value),
+            );
             let message = "example changed".into();
             self.changed(pair, crumbs, SchemaCheck::ExampleChanged, message, values);
         }
-        let deprecated = |m: Obj<'_>| m.get("deprecated").and_then(V::as_bool) == Some(true);
-        if !deprecated(previous) && deprecated(current) {
+        if !is_true(previous, "deprecated") && is_true(current, "deprecated") {
             let values = (Some(false.into()), Some(true.into()));
             let check = SchemaCheck::PropertyDeprecated;
             self.changed(pair, crumbs, check, "deprecated".into(), values);
@@ -285,6 +289,8 @@ impl<'a> Context<'a> {
     }
 
     /// Types (widened, narrowed or changed) and nullability.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn types(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb]) {
         let (previous, current) = (type_facts(pair.previous), type_facts(pair.current));
         if !previous.set.is_empty() && !current.set.is_empty() && previous.set != current.set {
@@ -318,6 +324,8 @@ impl<'a> Context<'a> {
     }
 
     /// A [`SetUnset`] keyword set, removed or changed.
+    // Three calls, each with a constant row: inlined (a call each cost 0.4% of a diff).
+    #[inline(always)]
     pub(super) fn set_unset(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb], row: &SetUnset) {
         let key = row.key;
         let read = (
@@ -346,6 +354,8 @@ impl<'a> Context<'a> {
     }
 
     /// `enum` and `const`: values allowed added or removed, a restriction set or lifted.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn allowed_values(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb]) {
         match (allowed(pair.previous), allowed(pair.current)) {
             (Some(a), Some(b)) => {
@@ -377,6 +387,8 @@ impl<'a> Context<'a> {
 
     /// Numeric bounds ([`BOUNDS`]), maximum lengths and counts ([`MAXIMUMS`]), minimum ones
     /// ([`MINIMUMS`]).
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn bounds(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb]) {
         let (previous, current) = (pair.previous, pair.current);
         for row in &BOUNDS {
@@ -444,18 +456,23 @@ impl<'a> Context<'a> {
     }
 
     /// Pattern, multipleOf, uniqueItems, default, discriminator, content encoding.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn value_constraints(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb]) {
         let (previous, current) = (pair.previous, pair.current);
         self.set_unset(pair, crumbs, &PATTERN);
         self.set_unset(pair, crumbs, &MULTIPLE_OF);
-        let unique = |m: Obj<'_>| m.get("uniqueItems").and_then(V::as_bool) == Some(true);
-        if unique(previous) != unique(current) {
-            let check = if unique(current) {
+        let unique = (
+            is_true(previous, "uniqueItems"),
+            is_true(current, "uniqueItems"),
+        );
+        if unique.0 != unique.1 {
+            let check = if unique.1 {
                 SchemaCheck::UniqueItemsSet
             } else {
                 SchemaCheck::UniqueItemsUnset
             };
-            let values = (Some(unique(previous).into()), Some(unique(current).into()));
+            let values = (Some(unique.0.into()), Some(unique.1.into()));
             self.changed(pair, crumbs, check, "uniqueItems changed".into(), values);
         }
         let (a, b) = (previous.get("default"), current.get("default"));

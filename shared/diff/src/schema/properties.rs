@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use specpress_spec::{Arr, Location, Obj, V};
 
 use super::Pair;
-use super::values::{get_at, missing_any, props_of, required_set};
+use super::values::{get_at, missing_any, object, props_of, required_set};
 use crate::change::{Crumb, NodeKind, Status};
 use crate::context::Context;
 use crate::nav::Nav;
@@ -50,6 +50,8 @@ fn effective<'a>(
 
 impl<'a> Context<'a> {
     /// `properties` and `required`.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn properties(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         let (previous, current) = (pair.previous, pair.current);
         let (pp, cp) = (props_of(previous), props_of(current));
@@ -277,6 +279,8 @@ impl<'a> Context<'a> {
 
     /// `additionalProperties` and `unevaluatedProperties`: closed, opened, or both schemas
     /// compared.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn additional_properties(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         for key in ["additionalProperties", "unevaluatedProperties"] {
             let open = |v: Option<V<'a>>| v.and_then(V::as_bool) != Some(false);
@@ -298,6 +302,8 @@ impl<'a> Context<'a> {
     }
 
     /// `dependentRequired` constraints added or removed.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn dependent_required(&mut self, pair: &Pair<'_, 'a>, crumbs: &[Crumb]) {
         let constraints = |m: Obj<'a>| -> BTreeSet<(String, String)> {
             m.get("dependentRequired")
@@ -335,15 +341,12 @@ impl<'a> Context<'a> {
     }
 
     /// The entries of [`KEYED_SUBSCHEMAS`]: compared when on both sides, else added or removed.
+    // Called once, from `compare`: inlined there.
+    #[inline]
     pub(super) fn keyed_subschemas(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
         let (pl, cl) = (pair.previous_at, pair.current_at);
         for (key, added, removed) in KEYED_SUBSCHEMAS {
-            let entries = |m: Obj<'a>| {
-                m.get(key)
-                    .and_then(V::as_object)
-                    .unwrap_or_else(|| Obj::empty())
-            };
-            let (a, b) = (entries(pair.previous), entries(pair.current));
+            let (a, b) = (object(pair.previous, key), object(pair.current, key));
             for (k, v) in a.iter() {
                 let crumb = Crumb::new(NodeKind::Property, format!("{key}[{k}]"));
                 if b.contains_key(k) {

@@ -3,13 +3,14 @@
 
 use std::collections::BTreeSet;
 
-use specpress_spec::{Kind, Obj, V};
+use specpress_spec::{Arr, Kind, Obj, V};
 
 use crate::nav::{FxBuild, FxSet};
 
 /// `m.get(key)` that first tries `near`, the entry of `m` at the position of `key` in the
 /// other version's map (read by a walk alongside it): two versions of a document usually
 /// list properties in the same order, and a lookup compares keys.
+#[inline(always)]
 pub(super) fn get_at<'m>(m: Obj<'m>, near: Option<(&'m str, V<'m>)>, key: &str) -> Option<V<'m>> {
     match near {
         Some((k, v)) if k == key => Some(v),
@@ -142,7 +143,36 @@ pub(super) fn names(list: &[V<'_>]) -> String {
         .join(", ")
 }
 
+/// The array under `key` (empty when there is none).
+#[inline(always)]
+pub(super) fn array<'v>(m: Obj<'v>, key: &str) -> Arr<'v> {
+    m.get(key)
+        .and_then(V::as_array)
+        .unwrap_or_else(|| Arr::empty())
+}
+
+/// The object under `key` (empty when there is none).
+#[inline(always)]
+pub(super) fn object<'v>(m: Obj<'v>, key: &str) -> Obj<'v> {
+    m.get(key)
+        .and_then(V::as_object)
+        .unwrap_or_else(|| Obj::empty())
+}
+
+/// Whether `key` is `true`.
+#[inline(always)]
+pub(super) fn is_true(m: Obj<'_>, key: &str) -> bool {
+    m.get(key).and_then(V::as_bool) == Some(true)
+}
+
+/// Whether `key` holds a schema object.
+#[inline(always)]
+pub(super) fn has_schema(m: Obj<'_>, key: &str) -> bool {
+    m.get(key).is_some_and(V::is_object)
+}
+
 /// The `properties` of a schema (empty when it has none).
+#[inline(always)]
 pub(super) fn props_of(m: Obj<'_>) -> Obj<'_> {
     m.get("properties")
         .and_then(V::as_object)

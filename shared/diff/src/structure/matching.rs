@@ -16,6 +16,7 @@ pub(super) struct Near {
 
 impl Near {
     /// The index of `key` (the `i`-th key of the map walked) in `m`.
+    #[inline]
     pub(super) fn find<K: Hash + Eq, V>(
         &mut self,
         m: &Map<K, V>,
@@ -44,6 +45,7 @@ pub(super) enum Entry<'m, K, V> {
 /// The value of `key` (the `i`-th key of the other version) in `m`: the entry at position
 /// `i` first (two versions of a document usually list their keys in the same order), then a
 /// scan of a small map (cheaper than hashing the key), else the map's lookup.
+#[inline(always)]
 pub(super) fn near_get<'m, K: Hash + Eq, V>(m: &'m Map<K, V>, i: usize, key: &K) -> Option<&'m V> {
     if let Some((k, v)) = m.get_index(i)
         && k == key
@@ -62,18 +64,48 @@ pub(super) fn near_get<'m, K: Hash + Eq, V>(m: &'m Map<K, V>, i: usize, key: &K)
 pub(super) fn entries<'m, K: Hash + Eq, V>(
     previous: &'m Map<K, V>,
     current: &'m Map<K, V>,
-) -> impl Iterator<Item = Entry<'m, K, V>> {
-    let kept = current
-        .iter()
-        .enumerate()
-        .map(|(i, (k, c))| match near_get(previous, i, k) {
-            Some(p) => Entry::Both(k, p, c),
-            None => Entry::Added(k, c),
-        });
-    let removed = previous
-        .iter()
-        .enumerate()
-        .filter(|(i, (k, _))| near_get(current, *i, k).is_none())
-        .map(|(_, (k, p))| Entry::Removed(k, p));
-    kept.chain(removed)
+) -> Entries<'m, K, V> {
+    Entries {
+        previous,
+        current,
+        next: 0,
+        removed: false,
+    }
+}
+
+/// The iterator of [`entries`].
+pub(super) struct Entries<'m, K, V> {
+    previous: &'m Map<K, V>,
+    current: &'m Map<K, V>,
+    /// The next position in the current version, then (`removed`) in the previous one.
+    next: usize,
+    removed: bool,
+}
+
+impl<'m, K: Hash + Eq, V> Iterator for Entries<'m, K, V> {
+    type Item = Entry<'m, K, V>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.removed {
+            if let Some((k, c)) = self.current.get_index(self.next) {
+                let i = self.next;
+                self.next += 1;
+                return Some(match near_get(self.previous, i, k) {
+                    Some(p) => Entry::Both(k, p, c),
+                    None => Entry::Added(k, c),
+                });
+            }
+            self.removed = true;
+            self.next = 0;
+        }
+        while let Some((k, p)) = self.previous.get_index(self.next) {
+            let i = self.next;
+            self.next += 1;
+            if near_get(self.current, i, k).is_none() {
+                return Some(Entry::Removed(k, p));
+            }
+        }
+        None
+    }
 }

@@ -77,6 +77,7 @@ fn in_name(location: ParameterIn) -> &'static str {
 
 /// How parameters match: path parameters by position, headers case-insensitively, others by
 /// location and name.
+#[inline]
 fn same_parameter(a: &Parameter, b: &Parameter) -> bool {
     a.location == b.location
         && match (a.location, a.path_index, b.path_index) {
@@ -88,6 +89,7 @@ fn same_parameter(a: &Parameter, b: &Parameter) -> bool {
 
 /// The parameter matching `x` in `list` (operations have few parameters: linear matching
 /// beats hashing here).
+#[inline]
 fn find<'p>(list: &'p [Parameter], x: &Parameter) -> Option<&'p Parameter> {
     list.iter().find(|y| same_parameter(x, y))
 }
