@@ -3,7 +3,9 @@
 
 use specpress_spec::{FileId, Location};
 
-use crate::nav::{FxBuild, FxHasher, FxMap};
+use hashbrown::HashTable;
+
+use crate::nav::FxHasher;
 use crate::rules::Role;
 
 /// The named components an unchanged subtree uses: (name, previous, current location).
@@ -24,9 +26,8 @@ pub(crate) struct PairState {
 /// and hands out stable indices, so a state found once is updated without a second search.
 #[derive(Default)]
 pub(crate) struct PairMemo {
-    /// Hash of a pair → index of the last entry with that hash (the others are chained
-    /// through [`PairEntry::next`]).
-    heads: FxMap<u64, u32>,
+    /// Indices in `entries`, by the hash of their pair.
+    table: HashTable<u32>,
     entries: Vec<PairEntry>,
 }
 
@@ -34,8 +35,8 @@ struct PairEntry {
     previous: Location,
     current: Location,
     state: PairState,
-    /// The previous entry with the same hash (`u32::MAX`: none).
-    next: u32,
+    /// The hash of the pair (the table grows without hashing pairs again).
+    hash: u64,
 }
 
 impl PairMemo {
@@ -56,7 +57,7 @@ impl PairMemo {
 
     pub(crate) fn with_capacity(n: usize) -> Self {
         PairMemo {
-            heads: FxMap::with_capacity_and_hasher(n, FxBuild::default()),
+            table: HashTable::with_capacity(n),
             entries: Vec::with_capacity(n),
         }
     }
@@ -64,14 +65,15 @@ impl PairMemo {
     /// The index of a pair, if seen.
     #[inline]
     pub(crate) fn find(&self, previous: &Location, current: &Location) -> Option<usize> {
-        let mut i = *self.heads.get(&Self::hash(previous, current))?;
-        while let Some(e) = self.entries.get(i as usize) {
-            if e.previous == *previous && e.current == *current {
-                return Some(i as usize);
-            }
-            i = e.next;
-        }
-        None
+        let entries = &self.entries;
+        let same = |&i: &u32| {
+            entries
+                .get(i as usize)
+                .is_some_and(|e| e.previous == *previous && e.current == *current)
+        };
+        self.table
+            .find(Self::hash(previous, current), same)
+            .map(|&i| i as usize)
     }
 
     /// Adds a pair not seen before; returns its index.
@@ -83,16 +85,15 @@ impl PairMemo {
         state: PairState,
     ) -> usize {
         let i = self.entries.len();
-        let slot = self
-            .heads
-            .entry(Self::hash(&previous, &current))
-            .or_insert(u32::MAX);
-        let next = std::mem::replace(slot, i as u32);
+        let hash = Self::hash(&previous, &current);
+        let entries = &self.entries;
+        let rehash = |&j: &u32| entries.get(j as usize).map_or(0, |e| e.hash);
+        self.table.insert_unique(hash, i as u32, rehash);
         self.entries.push(PairEntry {
             previous,
             current,
             state,
-            next,
+            hash,
         });
         i
     }

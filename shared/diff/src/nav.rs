@@ -8,7 +8,20 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use hashbrown::HashTable;
 use specpress_spec::{Document, FileId, Kind, Location, V};
+
+/// The engine's hasher for its own maps, whose keys are JSON pointers and names from the
+/// documents being compared: rustc-hash's Fx hasher, fast and not cryptographic (the maps are
+/// private to one diff run, so hash flooding is not a concern).
+pub(crate) use rustc_hash::FxHasher;
+
+/// `BuildHasher` for [`FxHasher`].
+pub(crate) type FxBuild = rustc_hash::FxBuildHasher;
+/// A `HashMap` with [`FxHasher`].
+pub(crate) type FxMap<K, V> = HashMap<K, V, FxBuild>;
+/// A `HashSet` with [`FxHasher`].
+pub(crate) type FxSet<K> = std::collections::HashSet<K, FxBuild>;
 
 /// Longest `$ref` chain followed (the spec engine's default limit).
 const MAX_CHAIN: usize = 64;
@@ -37,9 +50,8 @@ pub(crate) struct Nav<'a> {
 /// prefix whose keys live in one text buffer (no allocation per key, and dropping it frees
 /// three buffers).
 struct HeadCache<'a> {
-    /// Hash of (file, prefix) → the last entry with that hash (the others are chained
-    /// through [`HeadEntry::next`]).
-    slots: FxMap<u64, usize>,
+    /// Indices in `entries`, by the hash of their file and prefix.
+    table: HashTable<u32>,
     entries: Vec<HeadEntry<'a>>,
     /// Every prefix, one after the other.
     text: String,
@@ -50,14 +62,14 @@ struct HeadEntry<'a> {
     /// Where the prefix is in [`HeadCache::text`].
     span: std::ops::Range<usize>,
     value: Option<V<'a>>,
-    /// The previous entry with the same hash (`usize::MAX`: none).
-    next: usize,
+    /// The hash of the file and prefix (the table grows without hashing prefixes again).
+    hash: u64,
 }
 
 impl<'a> HeadCache<'a> {
     fn with_capacity(entries: usize) -> Self {
         HeadCache {
-            slots: FxMap::with_capacity_and_hasher(entries, FxBuild::default()),
+            table: HashTable::with_capacity(entries),
             entries: Vec::with_capacity(entries),
             text: String::with_capacity(entries * 48),
         }
@@ -77,14 +89,13 @@ impl<'a> HeadCache<'a> {
 
     /// `Some(value)` if the prefix was walked before (the value is `None` if it led nowhere).
     fn get(&self, hash: u64, file: FileId, head: &str) -> Option<Option<V<'a>>> {
-        let mut i = *self.slots.get(&hash)?;
-        while let Some(e) = self.entries.get(i) {
-            if e.file == file && self.text.get(e.span.clone()) == Some(head) {
-                return Some(e.value);
-            }
-            i = e.next;
-        }
-        None
+        let same = |&i: &u32| {
+            self.entries
+                .get(i as usize)
+                .is_some_and(|e| e.file == file && self.text.get(e.span.clone()) == Some(head))
+        };
+        let i = *self.table.find(hash, same)?;
+        self.entries.get(i as usize).map(|e| e.value)
     }
 
     /// Records a prefix not recorded before.
@@ -92,13 +103,14 @@ impl<'a> HeadCache<'a> {
         let i = self.entries.len();
         let start = self.text.len();
         self.text.push_str(head);
-        let slot = self.slots.entry(hash).or_insert(usize::MAX);
-        let next = std::mem::replace(slot, i);
+        let entries = &self.entries;
+        let rehash = |&j: &u32| entries.get(j as usize).map_or(0, |e| e.hash);
+        self.table.insert_unique(hash, i as u32, rehash);
         self.entries.push(HeadEntry {
             file,
             span: start..self.text.len(),
             value,
-            next,
+            hash,
         });
     }
 }
@@ -638,65 +650,3 @@ mod tests {
         assert!(walk(v, "/paths/~1a~1{b}/x~0y/01").is_some_and(|x| x.as_u64() == Some(2)));
     }
 }
-
-/// A small, fast, non-cryptographic hasher (the Fx multiply-rotate scheme) for the engine's
-/// own maps, whose keys are JSON pointers and names from the documents being compared. The
-/// maps are private to one diff run, so hash flooding is not a concern.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl std::hash::Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-/// `BuildHasher` for [`FxHasher`].
-pub(crate) type FxBuild = std::hash::BuildHasherDefault<FxHasher>;
-/// A `HashMap` with [`FxHasher`].
-pub(crate) type FxMap<K, V> = HashMap<K, V, FxBuild>;
-/// A `HashSet` with [`FxHasher`].
-pub(crate) type FxSet<K> = std::collections::HashSet<K, FxBuild>;
