@@ -254,11 +254,11 @@ impl<'a> Context<'a> {
         });
     }
 
-    /// Shorthand for a structure rule.
+    /// Records a change of a structure rule (see [`Context::emit`]).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn base(
+    pub(crate) fn structure_change(
         &mut self,
-        b: StructureRule,
+        rule: StructureRule,
         owner: usize,
         crumbs: &[Crumb],
         status: Status,
@@ -268,7 +268,7 @@ impl<'a> Context<'a> {
         at: (Option<&Location>, Option<&Location>),
     ) {
         self.emit(
-            RuleId::structure(b),
+            RuleId::structure(rule),
             owner,
             crumbs,
             status,
@@ -283,7 +283,7 @@ impl<'a> Context<'a> {
     /// A `Modified` change with its two values.
     pub(crate) fn modified(
         &mut self,
-        b: StructureRule,
+        rule: StructureRule,
         owner: usize,
         crumbs: &[Crumb],
         message: String,
@@ -291,13 +291,13 @@ impl<'a> Context<'a> {
         at: At<'_>,
     ) {
         let status = Status::Modified;
-        self.base(b, owner, crumbs, status, message, previous, current, at);
+        self.structure_change(rule, owner, crumbs, status, message, previous, current, at);
     }
 
     /// A boolean that changed: a `Modified` change with both values.
     pub(crate) fn flag(
         &mut self,
-        b: StructureRule,
+        rule: StructureRule,
         owner: usize,
         crumbs: &[Crumb],
         message: String,
@@ -305,14 +305,14 @@ impl<'a> Context<'a> {
         at: At<'_>,
     ) {
         let values = (Some(previous.into()), Some(current.into()));
-        self.modified(b, owner, crumbs, message, values, at);
+        self.modified(rule, owner, crumbs, message, values, at);
     }
 
     /// A text (description, summary, title) that changed other than by white space at its
     /// ends: "`what` changed", with both values.
     pub(crate) fn text(
         &mut self,
-        (b, what): (StructureRule, &str),
+        (rule, what): (StructureRule, &str),
         owner: usize,
         crumbs: &[Crumb],
         (previous, current): (Option<&str>, Option<&str>),
@@ -320,7 +320,7 @@ impl<'a> Context<'a> {
     ) {
         if !opt_eq(previous, current) {
             let values = (sv(previous), sv(current));
-            self.modified(b, owner, crumbs, format!("{what} changed"), values, at);
+            self.modified(rule, owner, crumbs, format!("{what} changed"), values, at);
         }
     }
 
@@ -335,19 +335,19 @@ impl<'a> Context<'a> {
         (previous, current): (bool, bool),
         at: At<'_>,
     ) {
-        let (b, became) = match (previous, current) {
+        let (rule, became) = match (previous, current) {
             (false, true) => (became_required, "required"),
             (true, false) => (became_optional, "optional"),
             _ => return,
         };
         let message = format!("{subject} became {became}");
-        self.flag(b, owner, crumbs, message, (previous, current), at);
+        self.flag(rule, owner, crumbs, message, (previous, current), at);
     }
 
     /// `deprecated` switched on; `subject` names the thing.
     pub(crate) fn deprecated(
         &mut self,
-        b: StructureRule,
+        rule: StructureRule,
         owner: usize,
         crumbs: &[Crumb],
         subject: std::fmt::Arguments<'_>,
@@ -356,15 +356,15 @@ impl<'a> Context<'a> {
     ) {
         if !previous && current {
             let message = format!("{subject} was deprecated");
-            self.flag(b, owner, crumbs, message, (false, true), at);
+            self.flag(rule, owner, crumbs, message, (false, true), at);
         }
     }
 
     /// An optional string that changed (the caller decides when): "`what` changed from `a`
-    /// to `b`", `default` standing for an absent value.
+    /// to `rule`", `default` standing for an absent value.
     pub(crate) fn option_changed(
         &mut self,
-        (b, what, default): (StructureRule, &str, &str),
+        (rule, what, default): (StructureRule, &str, &str),
         owner: usize,
         crumbs: &[Crumb],
         (previous, current): (&Option<String>, &Option<String>),
@@ -376,20 +376,20 @@ impl<'a> Context<'a> {
             current.as_deref().unwrap_or(default)
         );
         let values = (sv(previous.as_deref()), sv(current.as_deref()));
-        self.modified(b, owner, crumbs, message, values, at);
+        self.modified(rule, owner, crumbs, message, values, at);
     }
 
     /// An identifier both sides declare (an operationId) that changed.
     pub(crate) fn renamed(
         &mut self,
-        (b, what): (StructureRule, &str),
+        (rule, what): (StructureRule, &str),
         owner: usize,
         crumbs: &[Crumb],
         (previous, current): (&Option<String>, &Option<String>),
         at: At<'_>,
     ) {
         if previous.is_some() && current.is_some() && previous != current {
-            self.option_changed((b, what, ""), owner, crumbs, (previous, current), at);
+            self.option_changed((rule, what, ""), owner, crumbs, (previous, current), at);
         }
     }
 
@@ -398,12 +398,14 @@ impl<'a> Context<'a> {
         &mut self,
         (id, summary, description): (StructureRule, StructureRule, StructureRule),
         owner: usize,
-        p: [&Option<String>; 3],
-        c: [&Option<String>; 3],
+        previous: [&Option<String>; 3],
+        current: [&Option<String>; 3],
         at: At<'_>,
     ) {
-        self.renamed((id, "operationId"), owner, &[], (p[0], c[0]), at);
-        let [summaries, descriptions] = [1, 2].map(|i| (p[i].as_deref(), c[i].as_deref()));
+        let ids = (previous[0], current[0]);
+        self.renamed((id, "operationId"), owner, &[], ids, at);
+        let [summaries, descriptions] =
+            [1, 2].map(|i| (previous[i].as_deref(), current[i].as_deref()));
         self.text((summary, "summary"), owner, &[], summaries, at);
         self.text((description, "description"), owner, &[], descriptions, at);
     }
@@ -411,13 +413,13 @@ impl<'a> Context<'a> {
     /// Something added or removed as a whole (`status`): the change carries no values.
     pub(crate) fn presence(
         &mut self,
-        (b, status): (StructureRule, Status),
+        (rule, status): (StructureRule, Status),
         owner: usize,
         crumbs: &[Crumb],
         message: String,
         at: At<'_>,
     ) {
-        self.base(b, owner, crumbs, status, message, None, None, at);
+        self.structure_change(rule, owner, crumbs, status, message, None, None, at);
     }
 
     /// A crumb whose name comes from a model, sharing the name with earlier crumbs.

@@ -374,7 +374,7 @@ pub fn catalogue_markdown() -> String {
     let count = |l: Level| rules.iter().filter(|r| r.level == l).count();
     let mut out = String::new();
     out.push_str("# Diff rules\n\n");
-    out.push_str("<!-- Generated from shared/diff/src/rules.rs by `SPECPRESS_REGENERATE_DOCS=1 cargo test -p specpress-diff --test rules_doc`. Do not edit. -->\n\n");
+    out.push_str("<!-- Generated from shared/diff/src/rules/ by `SPECPRESS_REGENERATE_DOCS=1 cargo test -p specpress-diff --test rules_doc`. Do not edit. -->\n\n");
     out.push_str(&format!(
         "{} rules: {} breaking, {} warning, {} info. Levels are defaults; `specpress diff --level RULE=LEVEL` and \
          `--ignore RULE[@METHOD /path]` (or `DiffOptions`) change them.\n\n",

@@ -49,7 +49,9 @@ fn effective<'a>(
 }
 
 impl<'a> Context<'a> {
-    /// `properties` and `required`.
+    /// `properties` and `required`. (Here and below a `p…` name is of the previous side, a
+    /// `c…` name of the current one: `pp`/`cp` the properties, `preq`/`creq` the required
+    /// names, `ppl`/`cpl` the location of `properties`, `pat`/`cat` a property's.)
     // Called once, from `compare`: inlined there.
     #[inline]
     pub(super) fn properties(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {

@@ -99,7 +99,7 @@ impl<'a> Context<'a> {
             );
             let values = (None, Some(json!(after.keys().collect::<Vec<_>>())));
             let (a, b) = values;
-            self.base(
+            self.structure_change(
                 rules.added,
                 owner,
                 &crumbs,
@@ -115,7 +115,7 @@ impl<'a> Context<'a> {
             let message = "authentication is no longer required".into();
             let values = (Some(json!(before.keys().collect::<Vec<_>>())), None);
             let (a, b) = values;
-            self.base(
+            self.structure_change(
                 rules.removed,
                 owner,
                 &crumbs,

@@ -59,7 +59,7 @@ impl<'a> Context<'a> {
         for (ci, after) in current.iter().enumerate() {
             if !matched.current.contains(&ci) {
                 let owner = self.server_owner(&after.url, Status::Added);
-                self.base(
+                self.structure_change(
                     StructureRule::ServerAdded,
                     owner,
                     &[],
@@ -74,7 +74,7 @@ impl<'a> Context<'a> {
         for (pi, before) in previous.iter().enumerate() {
             if !matched.previous.contains(&pi) {
                 let owner = self.server_owner(&before.url, Status::Removed);
-                self.base(
+                self.structure_change(
                     StructureRule::ServerRemoved,
                     owner,
                     &[],
