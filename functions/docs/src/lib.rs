@@ -10,6 +10,10 @@
 //! - `GET /diff/{id}`: a public diff, rendered like a change page.
 //! - `GET /hub/{hub}` and `/hub/{hub}/changes.atom|.rss`: a hub's APIs and combined changelog ([`hub`]).
 //! - `GET /doc/{doc}/versions/{version}/source`: a version's definition exactly as deployed.
+//! - `GET /doc/{doc}/search?q=`, `GET /doc/{doc}/branches/{branch}/search?q=`, `GET /hub/{hub}/search?q=`: search
+//!   results pages ([`search`]).
+//! - For machines ([`machine`]): `{page URL}.md` (every reference page as Markdown), `GET /doc/{doc}/llms.txt`,
+//!   `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET /hub/{hub}/sitemap.xml` (a sitemap index).
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
 //! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
 //!
@@ -24,7 +28,9 @@ pub mod cache;
 mod changes;
 mod headers;
 mod hub;
+mod machine;
 mod pages;
+pub mod search;
 pub mod view;
 
 use std::sync::Arc;
@@ -43,12 +49,15 @@ pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 pub struct DocsConfig {
     /// Memory budget of the parsed documents kept for the pages, in bytes (estimated).
     pub cache_bytes: u64,
+    /// Memory budget of the search indexes, in bytes.
+    pub search_cache_bytes: u64,
 }
 
 impl Default for DocsConfig {
     fn default() -> Self {
         DocsConfig {
             cache_bytes: DEFAULT_CACHE_BYTES,
+            search_cache_bytes: search::DEFAULT_SEARCH_CACHE_BYTES,
         }
     }
 }
@@ -56,7 +65,10 @@ impl Default for DocsConfig {
 impl DocsConfig {
     /// Reads `SPECPRESS_PAGE_CACHE_BYTES` (a malformed value is logged and ignored).
     pub fn from_env() -> Self {
-        let mut c = DocsConfig::default();
+        let mut c = DocsConfig {
+            search_cache_bytes: search::cache_bytes_from_env(),
+            ..DocsConfig::default()
+        };
         if let Ok(v) = std::env::var("SPECPRESS_PAGE_CACHE_BYTES") {
             match v.trim().parse() {
                 Ok(n) => c.cache_bytes = n,
@@ -77,6 +89,7 @@ pub struct DocsState {
     pub(crate) cache: Arc<SiteCache>,
     pub(crate) assets: Arc<specpress_render::AssetUrls>,
     pub(crate) diffs: Arc<changes::DiffCache>,
+    pub(crate) search: Arc<search::SearchCache>,
 }
 
 impl DocsState {
@@ -98,6 +111,7 @@ pub fn router_with(app: AppState, config: DocsConfig) -> Router {
         cache: Arc::new(SiteCache::new(config.cache_bytes)),
         assets: Arc::new(specpress_render::asset_urls(headers::STATIC_PREFIX)),
         diffs: Arc::new(changes::DiffCache::new(changes::DEFAULT_DIFF_CACHE_BYTES)),
+        search: Arc::new(search::SearchCache::new(config.search_cache_bytes)),
     })
 }
 
@@ -127,6 +141,16 @@ pub fn router_for(state: DocsState) -> Router {
         .route("/hub/{hub}", get(hub::hub))
         .route("/hub/{hub}/changes.atom", get(hub::hub_changes_feed))
         .route("/hub/{hub}/changes.rss", get(hub::hub_changes_feed))
+        .route("/doc/{doc}/search", get(search::doc_search))
+        .route(
+            "/doc/{doc}/branches/{branch}/search",
+            get(search::branch_search),
+        )
+        .route("/hub/{hub}/search", get(search::hub_search))
+        .route("/doc/{doc}/llms.txt", get(machine::doc_llms))
+        .route("/doc/{doc}/sitemap.xml", get(machine::doc_sitemap))
+        .route("/hub/{hub}/llms.txt", get(machine::hub_llms))
+        .route("/hub/{hub}/sitemap.xml", get(machine::hub_sitemap))
         .route("/preview/{id}", get(pages::preview_root))
         .route("/preview/{id}/{*rest}", get(pages::preview_path))
         .route("/static/{file}", get(headers::asset))

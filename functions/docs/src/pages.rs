@@ -96,6 +96,9 @@ pub async fn doc_root(
     headers: HeaderMap,
     Path(segment): Path<String>,
 ) -> Response {
+    if let Some(key) = segment.strip_suffix(".md") {
+        return crate::machine::markdown_root(&st, &headers, key).await;
+    }
     let (key, variant) = split_variant(&segment);
     let found = match public::find_doc(st.app.store.as_ref(), key).await {
         Ok(f) => f,
@@ -133,6 +136,11 @@ pub async fn doc_path(
         PublicDoc::Id(doc) => return canonical(&doc, &format!("/{rest}")),
         PublicDoc::Slug(doc) => doc,
     };
+    if let Some(md) = crate::machine::markdown_request(&rest) {
+        return crate::machine::markdown(&st, &headers, &doc, &rest, md)
+            .await
+            .unwrap_or_else(|r| r);
+    }
     let parts: Vec<&str> = rest.split('/').collect();
     let answer = match parts.as_slice() {
         ["change", version] => Ok(canonical(&doc, &format!("/changes/{version}"))),
@@ -211,7 +219,7 @@ pub(crate) async fn load_blob(st: &DocsState, blob: &BlobRef) -> Result<Arc<Load
 }
 
 /// One page of a documentation on one branch (`None`: the default branch).
-async fn serve_page(
+pub(crate) async fn serve_page(
     st: &DocsState,
     headers: &HeaderMap,
     doc: &Documentation,

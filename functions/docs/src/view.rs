@@ -160,7 +160,7 @@ impl DocView {
                     false,
                 ),
             ],
-            search_action: None,
+            search_action: Some(format!("{}/search", self.base)),
             alternates: vec![
                 (
                     format!("{}/changes.atom", self.base),

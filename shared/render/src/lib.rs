@@ -21,14 +21,18 @@ mod html;
 mod markdown;
 mod pages;
 mod schema;
+pub mod search;
 mod shell;
 mod site;
+mod text;
 mod usage;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};
 pub use html::{Html, escape};
+pub use search::{SearchIndex, SearchPage, SearchResult, search_page};
 pub use shell::{Layout, layout};
 pub use site::Site;
+pub use text::{MarkdownContext, escape_markdown, md_href};
 
 /// A page of a [`Site`] (valid for the site it came from).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

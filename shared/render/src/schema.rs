@@ -123,6 +123,31 @@ pub(crate) struct Flat<'a> {
 }
 
 impl<'a> Flat<'a> {
+    /// The merged properties: name, location, required (for the search index and the Markdown pages).
+    pub(crate) fn properties(&self) -> impl Iterator<Item = (&'a str, &Location, bool)> + '_ {
+        self.props.iter().map(|p| (p.name, &p.loc, p.required))
+    }
+
+    /// The item schema of an array (the first tuple member for tuples).
+    pub(crate) fn item_schema(&self) -> Option<&Location> {
+        self.items.as_ref().or(self.tuple.first())
+    }
+
+    /// The types written (`null` folded into [`Flat::nullable`]).
+    pub(crate) fn type_names(&self) -> &[&'a str] {
+        &self.types
+    }
+
+    /// `format`, if any.
+    pub(crate) fn format_name(&self) -> Option<&'a str> {
+        self.format
+    }
+
+    /// The `enum` values, if any.
+    pub(crate) fn enum_values(&self) -> Option<V<'a>> {
+        self.facet("enum")
+    }
+
     fn facet(&self, key: &str) -> Option<V<'a>> {
         self.facets.iter().find_map(|v| v.get(key))
     }

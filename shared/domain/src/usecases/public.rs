@@ -171,3 +171,10 @@ pub async fn previous_version(
         None => Ok(None),
     }
 }
+
+/// The documentations a hub lists on its public pages, by slug.
+pub async fn hub_docs(store: &dyn Store, hub: &Hub) -> Result<Vec<Documentation>> {
+    let mut docs = store.list_docs(hub.org_id, Some(hub.id)).await?;
+    docs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
+    Ok(docs)
+}

@@ -1,0 +1,379 @@
+//! Pages for machines, end to end against the real `specpress serve`: the Markdown variant of reference pages
+//! (`{page URL}.md`), `llms.txt` of a documentation and of a hub, the sitemap of a documentation and the sitemap index
+//! of a hub (parsed as XML), with document text escaped and unknown names answered 404.
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+use reqwest::blocking::Client;
+use serde_json::{Value, json};
+use specpress_e2e::{Server, temp_dir};
+
+const ORG: &str = "machine-tests-organization-token-42";
+
+/// A small API with hostile text in names, summaries and descriptions.
+const CLINIC: &str = r#"openapi: 3.0.3
+info:
+  title: Clinic API
+  version: 1.0.0
+tags:
+  - name: Pets
+paths:
+  /pets/{petId}/vaccinations:
+    get:
+      tags: [Pets]
+      operationId: listVaccinations
+      summary: List vaccinations
+      parameters:
+        - name: petId
+          in: path
+          required: true
+          schema: {type: string}
+        - name: per_page
+          in: query
+          schema: {type: integer}
+      responses:
+        '200':
+          description: The vaccinations
+          content:
+            application/json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/Vaccination'}
+  /owners:
+    post:
+      tags: [Pets]
+      operationId: createOwner
+      summary: "Create an owner <img src=x onerror=alert(1)>"
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                homeAddress: {type: string}
+      responses:
+        '201': {description: Created}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: {type: string}
+        vaccinations:
+          type: array
+          items: {$ref: '#/components/schemas/Vaccination'}
+        "<script>alert(1)</script>": {type: string}
+    Vaccination:
+      type: object
+      properties:
+        vaccine: {type: string}
+        administeredAt: {type: string, format: date-time}
+        clinic:
+          type: object
+          properties:
+            veterinarian: {type: string}
+"#;
+
+struct Site {
+    server: Server,
+    _dir: tempfile::TempDir,
+    http: Client,
+}
+
+impl Site {
+    fn start() -> Site {
+        let dir = temp_dir();
+        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
+        let http = Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        Site {
+            server,
+            _dir: dir,
+            http,
+        }
+    }
+    fn url(&self, p: &str) -> String {
+        format!("{}{}", self.server.base_url, p)
+    }
+    fn api(&self, p: &str, body: Value) -> Value {
+        let r = self
+            .http
+            .post(self.url(p))
+            .header("Authorization", format!("Token {ORG}"))
+            .json(&body)
+            .send()
+            .unwrap();
+        assert!(r.status().is_success(), "{p}: {}", r.status());
+        r.json().unwrap_or(Value::Null)
+    }
+    fn deploy(&self, doc: &str, branch: Option<&str>, definition: &str) -> Value {
+        let mut body = json!({"documentation": doc, "definition": definition});
+        if let Some(b) = branch {
+            body["branch_name"] = json!(b);
+        }
+        self.api("/api/v1/versions", body)
+    }
+    /// Status, content type and body of a GET (`url` absolute or a path).
+    fn get(&self, url: &str) -> (u16, String, String) {
+        let url = if url.starts_with("http") {
+            url.to_string()
+        } else {
+            self.url(url)
+        };
+        let r = self.http.get(url).send().unwrap();
+        let status = r.status().as_u16();
+        let ct = r
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        (status, ct, r.text().unwrap_or_default())
+    }
+}
+
+fn clinic_site() -> Site {
+    let site = Site::start();
+    site.api("/api/v1/docs", json!({"name": "Clinic", "slug": "clinic"}));
+    site.deploy("clinic", None, CLINIC);
+    site
+}
+
+/// The targets of the Markdown links `[text](target)` of a text.
+fn md_links(text: &str) -> Vec<String> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|r| r.split(')').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The text of every `<name>` element of an XML document, parsed by quick-xml (which fails on malformed XML).
+fn xml_texts(xml: &str, name: &str) -> Vec<String> {
+    let mut reader = Reader::from_str(xml);
+    let mut out = Vec::new();
+    let mut inside = false;
+    let mut root = None;
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Start(e) => {
+                let n = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+                if root.is_none() {
+                    let ns = e
+                        .attributes()
+                        .filter_map(Result::ok)
+                        .find(|a| a.key.as_ref() == b"xmlns")
+                        .map(|a| String::from_utf8_lossy(&a.value).into_owned());
+                    assert_eq!(
+                        ns.as_deref(),
+                        Some("http://www.sitemaps.org/schemas/sitemap/0.9")
+                    );
+                    root = Some(n.clone());
+                }
+                inside = n == name;
+            }
+            Event::Text(t) if inside => out.push(t.decode().unwrap().into_owned()),
+            Event::End(_) => inside = false,
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_reference_page_has_a_markdown_variant_with_document_text_escaped() {
+    let site = clinic_site();
+    let (s, ct, home) = site.get("/doc/clinic.md");
+    assert_eq!(s, 200);
+    assert_eq!(ct, "text/markdown; charset=utf-8");
+    assert!(home.starts_with("# Clinic API\n"), "{home}");
+    assert!(
+        home.contains("(/doc/clinic/operation/operation-get-pets-petid-vaccinations.md)"),
+        "{home}"
+    );
+    let (s, _, op) = site.get("/doc/clinic/operation/operation-get-pets-petid-vaccinations.md");
+    assert_eq!(s, 200);
+    assert!(op.contains("**GET** `/pets/{petId}/vaccinations`"), "{op}");
+    assert!(op.contains("| `per_page` | query | integer | no |"), "{op}");
+    assert!(
+        op.contains("[Vaccination](/doc/clinic/schema/Vaccination.md)"),
+        "{op}"
+    );
+    // Hostile text is escaped for Markdown: no raw tag, no link or image can come from the document.
+    let (_, _, owner) = site.get("/doc/clinic/operation/operation-post-owners.md");
+    assert!(
+        owner.contains("Create an owner \\<img src\\=x onerror\\=alert\\(1\\)\\>"),
+        "{owner}"
+    );
+    let (_, _, pet) = site.get("/doc/clinic/schema/Pet.md");
+    assert!(
+        pet.contains("`<script>alert(1)</script>`"),
+        "in a code span: {pet}"
+    );
+    for text in [&home, &op, &owner, &pet] {
+        assert!(!text.contains("<img src"), "{text}");
+        assert!(!text.contains("\n<script"), "{text}");
+    }
+    // Every link of the home page's Markdown answers 200 with Markdown.
+    for link in md_links(&home) {
+        if link.ends_with(".md") {
+            let (s, ct, _) = site.get(&link);
+            assert_eq!(
+                (s, ct.as_str()),
+                (200, "text/markdown; charset=utf-8"),
+                "{link}"
+            );
+        }
+    }
+    // A branch's pages, the default branch named (redirected), an alias (redirected), unknown pages.
+    site.deploy(
+        "clinic",
+        Some("next"),
+        &CLINIC.replace("Clinic API", "Clinic API next"),
+    );
+    let (s, _, next) = site.get("/doc/clinic/branches/next.md");
+    assert_eq!(s, 200);
+    assert!(next.starts_with("# Clinic API next\n"), "{next}");
+    assert!(
+        next.contains("(/doc/clinic/branches/next/schema/Pet.md)"),
+        "{next}"
+    );
+    let r = site
+        .http
+        .get(site.url("/doc/clinic/branches/main/schema/Pet.md"))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 307);
+    assert_eq!(r.headers()["location"], "/doc/clinic/schema/Pet.md");
+    let r = site
+        .http
+        .get(site.url("/doc/clinic/operation/listVaccinations.md"))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 308);
+    assert_eq!(
+        r.headers()["location"],
+        "/doc/clinic/operation/operation-get-pets-petid-vaccinations.md"
+    );
+    for path in [
+        "/doc/clinic/schema/Nope.md",
+        "/doc/nope.md",
+        "/doc/nope/schema/Pet.md",
+        "/doc/clinic/branches/nope.md",
+    ] {
+        let (s, _, _) = site.get(path);
+        assert_eq!(s, 404, "{path}");
+    }
+}
+
+#[test]
+fn llms_txt_lists_every_page_with_its_markdown_url_and_the_sitemap_every_page_with_its_publication_time()
+ {
+    let site = clinic_site();
+    let (s, ct, llms) = site.get("/doc/clinic/llms.txt");
+    assert_eq!(s, 200);
+    assert_eq!(ct, "text/plain; charset=utf-8");
+    assert!(
+        llms.starts_with("# Clinic\n\n> API reference of Clinic API, version 1\\.0\\.0"),
+        "{llms}"
+    );
+    let origin = &site.server.base_url;
+    let links: Vec<String> = md_links(&llms)
+        .into_iter()
+        .filter(|l| l.ends_with(".md"))
+        .collect();
+    assert!(
+        links.contains(&format!(
+            "{origin}/doc/clinic/operation/operation-get-pets-petid-vaccinations.md"
+        )),
+        "{llms}"
+    );
+    assert!(
+        llms.contains(": GET /pets/{petId}/vaccinations\n"),
+        "{llms}"
+    );
+    for l in &links {
+        assert!(l.starts_with(&format!("{origin}/doc/clinic")), "{l}");
+        let (s, _, _) = site.get(l);
+        assert_eq!(s, 200, "{l}");
+    }
+    let (s, ct, xml) = site.get("/doc/clinic/sitemap.xml");
+    assert_eq!(s, 200);
+    assert_eq!(ct, "application/xml; charset=utf-8");
+    let locs = xml_texts(&xml, "loc");
+    let lastmods = xml_texts(&xml, "lastmod");
+    // The same pages as llms.txt, as HTML URLs.
+    assert_eq!(locs.len(), links.len(), "{xml}\n{llms}");
+    assert_eq!(locs[0], format!("{origin}/doc/clinic"));
+    for loc in &locs {
+        let (s, ct, _) = site.get(loc);
+        assert_eq!((s, ct.starts_with("text/html")), (200, true), "{loc}");
+    }
+    assert_eq!(lastmods.len(), locs.len());
+    let published =
+        time::OffsetDateTime::parse(&lastmods[0], &time::format_description::well_known::Rfc3339)
+            .unwrap();
+    assert!((time::OffsetDateTime::now_utc() - published).whole_minutes() < 10);
+    assert!(lastmods.iter().all(|l| l == &lastmods[0]));
+    // Unknown documentations: 404.
+    assert_eq!(site.get("/doc/nope/llms.txt").0, 404);
+    assert_eq!(site.get("/doc/nope/sitemap.xml").0, 404);
+}
+
+#[test]
+fn a_hub_has_an_llms_txt_of_its_apis_and_a_sitemap_index_of_their_sitemaps() {
+    let site = Site::start();
+    site.api("/api/v1/hubs", json!({"name": "Vets <b>", "slug": "vets"}));
+    for (slug, hub) in [
+        ("clinic", Some("vets")),
+        ("farm", Some("vets")),
+        ("outside", None),
+        ("empty", Some("vets")),
+    ] {
+        let mut body = json!({"name": slug, "slug": slug});
+        if let Some(h) = hub {
+            body["hub"] = json!(h);
+        }
+        site.api("/api/v1/docs", body);
+    }
+    site.deploy("clinic", None, CLINIC);
+    site.deploy("farm", None, &CLINIC.replace("Clinic API", "Farm API"));
+    site.deploy("outside", None, CLINIC);
+    let origin = &site.server.base_url;
+    let (s, _, xml) = site.get("/hub/vets/sitemap.xml");
+    assert_eq!(s, 200);
+    assert!(xml.contains("<sitemapindex"), "{xml}");
+    let locs = xml_texts(&xml, "loc");
+    assert_eq!(
+        locs,
+        vec![
+            format!("{origin}/doc/clinic/sitemap.xml"),
+            format!("{origin}/doc/farm/sitemap.xml")
+        ]
+    );
+    for loc in &locs {
+        assert_eq!(site.get(loc).0, 200);
+    }
+    let (s, _, llms) = site.get("/hub/vets/llms.txt");
+    assert_eq!(s, 200);
+    assert!(llms.starts_with("# Vets \\<b\\>\n"), "{llms}");
+    assert!(
+        llms.contains(&format!(
+            "[clinic]({origin}/doc/clinic/llms.txt): Clinic API, version 1\\.0\\.0"
+        )),
+        "{llms}"
+    );
+    assert!(
+        llms.contains(&format!("[farm]({origin}/doc/farm/llms.txt): Farm API")),
+        "{llms}"
+    );
+    assert!(
+        !llms.contains("outside") && !llms.contains("empty"),
+        "{llms}"
+    );
+    assert_eq!(site.get("/hub/nope/llms.txt").0, 404);
+    assert_eq!(site.get("/hub/nope/sitemap.xml").0, 404);
+}

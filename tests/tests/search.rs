@@ -1,0 +1,455 @@
+//! Search, end to end against the real `specpress serve`: the GET form in every page's chrome, the results page of a
+//! documentation (on its default branch and on another branch) and of a hub, ranking, typos, links into the reference
+//! pages, hostile and out-of-bounds queries, and unknown documentations, branches and hubs.
+
+use reqwest::blocking::Client;
+use serde_json::{Value, json};
+use specpress_e2e::{Server, corpus, temp_dir};
+
+const ORG: &str = "search-tests-organization-token-42";
+
+/// A small API where the same word is an operation, a parameter and a schema property, with hostile text.
+const CLINIC: &str = r#"openapi: 3.0.3
+info:
+  title: Clinic API
+  version: 1.0.0
+tags:
+  - name: Pets
+paths:
+  /pets/{petId}/vaccinations:
+    get:
+      tags: [Pets]
+      operationId: listVaccinations
+      summary: List vaccinations
+      parameters:
+        - name: petId
+          in: path
+          required: true
+          schema: {type: string}
+        - name: per_page
+          in: query
+          schema: {type: integer}
+      responses:
+        '200':
+          description: The vaccinations
+          content:
+            application/json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/Vaccination'}
+  /owners:
+    post:
+      tags: [Pets]
+      operationId: createOwner
+      summary: "Create an owner <img src=x onerror=alert(1)>"
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                homeAddress: {type: string}
+      responses:
+        '201': {description: Created}
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: {type: string}
+        vaccinations:
+          type: array
+          items: {$ref: '#/components/schemas/Vaccination'}
+        "<script>alert(1)</script>": {type: string}
+    Vaccination:
+      type: object
+      properties:
+        vaccine: {type: string}
+        administeredAt: {type: string, format: date-time}
+        clinic:
+          type: object
+          properties:
+            veterinarian: {type: string}
+"#;
+
+struct Site {
+    server: Server,
+    _dir: tempfile::TempDir,
+    http: Client,
+}
+
+impl Site {
+    fn start() -> Site {
+        let dir = temp_dir();
+        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
+        let http = Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        Site {
+            server,
+            _dir: dir,
+            http,
+        }
+    }
+    fn url(&self, p: &str) -> String {
+        format!("{}{}", self.server.base_url, p)
+    }
+    fn api(&self, method: reqwest::Method, p: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .http
+            .request(method, self.url(p))
+            .header("Authorization", format!("Token {ORG}"))
+            .json(&body)
+            .send()
+            .unwrap();
+        let s = r.status().as_u16();
+        (s, r.json().unwrap_or(Value::Null))
+    }
+    fn create_doc(&self, slug: &str, name: &str, hub: Option<&str>) {
+        let mut body = json!({"name": name, "slug": slug});
+        if let Some(h) = hub {
+            body["hub"] = json!(h);
+        }
+        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/docs", body);
+        assert_eq!(s, 201, "{b}");
+    }
+    fn deploy(&self, doc: &str, branch: Option<&str>, definition: &str) {
+        let mut body = json!({"documentation": doc, "definition": definition});
+        if let Some(b) = branch {
+            body["branch_name"] = json!(b);
+        }
+        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/versions", body);
+        assert_eq!(s, 201, "{b}");
+    }
+    fn get(&self, p: &str) -> (u16, String) {
+        let r = self.http.get(self.url(p)).send().unwrap();
+        let status = r.status().as_u16();
+        (status, r.text().unwrap_or_default())
+    }
+    fn search(&self, path: &str, q: &str) -> (u16, String) {
+        let r = self
+            .http
+            .get(format!("{}?q={}", self.url(path), encode(q)))
+            .send()
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.text().unwrap_or_default())
+    }
+}
+
+/// Percent-encodes a query value (everything but unreserved characters).
+fn encode(q: &str) -> String {
+    q.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// One result of a results page: its link, its kind label and its visible text.
+#[derive(Debug)]
+struct Row {
+    href: String,
+    kind: String,
+    text: String,
+}
+
+/// The results of a results page, in order (read from the `<ol class="results">` list).
+fn results(html: &str) -> Vec<Row> {
+    let Some(start) = html.find("<ol class=\"results\">") else {
+        return Vec::new();
+    };
+    let list = &html[start..start + html[start..].find("</ol>").unwrap()];
+    list.split("<li>")
+        .skip(1)
+        .map(|li| {
+            let href = li
+                .split("href=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or("")
+                .replace("&amp;", "&");
+            let kind = li
+                .split("<span class=\"rk\">")
+                .nth(1)
+                .and_then(|r| r.split("</span>").next())
+                .unwrap_or("")
+                .to_string();
+            Row {
+                href,
+                kind,
+                text: li.to_string(),
+            }
+        })
+        .collect()
+}
+
+fn clinic_site() -> Site {
+    let site = Site::start();
+    site.create_doc("clinic", "Clinic", None);
+    site.deploy("clinic", None, CLINIC);
+    site
+}
+
+#[test]
+fn every_documentation_page_carries_a_search_form_that_works_without_javascript() {
+    let site = clinic_site();
+    let (s, home) = site.get("/doc/clinic");
+    assert_eq!(s, 200);
+    assert!(
+        home.contains(
+            "<form class=\"search\" role=\"search\" method=\"get\" action=\"/doc/clinic/search\">"
+        ),
+        "{home}"
+    );
+    assert!(home.contains("name=\"q\""), "{home}");
+    // The results page answers the form's GET with the query kept in its own form.
+    let (s, page) = site.search("/doc/clinic/search", "vaccinations");
+    assert_eq!(s, 200);
+    assert!(page.contains("value=\"vaccinations\""), "{page}");
+    assert!(
+        page.contains("<h1>Search results for “vaccinations”</h1>"),
+        "{page}"
+    );
+    // With no query: the form alone, no results, no error.
+    let (s, empty) = site.get("/doc/clinic/search");
+    assert_eq!(s, 200);
+    assert!(results(&empty).is_empty());
+    assert!(!empty.contains("class=\"notice\""), "{empty}");
+}
+
+#[test]
+fn operations_rank_above_parameters_and_schema_properties_and_every_result_links_to_a_reference_page()
+ {
+    let site = clinic_site();
+    let (s, page) = site.search("/doc/clinic/search", "vaccinations");
+    assert_eq!(s, 200);
+    let rows = results(&page);
+    let kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
+    assert_eq!(rows[0].kind, "Operation", "{kinds:?}");
+    assert!(rows[0].text.contains("List vaccinations"), "{rows:?}");
+    assert_eq!(
+        rows[0].href,
+        "/doc/clinic/operation/operation-get-pets-petid-vaccinations"
+    );
+    let first_property = kinds
+        .iter()
+        .position(|k| *k == "Property")
+        .expect("a property");
+    assert!(first_property > 0, "{kinds:?}");
+    assert!(
+        rows[first_property].text.contains("Property of Pet"),
+        "{rows:?}"
+    );
+    // Every link is a page of the documentation that answers 200.
+    for r in &rows {
+        assert!(r.href.starts_with("/doc/clinic"), "{r:?}");
+        let (s, _) = site.get(&r.href);
+        assert_eq!(s, 200, "{r:?}");
+    }
+    // A parameter is found by its name, snake_case as written, and ranks first when named exactly so.
+    let rows = results(&site.search("/doc/clinic/search", "per_page").1);
+    assert_eq!(rows[0].kind, "Parameter", "{rows:?}");
+    assert!(
+        rows[0]
+            .text
+            .contains("Query parameter of GET /pets/{petId}/vaccinations")
+    );
+    // A nested property of an inline object and an inline request body property.
+    let rows = results(&site.search("/doc/clinic/search", "veterinarian").1);
+    assert!(
+        rows[0].text.contains("Property of Vaccination › clinic"),
+        "{rows:?}"
+    );
+    assert_eq!(rows[0].href, "/doc/clinic/schema/Vaccination");
+    let rows = results(&site.search("/doc/clinic/search", "home address").1);
+    assert!(
+        rows[0].text.contains("request body of POST /owners"),
+        "{rows:?}"
+    );
+    // Several words must all match: "list vaccinations" finds the operation, not the other entries.
+    let rows = results(&site.search("/doc/clinic/search", "list vaccinations").1);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+}
+
+#[test]
+fn a_typo_or_a_prefix_still_finds_the_word() {
+    let site = clinic_site();
+    let (s, page) = site.search("/doc/clinic/search", "vacinations");
+    assert_eq!(s, 200);
+    let rows = results(&page);
+    assert_eq!(rows[0].kind, "Operation · close match", "{rows:?}");
+    assert!(rows[0].text.contains("List vaccinations"));
+    // Two typos in a long word.
+    let rows = results(&site.search("/doc/clinic/search", "veterinarain").1);
+    assert!(!rows.is_empty());
+    // As typed so far.
+    let rows = results(&site.search("/doc/clinic/search", "vacc").1);
+    assert_eq!(rows[0].kind, "Operation", "{rows:?}");
+    // Nothing close.
+    let (s, page) = site.search("/doc/clinic/search", "zzzzzz");
+    assert_eq!(s, 200);
+    assert!(results(&page).is_empty());
+    assert!(page.contains("No results for “zzzzzz”."), "{page}");
+}
+
+#[test]
+fn hostile_and_out_of_bounds_queries_are_escaped_or_refused_plainly() {
+    let site = clinic_site();
+    let hostile = "\"><script>alert(1)</script><img src=x onerror=alert(2)>";
+    let (s, page) = site.search("/doc/clinic/search", hostile);
+    assert_eq!(s, 200);
+    assert!(!page.contains("<script>alert"), "{page}");
+    assert!(!page.contains("<img src=x"), "{page}");
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{page}"
+    );
+    // A document's hostile text in the results is escaped too.
+    let rows = results(&site.search("/doc/clinic/search", "owner").1);
+    assert!(
+        rows.iter()
+            .any(|r| r.text.contains("Create an owner &lt;img src=x")),
+        "{rows:?}"
+    );
+    let rows = results(&site.search("/doc/clinic/search", "script").1);
+    assert!(
+        rows.iter().all(|r| !r.text.contains("<script>")),
+        "{rows:?}"
+    );
+    // Too long: a 400 page saying why, with the query cut in the form.
+    let long = "a".repeat(101);
+    let (s, page) = site.search("/doc/clinic/search", &long);
+    assert_eq!(s, 400);
+    assert!(page.contains("too long"), "{page}");
+    assert!(page.contains(&format!("value=\"{}\"", "a".repeat(100))));
+    assert!(!page.contains(&long));
+    // Nothing to search for: said plainly.
+    let (s, page) = site.search("/doc/clinic/search", "?! /");
+    assert_eq!(s, 200);
+    assert!(page.contains("at least two letters or digits"), "{page}");
+    // Malformed escapes and repeated parameters do not fail the page.
+    let (s, _) = site.get("/doc/clinic/search?q=%FF%FE&q=second&x");
+    assert_eq!(s, 200);
+    // The results page carries the same security headers as every page.
+    let r = site
+        .http
+        .get(site.url("/doc/clinic/search?q=pet"))
+        .send()
+        .unwrap();
+    let csp = r.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+}
+
+#[test]
+fn a_branch_is_searched_at_its_own_url_and_unknown_documentations_branches_and_hubs_are_404_pages()
+{
+    let site = clinic_site();
+    let next = CLINIC.replace("List vaccinations", "List immunizations");
+    site.deploy("clinic", Some("next"), &next);
+    let (s, home) = site.get("/doc/clinic/branches/next");
+    assert_eq!(s, 200);
+    assert!(
+        home.contains("action=\"/doc/clinic/branches/next/search\""),
+        "{home}"
+    );
+    let rows = results(
+        &site
+            .search("/doc/clinic/branches/next/search", "immunizations")
+            .1,
+    );
+    assert_eq!(
+        rows[0].href,
+        "/doc/clinic/branches/next/operation/operation-get-pets-petid-vaccinations"
+    );
+    assert!(results(&site.search("/doc/clinic/search", "immunizations").1).is_empty());
+    // The default branch named explicitly redirects to the documentation's own search, query kept.
+    let r = site
+        .http
+        .get(site.url("/doc/clinic/branches/main/search?q=pet"))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 307);
+    assert_eq!(r.headers()["location"], "/doc/clinic/search?q=pet");
+    for path in [
+        "/doc/nope/search?q=pet",
+        "/doc/clinic/branches/nope/search?q=pet",
+        "/hub/nope/search?q=pet",
+    ] {
+        let (s, page) = site.get(path);
+        assert_eq!(s, 404, "{path}");
+        assert!(page.contains("<main"), "{path}: {page}");
+    }
+}
+
+#[test]
+fn a_hub_search_merges_its_documentations_results_and_names_the_api_of_each() {
+    let site = Site::start();
+    let (s, b) = site.api(
+        reqwest::Method::POST,
+        "/api/v1/hubs",
+        json!({"name": "Vets", "slug": "vets"}),
+    );
+    assert_eq!(s, 201, "{b}");
+    site.create_doc("clinic", "Clinic", Some("vets"));
+    site.create_doc("farm", "Farm", Some("vets"));
+    site.create_doc("outside", "Outside", None);
+    site.deploy("clinic", None, CLINIC);
+    site.deploy(
+        "farm",
+        None,
+        &CLINIC
+            .replace("Clinic API", "Farm API")
+            .replace("List vaccinations", "List herd vaccinations"),
+    );
+    site.deploy("outside", None, CLINIC);
+    let (s, page) = site.search("/hub/vets/search", "vaccinations");
+    assert_eq!(s, 200);
+    assert!(page.contains("action=\"/hub/vets/search\""), "{page}");
+    let rows = results(&page);
+    let ops: Vec<&Row> = rows.iter().filter(|r| r.kind == "Operation").collect();
+    assert_eq!(ops.len(), 2, "{rows:?}");
+    assert!(
+        ops.iter()
+            .any(|r| r.href.starts_with("/doc/clinic/") && r.text.contains("in Clinic"))
+    );
+    assert!(
+        ops.iter()
+            .any(|r| r.href.starts_with("/doc/farm/") && r.text.contains("in Farm"))
+    );
+    // Operations of both APIs come before any property.
+    let first_property = rows.iter().position(|r| r.kind == "Property").unwrap();
+    assert!(first_property >= 2, "{rows:?}");
+    // A documentation outside the hub is not searched.
+    assert!(rows.iter().all(|r| !r.href.starts_with("/doc/outside")));
+}
+
+#[test]
+fn searching_the_github_description_finds_the_operation_named_by_the_query_first() {
+    let site = Site::start();
+    site.create_doc("github", "GitHub", None);
+    let definition =
+        std::fs::read_to_string(corpus().join("openapi-3.0/github-api-23.0.2.json")).unwrap();
+    site.deploy("github", None, &definition);
+    let rows = results(&site.search("/doc/github/search", "list pull requests").1);
+    assert!(rows[0].text.contains("List pull requests</a>"), "{rows:?}");
+    assert_eq!(
+        rows[0].href,
+        "/doc/github/operation/operation-get-repos-owner-repo-pulls"
+    );
+    // A typo in each word.
+    let rows = results(&site.search("/doc/github/search", "list pul requets").1);
+    assert!(rows[0].text.contains("List pull requests"), "{rows:?}");
+    // A property name: operations that carry the word in their own names come first, properties later.
+    let (_, page) = site.search("/doc/github/search", "repository");
+    let rows = results(&page);
+    assert_eq!(rows.len(), 50, "results are bounded");
+    assert!(page.contains("the first 50 are shown"), "{page}");
+    assert_eq!(rows[0].kind, "Operation", "{rows:?}");
+    let (s, _) = site.get(&rows[0].href);
+    assert_eq!(s, 200);
+}
