@@ -125,7 +125,8 @@ impl Md<'_, '_> {
             let (_, name) = self.c.site.schema_page(i);
             return self.link(name, self.c.site.schema_pages[i as usize]);
         }
-        let mut t = flat.type_names().join(" | ");
+        // Escaped piece by piece: an item type may be a link.
+        let mut t = escape_markdown(&flat.type_names().join(" | "));
         if let Some(items) = flat.item_schema()
             && depth < 4
         {
@@ -138,7 +139,6 @@ impl Md<'_, '_> {
                 "any".to_string()
             };
         }
-        let mut t = escape_markdown(&t);
         if let Some(f) = flat.format_name() {
             let _ = write!(t, " ({})", escape_markdown(f));
         }
