@@ -4,9 +4,8 @@
 
 use quick_xml::Reader;
 use quick_xml::events::Event;
-use reqwest::blocking::Client;
-use serde_json::{Value, json};
-use specpress_e2e::{Server, temp_dir};
+use serde_json::json;
+use specpress_e2e::site::{Site, header};
 
 const ORG: &str = "machine-tests-organization-token-42";
 
@@ -74,69 +73,9 @@ components:
             veterinarian: {type: string}
 "#;
 
-struct Site {
-    server: Server,
-    _dir: tempfile::TempDir,
-    http: Client,
-}
-
-impl Site {
-    fn start() -> Site {
-        let dir = temp_dir();
-        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
-        let http = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        Site {
-            server,
-            _dir: dir,
-            http,
-        }
-    }
-    fn url(&self, p: &str) -> String {
-        format!("{}{}", self.server.base_url, p)
-    }
-    fn api(&self, p: &str, body: Value) -> Value {
-        let r = self
-            .http
-            .post(self.url(p))
-            .header("Authorization", format!("Token {ORG}"))
-            .json(&body)
-            .send()
-            .unwrap();
-        assert!(r.status().is_success(), "{p}: {}", r.status());
-        r.json().unwrap_or(Value::Null)
-    }
-    fn deploy(&self, doc: &str, branch: Option<&str>, definition: &str) -> Value {
-        let mut body = json!({"documentation": doc, "definition": definition});
-        if let Some(b) = branch {
-            body["branch_name"] = json!(b);
-        }
-        self.api("/api/v1/versions", body)
-    }
-    /// Status, content type and body of a GET (`url` absolute or a path).
-    fn get(&self, url: &str) -> (u16, String, String) {
-        let url = if url.starts_with("http") {
-            url.to_string()
-        } else {
-            self.url(url)
-        };
-        let r = self.http.get(url).send().unwrap();
-        let status = r.status().as_u16();
-        let ct = r
-            .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_string();
-        (status, ct, r.text().unwrap_or_default())
-    }
-}
-
 fn clinic_site() -> Site {
-    let site = Site::start();
-    site.api("/api/v1/docs", json!({"name": "Clinic", "slug": "clinic"}));
+    let site = Site::start(ORG);
+    site.create_doc("clinic", "Clinic", None);
     site.deploy("clinic", None, CLINIC);
     site
 }
@@ -186,7 +125,8 @@ fn xml_texts(xml: &str, name: &str) -> Vec<String> {
 #[test]
 fn every_reference_page_has_a_markdown_variant_with_document_text_escaped() {
     let site = clinic_site();
-    let (s, ct, home) = site.get("/doc/clinic.md");
+    let (s, h, home) = site.get("/doc/clinic.md");
+    let ct = header(&h, "content-type");
     assert_eq!(s, 200);
     assert_eq!(ct, "text/markdown; charset=utf-8");
     assert!(home.starts_with("# Clinic API\n"), "{home}");
@@ -221,19 +161,16 @@ fn every_reference_page_has_a_markdown_variant_with_document_text_escaped() {
     // Every link of the home page's Markdown answers 200 with Markdown.
     for link in md_links(&home) {
         if link.ends_with(".md") {
-            let (s, ct, _) = site.get(&link);
-            assert_eq!(
-                (s, ct.as_str()),
-                (200, "text/markdown; charset=utf-8"),
-                "{link}"
-            );
+            let (s, h, _) = site.get(&link);
+            let ct = header(&h, "content-type");
+            assert_eq!((s, ct), (200, "text/markdown; charset=utf-8"), "{link}");
         }
     }
     // A branch's pages, the default branch named (redirected), an alias (redirected), unknown pages.
     site.deploy(
         "clinic",
         Some("next"),
-        &CLINIC.replace("Clinic API", "Clinic API next"),
+        CLINIC.replace("Clinic API", "Clinic API next"),
     );
     let (s, _, next) = site.get("/doc/clinic/branches/next.md");
     assert_eq!(s, 200);
@@ -274,7 +211,8 @@ fn every_reference_page_has_a_markdown_variant_with_document_text_escaped() {
 fn llms_txt_lists_every_page_with_its_markdown_url_and_the_sitemap_every_page_with_its_publication_time()
  {
     let site = clinic_site();
-    let (s, ct, llms) = site.get("/doc/clinic/llms.txt");
+    let (s, h, llms) = site.get("/doc/clinic/llms.txt");
+    let ct = header(&h, "content-type");
     assert_eq!(s, 200);
     assert_eq!(ct, "text/plain; charset=utf-8");
     assert!(
@@ -301,7 +239,8 @@ fn llms_txt_lists_every_page_with_its_markdown_url_and_the_sitemap_every_page_wi
         let (s, _, _) = site.get(l);
         assert_eq!(s, 200, "{l}");
     }
-    let (s, ct, xml) = site.get("/doc/clinic/sitemap.xml");
+    let (s, h, xml) = site.get("/doc/clinic/sitemap.xml");
+    let ct = header(&h, "content-type");
     assert_eq!(s, 200);
     assert_eq!(ct, "application/xml; charset=utf-8");
     let locs = xml_texts(&xml, "loc");
@@ -310,7 +249,8 @@ fn llms_txt_lists_every_page_with_its_markdown_url_and_the_sitemap_every_page_wi
     assert_eq!(locs.len(), links.len(), "{xml}\n{llms}");
     assert_eq!(locs[0], format!("{origin}/doc/clinic"));
     for loc in &locs {
-        let (s, ct, _) = site.get(loc);
+        let (s, h, _) = site.get(loc);
+        let ct = header(&h, "content-type");
         assert_eq!((s, ct.starts_with("text/html")), (200, true), "{loc}");
     }
     assert_eq!(lastmods.len(), locs.len());
@@ -326,22 +266,23 @@ fn llms_txt_lists_every_page_with_its_markdown_url_and_the_sitemap_every_page_wi
 
 #[test]
 fn a_hub_has_an_llms_txt_of_its_apis_and_a_sitemap_index_of_their_sitemaps() {
-    let site = Site::start();
-    site.api("/api/v1/hubs", json!({"name": "Vets <b>", "slug": "vets"}));
+    let site = Site::start(ORG);
+    let (s, b) = site.api(
+        reqwest::Method::POST,
+        "/api/v1/hubs",
+        Some(json!({"name": "Vets <b>", "slug": "vets"})),
+    );
+    assert_eq!(s, 201, "{b}");
     for (slug, hub) in [
         ("clinic", Some("vets")),
         ("farm", Some("vets")),
         ("outside", None),
         ("empty", Some("vets")),
     ] {
-        let mut body = json!({"name": slug, "slug": slug});
-        if let Some(h) = hub {
-            body["hub"] = json!(h);
-        }
-        site.api("/api/v1/docs", body);
+        site.create_doc(slug, slug, hub);
     }
     site.deploy("clinic", None, CLINIC);
-    site.deploy("farm", None, &CLINIC.replace("Clinic API", "Farm API"));
+    site.deploy("farm", None, CLINIC.replace("Clinic API", "Farm API"));
     site.deploy("outside", None, CLINIC);
     let origin = &site.server.base_url;
     let (s, _, xml) = site.get("/hub/vets/sitemap.xml");

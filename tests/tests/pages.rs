@@ -2,73 +2,17 @@
 //! the API hands out, their headers, validators and compression, branches and promotion, previews, and errors.
 
 use reqwest::blocking::Client;
-use reqwest::header::HeaderMap;
-use serde_json::{Value, json};
-use specpress_e2e::{Server, fixtures, temp_dir};
+use serde_json::json;
+use specpress_e2e::fixtures;
+use specpress_e2e::site::{Site, header};
 
 const ORG: &str = "pages-tests-organization-token-42";
-
-struct Site {
-    server: Server,
-    _dir: tempfile::TempDir,
-    http: Client,
-}
 
 fn petstore() -> String {
     std::fs::read_to_string(fixtures().join("petstore.yaml")).unwrap()
 }
 fn petstore_v2() -> String {
     std::fs::read_to_string(fixtures().join("petstore-v2.yaml")).unwrap()
-}
-
-impl Site {
-    fn start() -> Site {
-        let dir = temp_dir();
-        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
-        let http = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        Site {
-            server,
-            _dir: dir,
-            http,
-        }
-    }
-    fn url(&self, p: &str) -> String {
-        format!("{}{}", self.server.base_url, p)
-    }
-    fn api(&self, method: reqwest::Method, p: &str, body: Option<Value>) -> (u16, Value) {
-        let mut rb = self
-            .http
-            .request(method, self.url(p))
-            .header("Authorization", format!("Token {ORG}"));
-        if let Some(b) = body {
-            rb = rb.json(&b);
-        }
-        let r = rb.send().unwrap();
-        let s = r.status().as_u16();
-        (s, r.json().unwrap_or(Value::Null))
-    }
-    fn deploy(&self, doc: &str, branch: Option<&str>, definition: String) -> Value {
-        let mut body = json!({"documentation": doc, "definition": definition});
-        if let Some(b) = branch {
-            body["branch_name"] = json!(b);
-        }
-        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/versions", Some(body));
-        assert_eq!(s, 201, "{b}");
-        b
-    }
-    fn get(&self, p: &str) -> (u16, HeaderMap, String) {
-        let r = self.http.get(self.url(p)).send().unwrap();
-        let status = r.status().as_u16();
-        let headers = r.headers().clone();
-        (status, headers, r.text().unwrap_or_default())
-    }
-}
-
-fn header<'a>(h: &'a HeaderMap, name: &str) -> &'a str {
-    h.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
 
 /// Every `href`/`src` value of a page.
@@ -88,12 +32,8 @@ fn links(html: &str) -> Vec<String> {
 
 #[test]
 fn a_deployed_documentation_is_served_as_rendered_pages_with_strict_security_headers() {
-    let site = Site::start();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "Pets", "slug": "pets"})),
-    );
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
     let b = site.deploy("pets", None, petstore());
     let public = b["doc_public_url"].as_str().unwrap();
     let r = site.http.get(public).send().unwrap();
@@ -158,12 +98,8 @@ fn a_deployed_documentation_is_served_as_rendered_pages_with_strict_security_hea
 
 #[test]
 fn pages_carry_an_etag_answer_304_and_change_with_a_deploy() {
-    let site = Site::start();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "Pets", "slug": "pets"})),
-    );
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
     site.deploy("pets", None, petstore());
     let (_, h, _) = site.get("/doc/pets");
     let etag = header(&h, "etag").to_owned();
@@ -189,12 +125,8 @@ fn pages_carry_an_etag_answer_304_and_change_with_a_deploy() {
 
 #[test]
 fn promoting_a_branch_changes_what_the_documentation_url_shows_at_once() {
-    let site = Site::start();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "Pets", "slug": "pets"})),
-    );
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
     site.deploy("pets", None, petstore());
     site.deploy("pets", Some("Next"), petstore_v2());
     let (_, _, main) = site.get("/doc/pets");
@@ -229,12 +161,8 @@ fn promoting_a_branch_changes_what_the_documentation_url_shows_at_once() {
 
 #[test]
 fn pages_are_compressed_when_the_reader_accepts_it() {
-    let site = Site::start();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "Pets", "slug": "pets"})),
-    );
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
     site.deploy("pets", None, petstore());
     let (_, _, plain) = site.get("/doc/pets");
     // A client that leaves the encoding to the test (reqwest decodes and hides it when its features are on).
@@ -262,12 +190,8 @@ fn pages_are_compressed_when_the_reader_accepts_it() {
 
 #[test]
 fn unknown_documentations_branches_and_pages_answer_404_pages() {
-    let site = Site::start();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "Pets", "slug": "pets"})),
-    );
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
     // Nothing published yet.
     let (s, h, body) = site.get("/doc/pets");
     assert_eq!(s, 404);
@@ -289,7 +213,7 @@ fn unknown_documentations_branches_and_pages_answer_404_pages() {
 
 #[test]
 fn a_preview_is_rendered_as_pages_that_are_never_cached_or_indexed() {
-    let site = Site::start();
+    let site = Site::start(ORG);
     let (s, b) = site.api(
         reqwest::Method::POST,
         "/api/v1/previews",
@@ -343,19 +267,11 @@ fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
             return;
         }
     };
-    let site = Site::start();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "Streetlights", "slug": "streetlights"})),
-    );
+    let site = Site::start(ORG);
+    site.create_doc("streetlights", "Streetlights", None);
     let corpus = specpress_e2e::corpus();
     let text = std::fs::read_to_string(corpus.join("openapi-3.1/openai-2026-08-21.yaml")).unwrap();
-    site.api(
-        reqwest::Method::POST,
-        "/api/v1/docs",
-        Some(json!({"name": "OpenAI", "slug": "openai"})),
-    );
+    site.create_doc("openai", "OpenAI", None);
     site.deploy("openai", None, text);
     site.deploy("openai", Some("next"), petstore());
     let async_text =

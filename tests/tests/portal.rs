@@ -2,18 +2,11 @@
 //! bump-cli: changelogs (per branch, paginated), change pages and their `.json` variants (what `diff_public_url` and
 //! webhook `details_url` point at), the compare page, feeds (parsed with feed-rs), public diff pages, hub pages.
 
-use reqwest::blocking::Client;
-use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
-use specpress_e2e::{Server, bump, bump_cli, fixtures, temp_dir};
+use specpress_e2e::site::{Site, header};
+use specpress_e2e::{bump, bump_cli, fixtures, temp_dir};
 
 const ORG: &str = "portal-tests-organization-token-42";
-
-struct Site {
-    server: Server,
-    dir: tempfile::TempDir,
-    http: Client,
-}
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(fixtures().join(name)).unwrap()
@@ -33,60 +26,14 @@ fn petstore_v3() -> String {
         )
 }
 
-impl Site {
-    fn start() -> Site {
-        let dir = temp_dir();
-        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
-        let http = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        Site { server, dir, http }
-    }
-    fn url(&self, p: &str) -> String {
-        format!("{}{}", self.server.base_url, p)
-    }
-    fn api(&self, method: reqwest::Method, p: &str, body: Option<Value>) -> (u16, Value) {
-        let mut rb = self
-            .http
-            .request(method, self.url(p))
-            .header("Authorization", format!("Token {ORG}"));
-        if let Some(b) = body {
-            rb = rb.json(&b);
-        }
-        let r = rb.send().unwrap();
-        let s = r.status().as_u16();
-        (s, r.json().unwrap_or(Value::Null))
-    }
-    fn deploy(&self, doc: &str, branch: Option<&str>, definition: String) -> Value {
-        let mut body = json!({"documentation": doc, "definition": definition});
-        if let Some(b) = branch {
-            body["branch_name"] = json!(b);
-        }
-        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/versions", Some(body));
-        assert_eq!(s, 201, "{b}");
-        b
-    }
-    fn create_doc(&self, slug: &str) {
-        let (s, b) = self.api(
-            reqwest::Method::POST,
-            "/api/v1/docs",
-            Some(json!({"name": slug, "slug": slug})),
-        );
-        assert_eq!(s, 201, "{b}");
-    }
-    /// A GET of a path or an absolute URL: status, headers, body.
-    fn get(&self, p: &str) -> (u16, HeaderMap, String) {
-        let url = if p.starts_with("http") {
-            p.to_owned()
-        } else {
-            self.url(p)
-        };
-        let r = self.http.get(url).send().unwrap();
-        let status = r.status().as_u16();
-        let headers = r.headers().clone();
-        (status, headers, r.text().unwrap_or_default())
-    }
+/// What the portal's tests read of a site, beyond the shared harness.
+trait Portal {
+    fn page(&self, p: &str) -> String;
+    fn feed(&self, p: &str, media: &str) -> feed_rs::model::Feed;
+    fn versions(&self, doc: &str, branch: Option<&str>) -> Vec<String>;
+}
+
+impl Portal for Site {
     fn page(&self, p: &str) -> String {
         let (s, h, body) = self.get(p);
         assert_eq!(s, 200, "{p}: {body}");
@@ -120,10 +67,6 @@ impl Site {
     }
 }
 
-fn header<'a>(h: &'a HeaderMap, name: &str) -> &'a str {
-    h.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
-}
-
 /// The text of the first element with `class="{class}"` that contains `needle`, up to its `</article>`.
 fn article_with<'a>(html: &'a str, needle: &str) -> &'a str {
     for (i, _) in html.match_indices("<article") {
@@ -151,7 +94,7 @@ fn hrefs(html: &str) -> Vec<String> {
 #[test]
 fn three_bump_cli_deploys_give_a_changelog_change_pages_json_feeds_compare_and_a_hub_page() {
     let Some(cli) = bump_cli() else { return };
-    let site = Site::start();
+    let site = Site::start(ORG);
     let (s, b) = site.api(
         reqwest::Method::POST,
         "/api/v1/hubs",
@@ -461,7 +404,7 @@ fn three_bump_cli_deploys_give_a_changelog_change_pages_json_feeds_compare_and_a
 #[test]
 fn a_public_diff_page_renders_what_bump_diff_compares_and_an_unknown_diff_is_a_404_page() {
     let Some(cli) = bump_cli() else { return };
-    let site = Site::start();
+    let site = Site::start(ORG);
     let r = bump(
         &cli,
         &site.server.base_url,
@@ -514,8 +457,8 @@ fn a_public_diff_page_renders_what_bump_diff_compares_and_an_unknown_diff_is_a_4
 #[test]
 fn a_long_changelog_is_paged_by_real_links_and_unknown_pages_versions_and_documentations_are_404s()
 {
-    let site = Site::start();
-    site.create_doc("pets");
+    let site = Site::start(ORG);
+    site.create_doc("pets", "pets", None);
     for i in 0..12 {
         let yaml = fixture("petstore.yaml").replace("version: 1.0.0", &format!("version: 1.0.{i}"));
         site.deploy("pets", None, yaml);
@@ -586,8 +529,8 @@ fn a_long_changelog_is_paged_by_real_links_and_unknown_pages_versions_and_docume
 
 #[test]
 fn document_text_on_change_pages_and_feeds_is_escaped() {
-    let site = Site::start();
-    site.create_doc("pets");
+    let site = Site::start(ORG);
+    site.create_doc("pets", "pets", None);
     let hostile = |v: &str| {
         fixture("petstore.yaml")
             .replace("title: Petstore", "title: \"<script>alert(1)</script> &\"")
@@ -678,7 +621,7 @@ fn changelog_change_compare_diff_and_hub_pages_pass_axe_in_headless_chromium_wit
     let Some((chromium, modules)) = browser_tools() else {
         return;
     };
-    let site = Site::start();
+    let site = Site::start(ORG);
     let (s, b) = site.api(
         reqwest::Method::POST,
         "/api/v1/hubs",

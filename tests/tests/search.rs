@@ -2,9 +2,9 @@
 //! documentation (on its default branch and on another branch) and of a hub, ranking, typos, links into the reference
 //! pages, hostile and out-of-bounds queries, and unknown documentations, branches and hubs.
 
-use reqwest::blocking::Client;
-use serde_json::{Value, json};
-use specpress_e2e::{Server, corpus, temp_dir};
+use serde_json::json;
+use specpress_e2e::corpus;
+use specpress_e2e::site::Site;
 
 const ORG: &str = "search-tests-organization-token-42";
 
@@ -72,61 +72,12 @@ components:
             veterinarian: {type: string}
 "#;
 
-struct Site {
-    server: Server,
-    _dir: tempfile::TempDir,
-    http: Client,
+/// A search request, as the form sends it.
+trait Searching {
+    fn search(&self, path: &str, q: &str) -> (u16, String);
 }
 
-impl Site {
-    fn start() -> Site {
-        let dir = temp_dir();
-        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", ORG)]);
-        let http = Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        Site {
-            server,
-            _dir: dir,
-            http,
-        }
-    }
-    fn url(&self, p: &str) -> String {
-        format!("{}{}", self.server.base_url, p)
-    }
-    fn api(&self, method: reqwest::Method, p: &str, body: Value) -> (u16, Value) {
-        let r = self
-            .http
-            .request(method, self.url(p))
-            .header("Authorization", format!("Token {ORG}"))
-            .json(&body)
-            .send()
-            .unwrap();
-        let s = r.status().as_u16();
-        (s, r.json().unwrap_or(Value::Null))
-    }
-    fn create_doc(&self, slug: &str, name: &str, hub: Option<&str>) {
-        let mut body = json!({"name": name, "slug": slug});
-        if let Some(h) = hub {
-            body["hub"] = json!(h);
-        }
-        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/docs", body);
-        assert_eq!(s, 201, "{b}");
-    }
-    fn deploy(&self, doc: &str, branch: Option<&str>, definition: &str) {
-        let mut body = json!({"documentation": doc, "definition": definition});
-        if let Some(b) = branch {
-            body["branch_name"] = json!(b);
-        }
-        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/versions", body);
-        assert_eq!(s, 201, "{b}");
-    }
-    fn get(&self, p: &str) -> (u16, String) {
-        let r = self.http.get(self.url(p)).send().unwrap();
-        let status = r.status().as_u16();
-        (status, r.text().unwrap_or_default())
-    }
+impl Searching for Site {
     fn search(&self, path: &str, q: &str) -> (u16, String) {
         let r = self
             .http
@@ -196,7 +147,7 @@ fn results(html: &str) -> Vec<Row> {
 }
 
 fn clinic_site() -> Site {
-    let site = Site::start();
+    let site = Site::start(ORG);
     site.create_doc("clinic", "Clinic", None);
     site.deploy("clinic", None, CLINIC);
     site
@@ -205,7 +156,7 @@ fn clinic_site() -> Site {
 #[test]
 fn every_documentation_page_carries_a_search_form_that_works_without_javascript() {
     let site = clinic_site();
-    let (s, home) = site.get("/doc/clinic");
+    let (s, _, home) = site.get("/doc/clinic");
     assert_eq!(s, 200);
     assert!(
         home.contains(
@@ -223,7 +174,7 @@ fn every_documentation_page_carries_a_search_form_that_works_without_javascript(
         "{page}"
     );
     // With no query: the form alone, no results, no error.
-    let (s, empty) = site.get("/doc/clinic/search");
+    let (s, _, empty) = site.get("/doc/clinic/search");
     assert_eq!(s, 200);
     assert!(results(&empty).is_empty());
     assert!(!empty.contains("class=\"notice\""), "{empty}");
@@ -255,7 +206,7 @@ fn operations_rank_above_parameters_and_schema_properties_and_every_result_links
     // Every link is a page of the documentation that answers 200.
     for r in &rows {
         assert!(r.href.starts_with("/doc/clinic"), "{r:?}");
-        let (s, _) = site.get(&r.href);
+        let (s, _, _) = site.get(&r.href);
         assert_eq!(s, 200, "{r:?}");
     }
     // A parameter is found by its name, snake_case as written, and ranks first when named exactly so.
@@ -344,7 +295,7 @@ fn hostile_and_out_of_bounds_queries_are_escaped_or_refused_plainly() {
     assert_eq!(s, 200);
     assert!(page.contains("at least two letters or digits"), "{page}");
     // Malformed escapes and repeated parameters do not fail the page.
-    let (s, _) = site.get("/doc/clinic/search?q=%FF%FE&q=second&x");
+    let (s, _, _) = site.get("/doc/clinic/search?q=%FF%FE&q=second&x");
     assert_eq!(s, 200);
     // The results page carries the same security headers as every page.
     let r = site
@@ -362,7 +313,7 @@ fn a_branch_is_searched_at_its_own_url_and_unknown_documentations_branches_and_h
     let site = clinic_site();
     let next = CLINIC.replace("List vaccinations", "List immunizations");
     site.deploy("clinic", Some("next"), &next);
-    let (s, home) = site.get("/doc/clinic/branches/next");
+    let (s, _, home) = site.get("/doc/clinic/branches/next");
     assert_eq!(s, 200);
     assert!(
         home.contains("action=\"/doc/clinic/branches/next/search\""),
@@ -391,7 +342,7 @@ fn a_branch_is_searched_at_its_own_url_and_unknown_documentations_branches_and_h
         "/doc/clinic/branches/nope/search?q=pet",
         "/hub/nope/search?q=pet",
     ] {
-        let (s, page) = site.get(path);
+        let (s, _, page) = site.get(path);
         assert_eq!(s, 404, "{path}");
         assert!(page.contains("<main"), "{path}: {page}");
     }
@@ -399,11 +350,11 @@ fn a_branch_is_searched_at_its_own_url_and_unknown_documentations_branches_and_h
 
 #[test]
 fn a_hub_search_merges_its_documentations_results_and_names_the_api_of_each() {
-    let site = Site::start();
+    let site = Site::start(ORG);
     let (s, b) = site.api(
         reqwest::Method::POST,
         "/api/v1/hubs",
-        json!({"name": "Vets", "slug": "vets"}),
+        Some(json!({"name": "Vets", "slug": "vets"})),
     );
     assert_eq!(s, 201, "{b}");
     site.create_doc("clinic", "Clinic", Some("vets"));
@@ -413,7 +364,7 @@ fn a_hub_search_merges_its_documentations_results_and_names_the_api_of_each() {
     site.deploy(
         "farm",
         None,
-        &CLINIC
+        CLINIC
             .replace("Clinic API", "Farm API")
             .replace("List vaccinations", "List herd vaccinations"),
     );
@@ -441,7 +392,7 @@ fn a_hub_search_merges_its_documentations_results_and_names_the_api_of_each() {
 
 #[test]
 fn searching_the_github_description_finds_the_operation_named_by_the_query_first() {
-    let site = Site::start();
+    let site = Site::start(ORG);
     site.create_doc("github", "GitHub", None);
     let definition =
         std::fs::read_to_string(corpus().join("openapi-3.0/github-api-23.0.2.json")).unwrap();
@@ -461,6 +412,6 @@ fn searching_the_github_description_finds_the_operation_named_by_the_query_first
     assert_eq!(rows.len(), 50, "results are bounded");
     assert!(page.contains("the first 50 are shown"), "{page}");
     assert_eq!(rows[0].kind, "Operation", "{rows:?}");
-    let (s, _) = site.get(&rows[0].href);
+    let (s, _, _) = site.get(&rows[0].href);
     assert_eq!(s, 200);
 }
