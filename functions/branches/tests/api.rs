@@ -83,6 +83,7 @@ impl Server {
             slug,
             Some(slug),
             Some("A hub"),
+            specpress_domain::model::Visibility::Public,
             OffsetDateTime::now_utc(),
         )
         .await
@@ -97,6 +98,7 @@ impl Server {
             slug,
             Some(slug),
             hub,
+            specpress_domain::model::Visibility::Public,
             OffsetDateTime::now_utc(),
         )
         .await
@@ -451,10 +453,10 @@ async fn promotion_changes_the_default_view_hub_listing_and_branchless_deploys()
     assert_eq!(
         public::doc_definition(
             &*s.store,
-            public::find_doc(&*s.store, "orders")
+            &public::find_doc(&*s.store, &public::Reader::Anonymous, "orders")
                 .await
                 .expect("doc")
-                .doc()
+                .doc
         )
         .await
         .expect("definition")
@@ -495,10 +497,10 @@ async fn promotion_changes_the_default_view_hub_listing_and_branchless_deploys()
     assert_eq!(
         public::doc_definition(
             &*s.store,
-            public::find_doc(&*s.store, "orders")
+            &public::find_doc(&*s.store, &public::Reader::Anonymous, "orders")
                 .await
                 .expect("doc")
-                .doc()
+                .doc
         )
         .await
         .expect("definition")

@@ -134,6 +134,17 @@ pub struct CreateRequest {
     pub slug: Option<String>,
     pub description: Option<String>,
     pub hub: Option<String>,
+    /// `public` (default) or `private`.
+    pub visibility: Option<String>,
+}
+
+/// `PATCH /docs/{doc}` body (also `PATCH /hubs/{hub}`'s): what changes. Unknown fields are refused (422), so a
+/// misspelled setting is never silently ignored.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateRequest {
+    /// `public` or `private`.
+    pub visibility: Option<String>,
 }
 
 /// 201 of `POST /hubs` and `POST /docs`: the token is shown here only.
@@ -147,6 +158,7 @@ pub struct Created {
     pub hub_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_public_url: Option<String>,
+    pub visibility: &'static str,
 }
 
 /// One entry of `GET /docs`.
@@ -158,8 +170,12 @@ pub struct DocOut {
     pub hub_id: Option<String>,
     pub default_branch: String,
     pub doc_public_url: String,
+    /// `public` or `private` (the documentation's own setting; a private hub makes it private as well).
+    pub visibility: &'static str,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: time::OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub modified_at: time::OffsetDateTime,
 }
 
 /// `GET /docs` query.

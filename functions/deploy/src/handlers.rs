@@ -10,7 +10,7 @@ use specpress_api::body::JsonBody;
 use specpress_api::urls::{PublicBase, diff_public_url, doc_public_url, preview_public_url};
 use specpress_api::{AppState, Result};
 use specpress_domain::DomainError;
-use specpress_domain::model::{Documentation, Preview};
+use specpress_domain::model::{Documentation, Preview, Visibility};
 use specpress_domain::usecases::deploy::{
     DeployInput, DeployOutcome, check_validation_target, deploy,
 };
@@ -169,6 +169,26 @@ fn required_name(req: &CreateRequest) -> Result<&str> {
         .ok_or_else(|| DomainError::invalid("name", "name is required").into())
 }
 
+/// The `visibility` of a creation: public when absent.
+fn visibility_of(v: Option<&str>) -> Result<Visibility> {
+    match v {
+        None => Ok(Visibility::Public),
+        Some(v) => Ok(Visibility::parse("visibility", v)?),
+    }
+}
+
+/// The `visibility` a `PATCH` sets: required.
+pub(crate) fn required_visibility(req: &UpdateRequest) -> Result<Visibility> {
+    match req.visibility.as_deref() {
+        Some(v) => Ok(Visibility::parse("visibility", v)?),
+        None => Err(DomainError::invalid(
+            "visibility",
+            "visibility is required (\"public\" or \"private\")",
+        )
+        .into()),
+    }
+}
+
 /// `POST /hubs` (organization token): 201 `{id, slug, name, token}`.
 #[instrument(skip_all)]
 pub async fn create_hub(
@@ -182,6 +202,7 @@ pub async fn create_hub(
         required_name(&req)?,
         req.slug.as_deref(),
         req.description.as_deref(),
+        visibility_of(req.visibility.as_deref())?,
         st.now(),
     )
     .await?;
@@ -194,6 +215,7 @@ pub async fn create_hub(
             token: token.secret,
             hub_id: None,
             doc_public_url: None,
+            visibility: hub.visibility.as_str(),
         }),
     ))
 }
@@ -212,6 +234,7 @@ pub async fn create_doc(
         required_name(&req)?,
         req.slug.as_deref(),
         req.hub.as_deref(),
+        visibility_of(req.visibility.as_deref())?,
         st.now(),
     )
     .await?;
@@ -224,6 +247,7 @@ pub async fn create_doc(
             name: doc.name,
             token: token.secret,
             hub_id: doc.hub_id.map(|h| h.to_string()),
+            visibility: doc.visibility.as_str(),
         }),
     ))
 }
@@ -236,8 +260,37 @@ fn doc_out(base: &str, d: Documentation) -> DocOut {
         name: d.name,
         hub_id: d.hub_id.map(|h| h.to_string()),
         default_branch: d.default_branch.to_string(),
+        visibility: d.visibility.as_str(),
         created_at: d.created_at,
+        modified_at: d.modified_at,
     }
+}
+
+/// `GET /docs/{doc}`: one documentation (any token that reaches it).
+#[instrument(skip_all)]
+pub async fn get_doc(
+    State(st): State<AppState>,
+    PublicBase(base): PublicBase,
+    Auth(p): Auth,
+    Path(doc): Path<String>,
+) -> Result<Json<DocOut>> {
+    let d = manage::get_doc(st.store.as_ref(), &p, &doc).await?;
+    Ok(Json(doc_out(&base, d)))
+}
+
+/// `PATCH /docs/{doc}` `{"visibility": "public" | "private"}` (organization token, or its hub's token): 200 the
+/// documentation as changed.
+#[instrument(skip_all)]
+pub async fn update_doc(
+    State(st): State<AppState>,
+    PublicBase(base): PublicBase,
+    Auth(p): Auth,
+    Path(doc): Path<String>,
+    JsonBody(req): JsonBody<UpdateRequest>,
+) -> Result<Json<DocOut>> {
+    let visibility = required_visibility(&req)?;
+    let d = manage::set_doc_visibility(st.store.as_ref(), &p, &doc, visibility, st.now()).await?;
+    Ok(Json(doc_out(&base, d)))
 }
 
 /// `GET /docs[?hub=]` (organization token).

@@ -25,6 +25,10 @@ pub fn router(state: AppState) -> Router {
         .route("/previews/{id}", put(handlers::update_preview))
         .route("/hubs", post(handlers::create_hub))
         .route("/docs", post(handlers::create_doc).get(handlers::list_docs))
+        .route(
+            "/docs/{doc}",
+            get(handlers::get_doc).patch(handlers::update_doc),
+        )
         .route("/hubs/{hub}/rotate_token", post(handlers::rotate_hub_token))
         .route("/docs/{doc}/rotate_token", post(handlers::rotate_doc_token))
         .route("/org/rotate_token", post(handlers::rotate_org_token));

@@ -464,6 +464,7 @@ async fn a_request_with_a_valid_token_keeps_never_uncounted_and_an_invalid_token
         "Pets",
         Some("pets"),
         None,
+        specpress_domain::model::Visibility::Public,
         now,
     )
     .await
@@ -730,9 +731,17 @@ async fn eviction_never_deletes_a_blob_a_deployed_version_uses(store: DynamoStor
     let now = OffsetDateTime::now_utc();
     let (org, _) = manage::create_org(&store, "Acme", now).await.expect("org");
     let principal = TokenOwner::Org(org.id).principal();
-    manage::create_doc(&store, &principal, "Pets", Some("pets"), None, now)
-        .await
-        .expect("doc");
+    manage::create_doc(
+        &store,
+        &principal,
+        "Pets",
+        Some("pets"),
+        None,
+        specpress_domain::model::Visibility::Public,
+        now,
+    )
+    .await
+    .expect("doc");
     let engines = specpress_api::engine::Engines::default();
     let version = match deploy(
         &store,

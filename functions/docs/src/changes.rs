@@ -22,7 +22,9 @@ use specpress_api::cpu::CpuGate;
 use specpress_domain::DomainError;
 use specpress_domain::model::{Documentation, Slug, Version};
 use specpress_domain::usecases::diffs;
-use specpress_domain::usecases::public::{self, PublicDoc};
+use specpress_domain::usecases::public::{self, PublicDoc, Reader};
+
+use crate::access::Viewer;
 use specpress_render::changes::{
     self as render, ChangePage, Changelog, Changes, ComparePage, DiffPage, Pager, Release,
     ReleaseChanges, VersionOption, VersionRef,
@@ -172,12 +174,13 @@ async fn release_state(st: &DocsState, v: &Version) -> Result<Shown, DomainError
 /// kept).
 pub(crate) async fn open_doc(
     st: &DocsState,
+    reader: &Reader,
     key: &str,
     uri: &Uri,
-) -> Result<Documentation, Response> {
-    match public::find_doc(st.app.store.as_ref(), key).await {
-        Ok(PublicDoc::Slug(doc)) => Ok(doc),
-        Ok(PublicDoc::Id(doc)) => {
+) -> Result<PublicDoc, Response> {
+    match public::find_doc(st.app.store.as_ref(), reader, key).await {
+        Ok(doc) if !doc.by_id => Ok(doc),
+        Ok(doc) => {
             let prefix = format!("/doc/{key}");
             let rest = uri.path().strip_prefix(&prefix).unwrap_or("");
             let query = uri.query().map(|q| format!("?{q}")).unwrap_or_default();
@@ -238,11 +241,12 @@ pub(crate) enum Format {
 #[instrument(skip_all)]
 pub async fn changelog(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     parts: Parts,
     Path(key): Path<String>,
 ) -> Response {
     let format = format_of(parts.uri.path());
-    changelog_of(&st, &parts, &key, None, format)
+    changelog_of(&st, &reader, &parts, &key, None, format)
         .await
         .unwrap_or_else(|r| r)
 }
@@ -251,11 +255,12 @@ pub async fn changelog(
 #[instrument(skip_all)]
 pub async fn branch_changelog(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     parts: Parts,
     Path((key, branch)): Path<(String, String)>,
 ) -> Response {
     let format = format_of(parts.uri.path());
-    changelog_of(&st, &parts, &key, Some(&branch), format)
+    changelog_of(&st, &reader, &parts, &key, Some(&branch), format)
         .await
         .unwrap_or_else(|r| r)
 }
@@ -280,12 +285,13 @@ fn suffix(format: Format) -> &'static str {
 
 async fn changelog_of(
     st: &DocsState,
+    reader: &Reader,
     parts: &Parts,
     key: &str,
     branch: Option<&str>,
     format: Format,
 ) -> Answer {
-    let doc = open_doc(st, key, &parts.uri).await?;
+    let doc = open_doc(st, reader, key, &parts.uri).await?;
     let branch = match branch {
         None => None,
         Some(b) => {
@@ -332,7 +338,7 @@ async fn changelog_of(
     let mut h = Sha256::new();
     view.hash_into(&mut h);
     h.update(total.to_le_bytes());
-    h.update(view.head().map(|v| v.to_string()).unwrap_or_default());
+    h.update(view.head().to_string());
     h.update(page.to_le_bytes());
     h.update(suffix(format));
     if format != Format::Page {
@@ -385,10 +391,7 @@ async fn changelog_of(
         };
         return Ok(feed_response(&feed, format, &etag));
     }
-    let head = match view.head() {
-        Some(id) => crate::pages::loaded_version(st, id).await.ok(),
-        None => None,
-    };
+    let head = crate::pages::loaded_version(st, view.head()).await.ok();
     let head_version = head.as_ref().map(|(_, v)| v.clone());
     let chrome = doc_chrome(st, &view, head_version.as_ref(), true);
     let published: Vec<String> = versions
@@ -521,7 +524,7 @@ fn feed_response(feed: &Feed<'_>, format: Format, etag: &str) -> Response {
 
 /// The view a version's pages show it in: its own branch when that has published versions, else the default one;
 /// `None` when the documentation has nothing published (a temporary version of a new documentation).
-async fn view_of(st: &DocsState, doc: &Documentation, v: &Version) -> Option<DocView> {
+async fn view_of(st: &DocsState, doc: &PublicDoc, v: &Version) -> Option<DocView> {
     if v.branch != doc.default_branch
         && let Ok(view) = DocView::open(st, doc.clone(), Some(v.branch.clone())).await
     {
@@ -554,6 +557,7 @@ fn branch_name(view: Option<&DocView>, slug: &Slug) -> String {
 #[instrument(skip_all)]
 pub async fn change(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     parts: Parts,
     Path((key, segment)): Path<(String, String)>,
 ) -> Response {
@@ -561,7 +565,7 @@ pub async fn change(
         Some(v) => (v, true),
         None => (segment.as_str(), false),
     };
-    let doc = match open_doc(&st, &key, &parts.uri).await {
+    let doc = match open_doc(&st, &reader, &key, &parts.uri).await {
         Ok(d) => d,
         Err(r) => return r,
     };
@@ -573,7 +577,7 @@ pub async fn change(
     answer.unwrap_or_else(|r| r)
 }
 
-async fn change_json(st: &DocsState, headers: &HeaderMap, doc: &Documentation, id: &str) -> Answer {
+async fn change_json(st: &DocsState, headers: &HeaderMap, doc: &PublicDoc, id: &str) -> Answer {
     let now = st.app.now();
     let api = |e: DomainError| ApiError::from(e).into_response();
     let v = public::doc_version(st.app.store.as_ref(), doc, id, now)
@@ -614,7 +618,7 @@ async fn change_json(st: &DocsState, headers: &HeaderMap, doc: &Documentation, i
     Ok(resp)
 }
 
-async fn change_page(st: &DocsState, headers: &HeaderMap, doc: &Documentation, id: &str) -> Answer {
+async fn change_page(st: &DocsState, headers: &HeaderMap, doc: &PublicDoc, id: &str) -> Answer {
     let now = st.app.now();
     let store = st.app.store.as_ref();
     let v = public::doc_version(store, doc, id, now)
@@ -637,7 +641,7 @@ async fn change_page(st: &DocsState, headers: &HeaderMap, doc: &Documentation, i
             .unwrap_or_default(),
     );
     if let Some(view) = &view {
-        h.update(view.head().map(|x| x.to_string()).unwrap_or_default());
+        h.update(view.head().to_string());
     }
     let etag = etag_of(h);
     if let Some(r) = not_modified(headers, &etag) {
@@ -648,7 +652,7 @@ async fn change_page(st: &DocsState, headers: &HeaderMap, doc: &Documentation, i
         (None, Some(_)) => Shown::Unavailable,
         (Some(p), Some(_)) => Shown::Diff(outcome(st, p, &v).await.map_err(|e| page_error(st, e))?),
     };
-    let head = match view.as_ref().and_then(DocView::head) {
+    let head = match view.as_ref().map(DocView::head) {
         Some(id) => crate::pages::loaded_version(st, id).await.ok(),
         None => None,
     };
@@ -740,14 +744,17 @@ fn option_label(v: &Version) -> String {
 #[instrument(skip_all)]
 pub async fn compare(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     parts: Parts,
     Path(key): Path<String>,
 ) -> Response {
-    compare_of(&st, &parts, &key).await.unwrap_or_else(|r| r)
+    compare_of(&st, &reader, &parts, &key)
+        .await
+        .unwrap_or_else(|r| r)
 }
 
-async fn compare_of(st: &DocsState, parts: &Parts, key: &str) -> Answer {
-    let doc = open_doc(st, key, &parts.uri).await?;
+async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -> Answer {
+    let doc = open_doc(st, reader, key, &parts.uri).await?;
     let view = DocView::open(st, doc, None).await?;
     let store = st.app.store.as_ref();
     let from_key = query_value(&parts.uri, "from");
@@ -797,10 +804,7 @@ async fn compare_of(st: &DocsState, parts: &Parts, key: &str) -> Answer {
             )
         })
         .collect();
-    let head = match view.head() {
-        Some(id) => crate::pages::loaded_version(st, id).await.ok(),
-        None => None,
-    };
+    let head = crate::pages::loaded_version(st, view.head()).await.ok();
     let chrome = doc_chrome(st, &view, head.as_ref().map(|(_, hv)| hv), false);
     let refs: Vec<Option<(String, String, String, String)>> = [&from, &to]
         .iter()

@@ -50,18 +50,12 @@ pub async fn asset(Path(file): Path<String>) -> Response {
     }
 }
 
-/// An HTML error page in the site's shell (the reader may be a person): the status, a title and a sentence.
-pub fn error_page(
+/// A page of the site's own (not of a documentation) in the site shell, never indexed: error pages, the sign-in page.
+pub fn shell(
     assets: &specpress_render::AssetUrls,
-    status: StatusCode,
     title: &str,
-    message: &str,
-) -> Response {
-    let body = specpress_render::Html::trusted(format!(
-        "<h1>{}</h1><p>{}</p>",
-        specpress_render::escape(title),
-        specpress_render::escape(message)
-    ));
+    body: &specpress_render::Html,
+) -> String {
     let ctx = specpress_render::PageContext {
         base: "",
         doc_name: "",
@@ -73,15 +67,37 @@ pub fn error_page(
         alternates: &[],
         noindex: true,
     };
-    let html = specpress_render::layout(
+    specpress_render::layout(
         &ctx,
         &specpress_render::Layout {
             title,
             description: None,
-            body: &body,
+            body,
             sidebar: None,
         },
+    )
+}
+
+/// An HTML error page in the site's shell (the reader may be a person): the status, a title and a sentence. A 404
+/// page also offers to sign in (private documentation answers a reader who may not see it with this same page).
+pub fn error_page(
+    assets: &specpress_render::AssetUrls,
+    status: StatusCode,
+    title: &str,
+    message: &str,
+) -> Response {
+    let mut markup = format!(
+        "<h1>{}</h1><p>{}</p>",
+        specpress_render::escape(title),
+        specpress_render::escape(message)
     );
+    if status == StatusCode::NOT_FOUND {
+        markup.push_str(&format!(
+            "<p>If it is private documentation, <a href=\"{}\">sign in</a> with a token that reaches it.</p>",
+            specpress_render::escape(&crate::access::sign_in_href())
+        ));
+    }
+    let html = shell(assets, title, &specpress_render::Html::trusted(markup));
     (
         status,
         [

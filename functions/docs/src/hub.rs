@@ -9,7 +9,9 @@ use axum::response::Response;
 use sha2::{Digest, Sha256};
 use specpress_domain::model::Hub;
 use specpress_domain::usecases::hubs::HubApi;
-use specpress_domain::usecases::public;
+use specpress_domain::usecases::public::{self, Reader};
+
+use crate::access::Viewer;
 use specpress_render::changes::{self as render, HubPage};
 use specpress_render::feed::Feed;
 use tracing::instrument;
@@ -33,19 +35,27 @@ fn kind_of(specification: &str) -> &'static str {
 
 /// `GET /hub/{hub}`.
 #[instrument(skip_all)]
-pub async fn hub(State(st): State<DocsState>, parts: Parts, Path(key): Path<String>) -> Response {
-    hub_of(&st, &parts, &key, None).await.unwrap_or_else(|r| r)
+pub async fn hub(
+    State(st): State<DocsState>,
+    Viewer(reader): Viewer,
+    parts: Parts,
+    Path(key): Path<String>,
+) -> Response {
+    hub_of(&st, &reader, &parts, &key, None)
+        .await
+        .unwrap_or_else(|r| r)
 }
 
 /// `GET /hub/{hub}/changes.atom` and `.rss`.
 #[instrument(skip_all)]
 pub async fn hub_changes_feed(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     parts: Parts,
     Path(key): Path<String>,
 ) -> Response {
     let rss = parts.uri.path().ends_with(".rss");
-    hub_of(&st, &parts, &key, Some(rss))
+    hub_of(&st, &reader, &parts, &key, Some(rss))
         .await
         .unwrap_or_else(|r| r)
 }
@@ -74,12 +84,18 @@ fn hub_etag(hub: &Hub, apis: &[HubApi], what: &str, origin: &str) -> String {
     etag_of(h)
 }
 
-async fn hub_of(st: &DocsState, parts: &Parts, key: &str, feed: Option<bool>) -> Answer {
+async fn hub_of(
+    st: &DocsState,
+    reader: &Reader,
+    parts: &Parts,
+    key: &str,
+    feed: Option<bool>,
+) -> Answer {
     let store = st.app.store.as_ref();
-    let hub = public::find_hub(store, key)
+    let hub = public::find_hub(store, reader, key)
         .await
         .map_err(|e| page_error(st, e))?;
-    let apis = public::hub_apis(store, &hub, st.app.now())
+    let apis = public::hub_apis(store, reader, &hub, st.app.now())
         .await
         .map_err(|e| page_error(st, e))?;
     let origin = if feed.is_some() {
@@ -165,7 +181,7 @@ async fn hub_of(st: &DocsState, parts: &Parts, key: &str, feed: Option<bool>) ->
                 format!("{} changelog (RSS)", hub.name),
             ),
         ],
-        noindex: false,
+        noindex: hub.visibility.is_private() || apis.iter().any(|a| a.doc.visibility.is_private()),
     };
     let entries = releases.releases();
     let page = HubPage {

@@ -16,6 +16,9 @@
 //!   `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET /hub/{hub}/sitemap.xml` (a sitemap index).
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
 //! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
+//! - `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in ([`access`]). Every route sees its
+//!   reader through [`access::readers`]: a private documentation or hub answers a reader who may not see it
+//!   exactly as an unknown one does (404).
 //!
 //! Every request reads which documentation, branch and head it is about, so a deploy or a promotion shows at once;
 //! what is cached is only the parsed document of a published version ([`cache`]), which never changes. Pages carry
@@ -24,6 +27,7 @@
 //!
 //! [`router`] is mounted by the Lambda binary and by `specpress serve`.
 
+pub mod access;
 pub mod cache;
 mod changes;
 mod headers;
@@ -36,7 +40,7 @@ pub mod view;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::get;
+use axum::routing::{get, post};
 use specpress_api::AppState;
 
 use crate::cache::SiteCache;
@@ -154,6 +158,15 @@ pub fn router_for(state: DocsState) -> Router {
         .route("/preview/{id}", get(pages::preview_root))
         .route("/preview/{id}/{*rest}", get(pages::preview_path))
         .route("/static/{file}", get(headers::asset))
+        .route(
+            access::SIGN_IN_PATH,
+            get(access::sign_in_form).post(access::sign_in),
+        )
+        .route(access::SIGN_OUT_PATH, post(access::sign_out))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            access::readers,
+        ))
         .layer(axum::middleware::from_fn(headers::public_headers))
         .layer(
             tower_http::compression::CompressionLayer::new()

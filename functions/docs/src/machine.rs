@@ -23,13 +23,15 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 use sha2::{Digest, Sha256};
 use specpress_api::cpu::CpuGate;
 use specpress_api::urls::PublicBase;
-use specpress_domain::model::{Documentation, Slug};
-use specpress_domain::usecases::public::{self, PublicDoc};
+use specpress_domain::model::Slug;
+use specpress_domain::usecases::public::{self, PublicDoc, Reader};
+
+use crate::access::Viewer;
 use specpress_render::{Lookup, MarkdownContext};
 use tracing::instrument;
 
 use crate::DocsState;
-use crate::pages::{loaded_version, serve_page};
+use crate::pages::serve_page;
 use crate::view::{
     Answer, DocView, build_id, etag_of, not_found, not_modified, page_error, rfc3339_seconds,
 };
@@ -89,12 +91,17 @@ fn markdown_response(text: String, etag: &str) -> Response {
 }
 
 /// `/doc/{doc}.md` (the home page's Markdown).
-pub async fn markdown_root(st: &DocsState, headers: &HeaderMap, key: &str) -> Response {
-    let doc = match public::find_doc(st.app.store.as_ref(), key).await {
-        Ok(PublicDoc::Slug(doc)) => doc,
-        Ok(PublicDoc::Id(doc)) => {
+pub async fn markdown_root(
+    st: &DocsState,
+    reader: &Reader,
+    headers: &HeaderMap,
+    key: &str,
+) -> Response {
+    let doc = match public::find_doc(st.app.store.as_ref(), reader, key).await {
+        Ok(doc) if doc.by_id => {
             return Redirect::permanent(&format!("/doc/{}.md", doc.slug)).into_response();
         }
+        Ok(doc) => doc,
         Err(e) => return page_error(st, e),
     };
     markdown_page(st, headers, &doc, None, "")
@@ -106,7 +113,7 @@ pub async fn markdown_root(st: &DocsState, headers: &HeaderMap, key: &str) -> Re
 pub async fn markdown(
     st: &DocsState,
     headers: &HeaderMap,
-    doc: &Documentation,
+    doc: &PublicDoc,
     rest: &str,
     request: MarkdownRequest<'_>,
 ) -> Answer {
@@ -134,13 +141,9 @@ pub async fn markdown(
     // A page whose own path ends in `.md` is that page, as HTML.
     if request.branch.is_none() {
         let view = DocView::open(st, doc.clone(), None).await?;
-        if let Some(head) = view.head() {
-            let (loaded, _) = loaded_version(st, head)
-                .await
-                .map_err(|e| page_error(st, e))?;
-            if matches!(loaded.site.lookup(rest), Lookup::Page(_)) {
-                return serve_page(st, headers, doc, None, rest).await;
-            }
+        let (loaded, _) = view.load_head(st).await?;
+        if matches!(loaded.site.lookup(rest), Lookup::Page(_)) {
+            return serve_page(st, headers, doc, None, rest).await;
         }
     }
     markdown_page(st, headers, doc, branch, request.page).await
@@ -149,21 +152,12 @@ pub async fn markdown(
 async fn markdown_page(
     st: &DocsState,
     headers: &HeaderMap,
-    doc: &Documentation,
+    doc: &PublicDoc,
     branch: Option<Slug>,
     page: &str,
 ) -> Answer {
     let view = DocView::open(st, doc.clone(), branch).await?;
-    let Some(head) = view.head() else {
-        return Err(not_found(
-            st,
-            "Nothing published yet",
-            "This branch has no published version yet.",
-        ));
-    };
-    let (loaded, version) = loaded_version(st, head)
-        .await
-        .map_err(|e| page_error(st, e))?;
+    let (loaded, version) = view.load_head(st).await?;
     let page_ref = match loaded.site.lookup(page) {
         Lookup::Page(p) => p,
         Lookup::Redirect(to) => {
@@ -220,13 +214,43 @@ async fn public_base(st: &DocsState, parts: &mut Parts) -> String {
 }
 
 /// A documentation named by slug for a machine file (the id form redirects to the slug form).
-async fn doc_for(st: &DocsState, key: &str, file: &str) -> Result<Documentation, Response> {
-    match public::find_doc(st.app.store.as_ref(), key).await {
-        Ok(PublicDoc::Slug(doc)) => Ok(doc),
-        Ok(PublicDoc::Id(doc)) => {
+async fn doc_for(
+    st: &DocsState,
+    reader: &Reader,
+    key: &str,
+    file: &str,
+) -> Result<PublicDoc, Response> {
+    match public::find_doc(st.app.store.as_ref(), reader, key).await {
+        Ok(doc) if doc.by_id => {
             Err(Redirect::permanent(&format!("/doc/{}/{file}", doc.slug)).into_response())
         }
+        Ok(doc) => Ok(doc),
         Err(e) => Err(page_error(st, e)),
+    }
+}
+
+/// The default branch behind a machine file of a documentation (`file`: `llms.txt`, `sitemap.xml`), the public
+/// origin its URLs are written on, and its validator; or the answer already due (the slug redirect, a 404 page, a 304).
+async fn machine_file(
+    st: &DocsState,
+    reader: &Reader,
+    key: &str,
+    file: &str,
+    parts: &mut Parts,
+) -> Result<(DocView, String, String), Response> {
+    let doc = doc_for(st, reader, key, file).await?;
+    let origin = public_base(st, parts).await;
+    let view = DocView::open(st, doc, None).await?;
+    let mut h = Sha256::new();
+    view.hash_into(&mut h);
+    h.update(view.head().to_string());
+    h.update(file);
+    h.update([0]);
+    h.update(&origin);
+    let etag = etag_of(h);
+    match not_modified(&parts.headers, &etag) {
+        Some(r) => Err(r),
+        None => Ok((view, origin, etag)),
     }
 }
 
@@ -234,32 +258,13 @@ async fn doc_for(st: &DocsState, key: &str, file: &str) -> Result<Documentation,
 #[instrument(skip_all)]
 pub async fn doc_llms(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     Path(key): Path<String>,
     mut parts: Parts,
 ) -> Response {
     let answer = async {
-        let doc = doc_for(&st, &key, "llms.txt").await?;
-        let origin = public_base(&st, &mut parts).await;
-        let view = DocView::open(&st, doc, None).await?;
-        let Some(head) = view.head() else {
-            return Err(not_found(
-                &st,
-                "Nothing published yet",
-                "This documentation has no published version yet.",
-            ));
-        };
-        let mut h = Sha256::new();
-        view.hash_into(&mut h);
-        h.update(head.to_string());
-        h.update("llms\0");
-        h.update(&origin);
-        let etag = etag_of(h);
-        if let Some(r) = not_modified(&parts.headers, &etag) {
-            return Ok(r);
-        }
-        let (loaded, version) = loaded_version(&st, head)
-            .await
-            .map_err(|e| page_error(&st, e))?;
+        let (view, origin, etag) = machine_file(&st, &reader, &key, "llms.txt", &mut parts).await?;
+        let (loaded, version) = view.load_head(&st).await?;
         let base = format!("{origin}{}", view.base);
         let name = view.doc.name.clone();
         let api_version = version.analysis.api_version.clone();
@@ -310,32 +315,14 @@ const SITEMAP_NS: &str = "http://www.sitemaps.org/schemas/sitemap/0.9";
 #[instrument(skip_all)]
 pub async fn doc_sitemap(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     Path(key): Path<String>,
     mut parts: Parts,
 ) -> Response {
     let answer = async {
-        let doc = doc_for(&st, &key, "sitemap.xml").await?;
-        let origin = public_base(&st, &mut parts).await;
-        let view = DocView::open(&st, doc, None).await?;
-        let Some(head) = view.head() else {
-            return Err(not_found(
-                &st,
-                "Nothing published yet",
-                "This documentation has no published version yet.",
-            ));
-        };
-        let mut h = Sha256::new();
-        view.hash_into(&mut h);
-        h.update(head.to_string());
-        h.update("sitemap\0");
-        h.update(&origin);
-        let etag = etag_of(h);
-        if let Some(r) = not_modified(&parts.headers, &etag) {
-            return Ok(r);
-        }
-        let (loaded, version) = loaded_version(&st, head)
-            .await
-            .map_err(|e| page_error(&st, e))?;
+        let (view, origin, etag) =
+            machine_file(&st, &reader, &key, "sitemap.xml", &mut parts).await?;
+        let (loaded, version) = view.load_head(&st).await?;
         let base = format!("{origin}{}", view.base);
         let lastmod = rfc3339_seconds(version.created_at);
         let text = CpuGate::shared()
@@ -374,6 +361,7 @@ pub async fn doc_sitemap(
 /// A hub's documentations that have a published default branch, with their head versions.
 async fn hub_heads(
     st: &DocsState,
+    reader: &Reader,
     key: &str,
 ) -> Result<
     (
@@ -383,10 +371,10 @@ async fn hub_heads(
     Response,
 > {
     let store = st.app.store.as_ref();
-    let hub = public::find_hub(store, key)
+    let hub = public::find_hub(store, reader, key)
         .await
         .map_err(|e| page_error(st, e))?;
-    let docs = public::hub_docs(store, &hub)
+    let docs = public::hub_docs(store, reader, &hub)
         .await
         .map_err(|e| page_error(st, e))?;
     let mut out = Vec::new();
@@ -394,7 +382,7 @@ async fn hub_heads(
         let Ok(view) = DocView::open(st, doc, None).await else {
             continue;
         };
-        let Some(head) = view.head() else { continue };
+        let head = view.head();
         if let Some(v) = store
             .get_version(head, st.app.now())
             .await
@@ -430,11 +418,12 @@ fn hub_etag(
 #[instrument(skip_all)]
 pub async fn hub_sitemap(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     Path(key): Path<String>,
     mut parts: Parts,
 ) -> Response {
     let answer = async {
-        let (hub, heads) = hub_heads(&st, &key).await?;
+        let (hub, heads) = hub_heads(&st, &reader, &key).await?;
         let origin = public_base(&st, &mut parts).await;
         let etag = hub_etag(&hub, &heads, "sitemap\0", &origin);
         if let Some(r) = not_modified(&parts.headers, &etag) {
@@ -469,13 +458,14 @@ pub async fn hub_sitemap(
 #[instrument(skip_all)]
 pub async fn hub_llms(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     Path(key): Path<String>,
     mut parts: Parts,
 ) -> Response {
     use specpress_render::escape_markdown as esc;
     use std::fmt::Write;
     let answer = async {
-        let (hub, heads) = hub_heads(&st, &key).await?;
+        let (hub, heads) = hub_heads(&st, &reader, &key).await?;
         let origin = public_base(&st, &mut parts).await;
         let etag = hub_etag(&hub, &heads, "llms\0", &origin);
         if let Some(r) = not_modified(&parts.headers, &etag) {

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::access::Viewer;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -93,22 +94,22 @@ fn canonical(doc: &Documentation, rest: &str) -> Response {
 #[instrument(skip_all)]
 pub async fn doc_root(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     headers: HeaderMap,
     Path(segment): Path<String>,
 ) -> Response {
     if let Some(key) = segment.strip_suffix(".md") {
-        return crate::machine::markdown_root(&st, &headers, key).await;
+        return crate::machine::markdown_root(&st, &reader, &headers, key).await;
     }
     let (key, variant) = split_variant(&segment);
-    let found = match public::find_doc(st.app.store.as_ref(), key).await {
+    let doc = match public::find_doc(st.app.store.as_ref(), &reader, key).await {
         Ok(f) => f,
         Err(e) if variant == Variant::Page => return page_error(&st, e),
         Err(e) => return ApiError::from(e).into_response(),
     };
-    let doc = match found {
-        PublicDoc::Id(doc) => return canonical(&doc, &segment[key.len()..]),
-        PublicDoc::Slug(doc) => doc,
-    };
+    if doc.by_id {
+        return canonical(&doc, &segment[key.len()..]);
+    }
     if variant != Variant::Page {
         let answer = async {
             let bundle = public::doc_definition(st.app.store.as_ref(), &doc).await?;
@@ -125,17 +126,17 @@ pub async fn doc_root(
 #[instrument(skip_all)]
 pub async fn doc_path(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     headers: HeaderMap,
     Path((key, rest)): Path<(String, String)>,
 ) -> Response {
-    let found = match public::find_doc(st.app.store.as_ref(), &key).await {
+    let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
         Ok(f) => f,
         Err(e) => return page_error(&st, e),
     };
-    let doc = match found {
-        PublicDoc::Id(doc) => return canonical(&doc, &format!("/{rest}")),
-        PublicDoc::Slug(doc) => doc,
-    };
+    if doc.by_id {
+        return canonical(&doc, &format!("/{rest}"));
+    }
     if let Some(md) = crate::machine::markdown_request(&rest) {
         return crate::machine::markdown(&st, &headers, &doc, &rest, md)
             .await
@@ -165,7 +166,7 @@ async fn version_definition(st: &DocsState, doc: &Documentation, version: &str) 
 async fn branch_page(
     st: &DocsState,
     headers: &HeaderMap,
-    doc: &Documentation,
+    doc: &PublicDoc,
     branch: &str,
     page: &str,
 ) -> Answer {
@@ -222,21 +223,12 @@ pub(crate) async fn load_blob(st: &DocsState, blob: &BlobRef) -> Result<Arc<Load
 pub(crate) async fn serve_page(
     st: &DocsState,
     headers: &HeaderMap,
-    doc: &Documentation,
+    doc: &PublicDoc,
     branch: Option<Slug>,
     page: &str,
 ) -> Answer {
     let view = DocView::open(st, doc.clone(), branch).await?;
-    let Some(head) = view.head() else {
-        return Err(not_found(
-            st,
-            "Nothing published yet",
-            "This branch has no published version yet.",
-        ));
-    };
-    let (loaded, version) = loaded_version(st, head)
-        .await
-        .map_err(|e| page_error(st, e))?;
+    let (loaded, version) = view.load_head(st).await?;
     let page_ref = match loaded.site.lookup(page) {
         Lookup::Page(p) => p,
         Lookup::Redirect(to) => {

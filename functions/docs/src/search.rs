@@ -20,15 +20,16 @@ use quick_cache::{DefaultHashBuilder, OptionsBuilder, Weighter};
 use sha2::{Digest, Sha256};
 use specpress_api::cpu::CpuGate;
 use specpress_domain::DomainError;
-use specpress_domain::model::{BlobRef, Documentation, Hub, Slug, Version};
+use specpress_domain::model::{BlobRef, Hub, Slug, Version};
 use specpress_domain::usecases::public::{self, PublicDoc};
+
+use crate::access::Viewer;
 use specpress_render::search::{Found, MAX_RESULTS, QueryError};
 use specpress_render::{SearchIndex, SearchPage, SearchResult, search_page};
 use tracing::instrument;
 
 use crate::DocsState;
 use crate::cache::Loaded;
-use crate::pages::loaded_version;
 use crate::view::{
     Answer, Chrome, DocView, build_id, etag_of, not_found, not_modified, page_error,
 };
@@ -153,17 +154,18 @@ fn results_response(status: StatusCode, html: String, etag: &str) -> Response {
 #[instrument(skip_all)]
 pub async fn doc_search(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     headers: HeaderMap,
     Path(key): Path<String>,
     RawQuery(raw): RawQuery,
 ) -> Response {
     let q = query_param(raw.as_deref());
-    let doc = match public::find_doc(st.app.store.as_ref(), &key).await {
-        Ok(PublicDoc::Slug(doc)) => doc,
-        Ok(PublicDoc::Id(doc)) => {
+    let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
+        Ok(doc) if doc.by_id => {
             return Redirect::permanent(&with_query(&format!("/doc/{}/search", doc.slug), &q))
                 .into_response();
         }
+        Ok(doc) => doc,
         Err(e) => return page_error(&st, e),
     };
     search_doc(&st, &headers, doc, None, &q)
@@ -175,17 +177,18 @@ pub async fn doc_search(
 #[instrument(skip_all)]
 pub async fn branch_search(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     headers: HeaderMap,
     Path((key, branch)): Path<(String, String)>,
     RawQuery(raw): RawQuery,
 ) -> Response {
     let q = query_param(raw.as_deref());
-    let doc = match public::find_doc(st.app.store.as_ref(), &key).await {
-        Ok(PublicDoc::Slug(doc)) => doc,
-        Ok(PublicDoc::Id(doc)) => {
+    let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
+        Ok(doc) if doc.by_id => {
             let path = format!("/doc/{}/branches/{branch}/search", doc.slug);
             return Redirect::permanent(&with_query(&path, &q)).into_response();
         }
+        Ok(doc) => doc,
         Err(e) => return page_error(&st, e),
     };
     let Some(slug) = specpress_domain::branch_rules::slug_from_path(&branch) else {
@@ -209,16 +212,7 @@ async fn indexed(
     st: &DocsState,
     view: &DocView,
 ) -> Result<(Arc<Loaded>, Arc<SearchIndex>, Version), Response> {
-    let Some(head) = view.head() else {
-        return Err(not_found(
-            st,
-            "Nothing published yet",
-            "This branch has no published version yet.",
-        ));
-    };
-    let (loaded, version) = loaded_version(st, head)
-        .await
-        .map_err(|e| page_error(st, e))?;
+    let (loaded, version) = view.load_head(st).await?;
     let index = st
         .search
         .get_or_build(&version.blob, loaded.clone())
@@ -230,15 +224,14 @@ async fn indexed(
 async fn search_doc(
     st: &DocsState,
     headers: &HeaderMap,
-    doc: Documentation,
+    doc: PublicDoc,
     branch: Option<Slug>,
     q: &str,
 ) -> Answer {
     let view = DocView::open(st, doc, branch).await?;
-    let head = view.head();
     let mut h = Sha256::new();
     view.hash_into(&mut h);
-    h.update(head.map(|v| v.to_string()).unwrap_or_default());
+    h.update(view.head().to_string());
     h.update("search\0");
     h.update(q);
     let etag = etag_of(h);
@@ -294,7 +287,7 @@ pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
         links: Vec::new(),
         search_action: Some(format!("/hub/{}/search", hub.slug)),
         alternates: Vec::new(),
-        noindex: false,
+        noindex: hub.visibility.is_private(),
     }
 }
 
@@ -302,6 +295,7 @@ pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
 #[instrument(skip_all)]
 pub async fn hub_search(
     State(st): State<DocsState>,
+    Viewer(reader): Viewer,
     headers: HeaderMap,
     Path(key): Path<String>,
     RawQuery(raw): RawQuery,
@@ -309,10 +303,10 @@ pub async fn hub_search(
     let q = query_param(raw.as_deref());
     let answer = async {
         let store = st.app.store.as_ref();
-        let hub = public::find_hub(store, &key)
+        let hub = public::find_hub(store, &reader, &key)
             .await
             .map_err(|e| page_error(&st, e))?;
-        let docs = public::hub_docs(store, &hub)
+        let docs = public::hub_docs(store, &reader, &hub)
             .await
             .map_err(|e| page_error(&st, e))?;
         let mut views = Vec::new();
@@ -328,7 +322,7 @@ pub async fn hub_search(
         h.update(&hub.name);
         for v in &views {
             v.hash_into(&mut h);
-            h.update(v.head().map(|id| id.to_string()).unwrap_or_default());
+            h.update(v.head().to_string());
         }
         h.update("search\0");
         h.update(&q);

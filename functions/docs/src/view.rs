@@ -9,11 +9,13 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 use specpress_domain::DomainError;
-use specpress_domain::model::{Branch, Documentation, Slug, Version};
+use specpress_domain::model::{Branch, Documentation, Slug, Version, VersionId};
+use specpress_domain::usecases::public::PublicDoc;
 use specpress_render::{Alternate, AssetUrls, BranchLink, NavLink, PageContext, VersionInfo};
 use time::format_description::well_known::Rfc3339;
 
 use crate::DocsState;
+use crate::cache::Loaded;
 use crate::headers::error_page;
 
 /// An answer that is either the page or an error already shaped for its reader (an HTML page).
@@ -53,15 +55,20 @@ pub struct DocView {
     pub named: bool,
     /// The URL path of this documentation root on this branch: `/doc/pets` or `/doc/pets/branches/next`.
     pub base: String,
+    /// The branch's published head ([`DocView::open`] opens published branches only).
+    head: VersionId,
+    /// The documentation is private (on its own or through its hub): its pages are marked `noindex`.
+    pub private: bool,
 }
 
 impl DocView {
     /// Opens `doc` on `branch` (`None`: its default branch). A 404 page when the branch has nothing published.
     pub async fn open(
         st: &DocsState,
-        doc: Documentation,
+        doc: PublicDoc,
         branch: Option<Slug>,
     ) -> Result<DocView, Response> {
+        let PublicDoc { doc, private, .. } = doc;
         let mut branches = st
             .app
             .store
@@ -76,7 +83,11 @@ impl DocView {
                 .then_with(|| a.name.slug().as_str().cmp(b.name.slug().as_str()))
         });
         let wanted = branch.as_ref().unwrap_or(&doc.default_branch);
-        let Some(current) = branches.iter().find(|b| b.name.slug() == wanted).cloned() else {
+        let found = branches
+            .iter()
+            .find(|b| b.name.slug() == wanted)
+            .and_then(|b| Some((b.clone(), b.head.as_ref()?.version_id)));
+        let Some((current, head)) = found else {
             return Err(if branch.is_some() {
                 not_found(
                     st,
@@ -101,12 +112,21 @@ impl DocView {
             branch: current,
             named: branch.is_some(),
             base,
+            head,
+            private,
         })
     }
 
-    /// The head version id of the branch shown (it has one: [`DocView::open`] keeps published branches only).
-    pub fn head(&self) -> Option<specpress_domain::model::VersionId> {
-        self.branch.head.as_ref().map(|h| h.version_id)
+    /// The head version id of the branch shown.
+    pub fn head(&self) -> VersionId {
+        self.head
+    }
+
+    /// The head version, parsed (from the cache when it is there); a failure as its error page.
+    pub async fn load_head(&self, st: &DocsState) -> Result<(Arc<Loaded>, Version), Response> {
+        crate::pages::loaded_version(st, self.head)
+            .await
+            .map_err(|e| page_error(st, e))
     }
 
     /// The URL path of a branch's documentation root (the default branch's is the documentation's own).
@@ -173,7 +193,7 @@ impl DocView {
                     format!("{} changelog (RSS)", self.doc.name),
                 ),
             ],
-            noindex: false,
+            noindex: self.private,
         }
     }
 }

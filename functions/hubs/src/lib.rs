@@ -5,18 +5,23 @@
 //!   `apis[]`; each API's `version` and property `type` come from the head of its default branch, and the property
 //!   `url` downloads that very definition.
 //! - `GET /api/v1/hubs/{hub}/apis`: the same APIs, paginated.
+//! - `PATCH /api/v1/hubs/{hub}` `{"visibility": "public" | "private"}` (hub or organization token): who may read
+//!   the hub's public page; a private hub makes every documentation in it private too.
 
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use specpress_api::auth::Auth;
+use specpress_api::body::JsonBody;
 use specpress_api::pagination::{ListRequest, paginate};
 use specpress_api::urls::PublicBase;
 use specpress_api::{ApiError, AppState};
-use specpress_domain::model::{Hub, Version};
+use specpress_domain::DomainError;
+use specpress_domain::model::{Hub, Version, Visibility};
 use specpress_domain::usecases::hubs::{self, HubApi};
+use specpress_domain::usecases::manage;
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -28,7 +33,7 @@ pub fn router(state: AppState) -> Router {
     // `POST /api/v1/hubs` lives in the deploy function; axum merges the two methods of the path.
     Router::new()
         .route("/api/v1/hubs", get(list))
-        .route("/api/v1/hubs/{hub}", get(show))
+        .route("/api/v1/hubs/{hub}", get(show).patch(update))
         .route("/api/v1/hubs/{hub}/apis", get(apis))
         .with_state(state)
 }
@@ -49,6 +54,8 @@ struct HubJson {
     url: String,
     created: String,
     modified: String,
+    /// `public` or `private`: who may read the hub's public page (not an APIs.json field).
+    visibility: &'static str,
     specification_version: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     apis: Option<Vec<ApiJson>>,
@@ -63,6 +70,7 @@ fn hub_json(base: &str, hub: &Hub, apis: Option<Vec<ApiJson>>) -> HubJson {
         url: specpress_api::urls::hub_url(base, &hub.slug),
         created: date(hub.created_at),
         modified: date(hub.modified_at),
+        visibility: hub.visibility.as_str(),
         specification_version: APIS_JSON_VERSION,
         apis,
     }
@@ -91,6 +99,8 @@ struct ApiJson {
     properties: Vec<PropertyJson>,
     created: String,
     modified: String,
+    /// The documentation's own `public` or `private` (not an APIs.json field).
+    visibility: &'static str,
 }
 
 /// `OpenAPI` or `AsyncAPI` from the engine's specification id (`openapi/v3/json`, `asyncapi/v2/yaml`, ...).
@@ -130,6 +140,7 @@ fn api_json(base: &str, api: &HubApi) -> ApiJson {
         properties,
         created: date(api.doc.created_at),
         modified: date(modified),
+        visibility: api.doc.visibility.as_str(),
     }
 }
 
@@ -170,4 +181,32 @@ async fn apis(
     paginate(&list, &format!("hub-apis:{}", hub.id), items, |a| {
         a.slug.clone()
     })
+}
+
+/// `PATCH /api/v1/hubs/{hub}` body. Unknown fields are refused (422), so a misspelled setting is never ignored.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UpdateRequest {
+    visibility: Option<String>,
+}
+
+async fn update(
+    State(state): State<AppState>,
+    PublicBase(base): PublicBase,
+    Auth(p): Auth,
+    Path(hub): Path<String>,
+    JsonBody(req): JsonBody<UpdateRequest>,
+) -> Result<Response, ApiError> {
+    let visibility = match req.visibility.as_deref() {
+        Some(v) => Visibility::parse("visibility", v)?,
+        None => {
+            return Err(DomainError::invalid(
+                "visibility",
+                "visibility is required (\"public\" or \"private\")",
+            )
+            .into());
+        }
+    };
+    let hub = manage::set_hub_visibility(&*state.store, &p, &hub, visibility, state.now()).await?;
+    Ok(axum::Json(hub_json(&base, &hub, None)).into_response())
 }

@@ -351,6 +351,7 @@ async fn a_users_documentation_holding_the_slug_is_left_untouched() {
         "Mine",
         Some("specpress-api"),
         None,
+        specpress_domain::model::Visibility::Public,
         OffsetDateTime::now_utc(),
     )
     .await
@@ -398,4 +399,123 @@ fn the_reference_documentation_id_is_stable_and_differs_between_organizations() 
     let b = OrgId::new();
     assert_eq!(self_doc_id(a), self_doc_id(a));
     assert_ne!(self_doc_id(a), self_doc_id(b));
+}
+
+/// The HTTP API routes of the SAM template: (function resource, method, path pattern).
+fn sam_routes() -> Vec<(String, String, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../template.yaml");
+    let text = std::fs::read_to_string(&path).expect("template.yaml");
+    let mut out = Vec::new();
+    let mut resource = String::new();
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix("  ").and_then(|l| l.strip_suffix(':'))
+            && !name.starts_with(' ')
+            && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            resource = name.to_owned();
+            continue;
+        }
+        if !line.contains("Type: HttpApi") {
+            continue;
+        }
+        let field = |key: &str| {
+            let start = line.find(key)? + key.len();
+            let rest = &line[start..];
+            let end = rest.find([',', '}']).unwrap_or(rest.len());
+            Some(rest[..end].trim().trim_matches('\'').to_owned())
+        };
+        if let (Some(method), Some(path)) = (field("Method: "), field("Path: ")) {
+            out.push((resource.clone(), method, path));
+        }
+    }
+    out
+}
+
+/// How specifically an API Gateway route pattern matches a path: `None` when it does not; otherwise (no greedy
+/// segment, literal segments, parameter segments), larger being more specific (API Gateway picks the most specific).
+fn route_match(pattern: &str, path: &str) -> Option<(bool, usize, usize)> {
+    let pattern: Vec<&str> = pattern.trim_start_matches('/').split('/').collect();
+    let path: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let (mut literals, mut params) = (0, 0);
+    for (i, p) in pattern.iter().enumerate() {
+        if p.starts_with('{') && p.ends_with("+}") {
+            return (path.len() > i).then_some((false, literals, params));
+        }
+        let seg = path.get(i)?;
+        if p.starts_with('{') {
+            params += 1;
+        } else if p == seg {
+            literals += 1;
+        } else {
+            return None;
+        }
+    }
+    (pattern.len() == path.len()).then_some((true, literals, params))
+}
+
+#[test]
+fn api_gateway_route_patterns_match_as_documented() {
+    assert_eq!(route_match("/doc/{doc}", "/doc/x"), Some((true, 1, 1)));
+    assert_eq!(route_match("/doc/{doc}", "/doc/x/y"), None);
+    assert_eq!(
+        route_match("/doc/{doc}/{proxy+}", "/doc/x/y/z"),
+        Some((false, 1, 1))
+    );
+    assert_eq!(route_match("/doc/{doc}/{proxy+}", "/doc/x"), None);
+    assert_eq!(route_match("/sign-in", "/sign-in"), Some((true, 1, 0)));
+}
+
+/// Every route of every Lambda function's router reaches that very function on AWS: API Gateway's most specific
+/// route for the method and path (a method of its own before `ANY`) is one of that function's events. A route
+/// missing from template.yaml would answer 404 on AWS while every local test passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_of_every_function_reaches_that_function_through_the_sam_template() {
+    let h = Harness::start().await;
+    let sam = sam_routes();
+    assert!(
+        sam.len() >= 40,
+        "{} routes read from template.yaml",
+        sam.len()
+    );
+    let hooks = h.hooks.as_ref().expect("webhooks").service.clone();
+    let functions: Vec<(&str, Router)> = vec![
+        ("DeployFunction", deploy::router(h.state.clone())),
+        ("DiffsFunction", diffs::router(h.state.clone())),
+        ("BranchesFunction", branches::router(h.state.clone())),
+        ("HubsFunction", hubs::router(h.state.clone())),
+        ("DocsFunction", docs::router(h.state.clone())),
+        ("WebhooksFunction", webhooks::router(h.state.clone(), hooks)),
+    ];
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (resource, router) in functions {
+        let single = Harness {
+            app: router.clone(),
+            state: h.state.clone(),
+            org: h.org,
+            token: h.token.clone(),
+            hooks: None,
+            backend: None,
+            _dir: tempfile::tempdir().expect("dir"),
+        };
+        for template in debug_paths(&router) {
+            let path = concrete(&template);
+            for method in routed_methods(&single, &template).await {
+                let best = sam
+                    .iter()
+                    .filter(|(_, m, _)| *m == method || m == "ANY")
+                    .filter_map(|(r, m, p)| route_match(p, &path).map(|s| ((s, m != "ANY"), r, p)))
+                    .max_by_key(|(score, _, _)| *score);
+                checked += 1;
+                match best {
+                    Some((_, r, _)) if r == resource => {}
+                    Some((_, r, p)) => wrong.push(format!("{method} {template}: {resource} serves it, API Gateway sends it to {r} ({p})")),
+                    None => wrong.push(format!("{method} {template}: {resource} serves it, template.yaml routes nothing there")),
+                }
+            }
+        }
+    }
+    assert!(checked >= 60, "{checked} routes checked");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    h.stop().await;
 }

@@ -21,6 +21,7 @@ pub mod error;
 pub mod lambda;
 pub mod logging;
 pub mod pagination;
+pub mod session;
 pub mod urls;
 
 use std::sync::Arc;

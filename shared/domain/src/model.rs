@@ -199,6 +199,51 @@ pub struct Organization {
     pub created_at: OffsetDateTime,
 }
 
+/// Who may read a documentation's or a hub's public pages.
+///
+/// A `private` documentation, or any documentation of a `private` hub, answers an anonymous reader exactly as an
+/// unknown slug does (404), on every public URL; a reader with a token that reaches it (the organization's, its
+/// hub's, or its own) sees it. The API and webhook payloads are the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Anyone with the URL (the default).
+    #[default]
+    Public,
+    /// Only readers holding a token that reaches it.
+    Private,
+}
+
+impl Visibility {
+    /// Parses `public` or `private` (exactly); a 422 naming `field` otherwise.
+    pub fn parse(field: &str, s: &str) -> Result<Self, DomainError> {
+        match s {
+            "public" => Ok(Visibility::Public),
+            "private" => Ok(Visibility::Private),
+            _ => Err(DomainError::invalid(
+                field,
+                format!(
+                    "{field} must be \"public\" or \"private\", not '{}'",
+                    truncate(s, 40)
+                ),
+            )),
+        }
+    }
+
+    /// The wire form: `public` or `private`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Private => "private",
+        }
+    }
+
+    /// Whether this is [`Visibility::Private`].
+    pub fn is_private(self) -> bool {
+        self == Visibility::Private
+    }
+}
+
 /// A hub groups documentations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hub {
@@ -218,6 +263,9 @@ pub struct Hub {
     /// Last modification time.
     #[serde(with = "time::serde::rfc3339")]
     pub modified_at: OffsetDateTime,
+    /// Who may read its public page; a private hub also makes every documentation in it private.
+    #[serde(default)]
+    pub visibility: Visibility,
 }
 
 /// A documentation: one API, with branches of versions.
@@ -247,6 +295,9 @@ pub struct Documentation {
     /// are queued as before. Storage detail: never part of a response.
     #[serde(skip)]
     pub never_subscribed: bool,
+    /// Who may read its public pages (its hub's visibility applies as well: see [`Visibility`]).
+    #[serde(default)]
+    pub visibility: Visibility,
 }
 
 /// A branch of a documentation and its head.

@@ -61,6 +61,14 @@ pub trait HubStore: Send + Sync {
     async fn list_hubs(&self, org: OrgId) -> Result<Vec<Hub>>;
     /// Reads a hub by its public slug (public URLs: slugs are unique across the installation).
     async fn hub_by_public_slug(&self, slug: &Slug) -> Result<Option<Hub>>;
+    /// Sets a hub's visibility (and its `modified_at`) and answers the hub as stored; `NotFound` when absent.
+    async fn set_hub_visibility(
+        &self,
+        org: OrgId,
+        id: HubId,
+        visibility: Visibility,
+        now: OffsetDateTime,
+    ) -> Result<Hub>;
 }
 
 /// Documentations.
@@ -80,6 +88,15 @@ pub trait DocStore: Send + Sync {
     async fn doc_by_public_slug(&self, slug: &Slug) -> Result<Option<Documentation>>;
     /// Documentations of an organization (all, or one hub's), by slug.
     async fn list_docs(&self, org: OrgId, hub: Option<HubId>) -> Result<Vec<Documentation>>;
+    /// Sets a documentation's visibility (and its `modified_at`) and answers the documentation as stored;
+    /// `NotFound` when absent.
+    async fn set_doc_visibility(
+        &self,
+        org: OrgId,
+        id: DocId,
+        visibility: Visibility,
+        now: OffsetDateTime,
+    ) -> Result<Documentation>;
 }
 
 /// Branches.

@@ -14,6 +14,7 @@
 //!
 //! No AWS, no HTTP types.
 
+pub mod access;
 mod assets;
 pub mod changes;
 pub mod feed;

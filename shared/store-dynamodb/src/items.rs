@@ -102,6 +102,7 @@ pub fn hub_item(h: &Hub, token: &str) -> Item {
     }
     i.insert("created_at".into(), ts(h.created_at));
     i.insert("modified_at".into(), ts(h.modified_at));
+    i.insert("visibility".into(), s(h.visibility.as_str()));
     i.insert("token_hash".into(), s(token));
     i
 }
@@ -115,7 +116,16 @@ pub fn hub_from(i: &Item) -> Result<Hub> {
         description: opt_s(i, "description").map(str::to_owned),
         created_at: get_ts(i, "created_at")?,
         modified_at: get_ts(i, "modified_at")?,
+        visibility: visibility_from(i)?,
     })
+}
+
+/// A hub's or documentation's `visibility`: public when absent (items written before visibility existed).
+pub fn visibility_from(i: &Item) -> Result<Visibility> {
+    match opt_s(i, "visibility") {
+        None => Ok(Visibility::Public),
+        Some(v) => Visibility::parse("visibility", v),
+    }
 }
 
 // ---- documentation ----
@@ -133,6 +143,7 @@ pub fn doc_item(d: &Documentation, token: &str) -> Item {
     i.insert("default_branch".into(), s(d.default_branch.as_str()));
     i.insert("created_at".into(), ts(d.created_at));
     i.insert("modified_at".into(), ts(d.modified_at));
+    i.insert("visibility".into(), s(d.visibility.as_str()));
     i.insert("token_hash".into(), s(token));
     if d.never_subscribed {
         i.insert(
@@ -154,6 +165,7 @@ pub fn doc_from(i: &Item) -> Result<Documentation> {
         created_at: get_ts(i, "created_at")?,
         modified_at: get_ts(i, "modified_at")?,
         never_subscribed: get_bool(i, "never_subscribed"),
+        visibility: visibility_from(i)?,
     })
 }
 

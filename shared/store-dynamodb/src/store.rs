@@ -483,6 +483,19 @@ impl HubStore for DynamoStore {
             },
         }
     }
+
+    async fn set_hub_visibility(
+        &self,
+        org: OrgId,
+        id: HubId,
+        visibility: Visibility,
+        now: OffsetDateTime,
+    ) -> Result<Hub> {
+        let item = self
+            .set_visibility(org_pk(org), &hub_sk(id), visibility, now, "Hub not found")
+            .await?;
+        hub_from(&item)
+    }
 }
 
 #[async_trait]
@@ -555,6 +568,64 @@ impl DocStore for DynamoStore {
         docs.retain(|d| d.org_id == org);
         docs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
         Ok(docs)
+    }
+
+    async fn set_doc_visibility(
+        &self,
+        org: OrgId,
+        id: DocId,
+        visibility: Visibility,
+        now: OffsetDateTime,
+    ) -> Result<Documentation> {
+        let item = self
+            .set_visibility(
+                org_pk(org),
+                &doc_sk(id),
+                visibility,
+                now,
+                "Documentation does not exist",
+            )
+            .await?;
+        doc_from(&item)
+    }
+}
+
+impl DynamoStore {
+    /// Sets `visibility` and `modified_at` of an existing hub or documentation item and answers the item as stored
+    /// (`NotFound(missing)` when there is no such item: it is never created by this update).
+    async fn set_visibility(
+        &self,
+        pk: String,
+        sk: &str,
+        visibility: Visibility,
+        now: OffsetDateTime,
+        missing: &str,
+    ) -> Result<Item> {
+        let r = self
+            .client
+            .update_item()
+            .table_name(&self.table)
+            .key("pk", s(pk))
+            .key("sk", s(sk))
+            .update_expression("SET visibility = :v, modified_at = :t")
+            .condition_expression("attribute_exists(pk)")
+            .expression_attribute_values(":v", s(visibility.as_str()))
+            .expression_attribute_values(":t", ts(now))
+            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+            .send()
+            .await;
+        match r {
+            Ok(out) => out
+                .attributes
+                .ok_or_else(|| DomainError::unexpected("UpdateItem returned no attributes")),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
+            {
+                Err(DomainError::NotFound(missing.into()))
+            }
+            Err(e) => Err(sdk("UpdateItem")(e)),
+        }
     }
 }
 

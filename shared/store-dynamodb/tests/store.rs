@@ -163,6 +163,7 @@ fn doc(org: OrgId, slug: &str, hub: Option<HubId>) -> Documentation {
         modified_at: now(),
         // As a documentation written before the flag existed: its events are always queued.
         never_subscribed: false,
+        visibility: Visibility::Public,
     }
 }
 
@@ -314,6 +315,7 @@ async fn hub_slugs_are_unique_across_the_installation_even_under_concurrent_crea
                 description: None,
                 created_at: now(),
                 modified_at: now(),
+                visibility: Visibility::Public,
             };
             store.create_hub(&hub, &mint(TokenKind::Hub).hash).await
         }));
@@ -339,6 +341,7 @@ async fn hub_slugs_are_unique_across_the_installation_even_under_concurrent_crea
         description: None,
         created_at: now(),
         modified_at: now(),
+        visibility: Visibility::Public,
     };
     assert!(matches!(
         store.create_hub(&hub, &mint(TokenKind::Hub).hash).await,
@@ -829,6 +832,7 @@ async fn documentations_are_listed_per_organization_and_per_hub(store: DynamoSto
         description: Some("d".into()),
         created_at: now(),
         modified_at: now(),
+        visibility: Visibility::Public,
     };
     store
         .create_hub(&hub, &mint(TokenKind::Hub).hash)

@@ -348,6 +348,7 @@ impl World {
             slug,
             Some(slug),
             None,
+            specpress_domain::model::Visibility::Public,
             OffsetDateTime::now_utc(),
         )
         .await

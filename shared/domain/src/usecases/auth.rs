@@ -79,6 +79,7 @@ mod tests {
             created_at: OffsetDateTime::UNIX_EPOCH,
             modified_at: OffsetDateTime::UNIX_EPOCH,
             never_subscribed: true,
+            visibility: crate::model::Visibility::Public,
         }
     }
 

@@ -348,5 +348,6 @@ fn new_doc(
         created_at: now,
         modified_at: now,
         never_subscribed: true,
+        visibility: Visibility::Public,
     })
 }

@@ -175,6 +175,7 @@ pub async fn create_hub(
     name: &str,
     slug: Option<&str>,
     description: Option<&str>,
+    visibility: Visibility,
     now: OffsetDateTime,
 ) -> Result<(Hub, MintedToken)> {
     require_org(p)?;
@@ -191,6 +192,7 @@ pub async fn create_hub(
             .map(str::to_owned),
         created_at: now,
         modified_at: now,
+        visibility,
     };
     let token = mint(TokenKind::Hub);
     match store.create_hub(&hub, &token.hash).await {
@@ -207,6 +209,7 @@ pub async fn create_doc(
     name: &str,
     slug: Option<&str>,
     hub: Option<&str>,
+    visibility: Visibility,
     now: OffsetDateTime,
 ) -> Result<(Documentation, MintedToken)> {
     require_org(p)?;
@@ -226,6 +229,7 @@ pub async fn create_doc(
         created_at: now,
         modified_at: now,
         never_subscribed: true,
+        visibility,
     };
     let token = mint(TokenKind::Doc);
     match store.create_doc(&doc, &token.hash).await {
@@ -249,6 +253,53 @@ pub async fn list_docs(
         None => None,
     };
     store.list_docs(p.org_id, hub_id).await
+}
+
+/// Reads one documentation (`GET /docs/{doc}`): any token that reaches it.
+pub async fn get_doc(store: &dyn Store, p: &Principal, key: &str) -> Result<Documentation> {
+    resolve_doc(store, p, key.trim()).await
+}
+
+/// Sets who may read a documentation's public pages (`PATCH /docs/{doc}`): an organization token, or the token of
+/// the hub it belongs to. A documentation token may not change its own documentation's visibility (403); a
+/// documentation out of the caller's reach is answered as absent (404).
+pub async fn set_doc_visibility(
+    store: &dyn Store,
+    p: &Principal,
+    key: &str,
+    visibility: Visibility,
+    now: OffsetDateTime,
+) -> Result<Documentation> {
+    let doc = resolve_doc(store, p, key.trim()).await?;
+    if let Scope::Doc(_) = p.scope {
+        return Err(DomainError::Forbidden(
+            "Changing a documentation's visibility takes an organization token or the token of its hub.".into(),
+        ));
+    }
+    if doc.visibility == visibility {
+        return Ok(doc);
+    }
+    store
+        .set_doc_visibility(doc.org_id, doc.id, visibility, now)
+        .await
+}
+
+/// Sets who may read a hub's public page (`PATCH /hubs/{hub}`): an organization token or the hub's own token. A
+/// private hub makes every documentation in it private as well.
+pub async fn set_hub_visibility(
+    store: &dyn Store,
+    p: &Principal,
+    key: &str,
+    visibility: Visibility,
+    now: OffsetDateTime,
+) -> Result<Hub> {
+    let hub = resolve_hub(store, p, key.trim()).await?;
+    if hub.visibility == visibility {
+        return Ok(hub);
+    }
+    store
+        .set_hub_visibility(hub.org_id, hub.id, visibility, now)
+        .await
 }
 
 /// What a rotation targets.

@@ -1,14 +1,20 @@
-//! Public URLs (`doc_public_url`, `diff_public_url`, preview `public_url`): finding what a reader asked for. A
-//! documentation is named by its slug (slugs are unique across the installation); its id is also accepted, and the
-//! caller answers that form with a redirect to the slug form.
+//! Public URLs (`doc_public_url`, `diff_public_url`, preview `public_url`): finding what a reader asked for, and
+//! deciding whether this reader may see it. A documentation is named by its slug (slugs are unique across the
+//! installation); its id is also accepted, and the caller answers that form with a redirect to the slug form.
+//!
+//! Every lookup takes the [`Reader`]: a private documentation (or any documentation of a private hub) and a private
+//! hub are answered to a reader who may not see them exactly as an unknown slug is (`NotFound`, same message), and
+//! hub listings leave them out, so their existence does not leak.
 
 use time::OffsetDateTime;
 
 use crate::error::{DomainError, Result};
 use crate::model::{
-    Branch, Bundle, DocId, Documentation, Hub, PreviewId, Slug, Version, VersionId,
+    Branch, Bundle, DocId, Documentation, Hub, PreviewId, Slug, Version, VersionId, Visibility,
 };
 use crate::ports::Store;
+use crate::token::Principal;
+use crate::usecases::auth::{can_access_doc, can_access_hub};
 use crate::usecases::branches::{History, HistoryStart, history_page};
 use crate::usecases::hubs::HubApi;
 
@@ -20,39 +26,91 @@ fn doc_not_found() -> DomainError {
     DomainError::NotFound("Documentation does not exist".into())
 }
 
-/// How a reader named a documentation.
-#[derive(Debug, Clone)]
-pub enum PublicDoc {
-    /// By its slug: the canonical form.
-    Slug(Documentation),
-    /// By its id: answer with a redirect to the slug form.
-    Id(Documentation),
+/// Who is reading a public page.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Reader {
+    /// Nobody in particular: sees public documentations and hubs only.
+    #[default]
+    Anonymous,
+    /// A reader who presented a live token (in `Authorization`, or through a session cookie made from one): also
+    /// sees the private documentations and hubs that token reaches.
+    Member(Principal),
 }
 
-impl PublicDoc {
-    /// The documentation, however it was named.
-    pub fn doc(&self) -> &Documentation {
+impl Reader {
+    /// Whether this reader may see `doc`, whose hub (if any) is `hub`.
+    pub fn may_read_doc(&self, doc: &Documentation, hub: Option<&Hub>) -> bool {
+        if !is_private(doc, hub) {
+            return true;
+        }
         match self {
-            PublicDoc::Slug(d) | PublicDoc::Id(d) => d,
+            Reader::Anonymous => false,
+            Reader::Member(p) => can_access_doc(p, doc),
+        }
+    }
+
+    /// Whether this reader may see the hub's own pages.
+    pub fn may_read_hub(&self, hub: &Hub) -> bool {
+        match (hub.visibility, self) {
+            (Visibility::Public, _) => true,
+            (Visibility::Private, Reader::Anonymous) => false,
+            (Visibility::Private, Reader::Member(p)) => can_access_hub(p, hub),
         }
     }
 }
 
-/// Finds a documentation by slug or id for a public page. `NotFound` when there is none.
-pub async fn find_doc(store: &dyn Store, key: &str) -> Result<PublicDoc> {
-    if let Some(id) = DocId::parse(key) {
-        return store
-            .get_doc_public(id)
-            .await?
-            .map(PublicDoc::Id)
-            .ok_or_else(doc_not_found);
+/// Whether a documentation is private, on its own or through its hub.
+pub fn is_private(doc: &Documentation, hub: Option<&Hub>) -> bool {
+    doc.visibility.is_private() || hub.is_some_and(|h| h.visibility.is_private())
+}
+
+/// A documentation a reader asked for and may see.
+#[derive(Debug, Clone)]
+pub struct PublicDoc {
+    /// The documentation.
+    pub doc: Documentation,
+    /// `true` when the URL named it by id: answer with a redirect to the slug form.
+    pub by_id: bool,
+    /// Whether it is private (on its own or through its hub): its pages are never cached by shared caches nor
+    /// indexed.
+    pub private: bool,
+}
+
+impl std::ops::Deref for PublicDoc {
+    type Target = Documentation;
+
+    fn deref(&self) -> &Documentation {
+        &self.doc
     }
-    let slug = Slug::parse(key).map_err(|_| doc_not_found())?;
-    store
-        .doc_by_public_slug(&slug)
-        .await?
-        .map(PublicDoc::Slug)
-        .ok_or_else(doc_not_found)
+}
+
+/// The hub a documentation belongs to, if any (`None` as well when the hub is gone).
+async fn hub_of(store: &dyn Store, doc: &Documentation) -> Result<Option<Hub>> {
+    match doc.hub_id {
+        Some(h) => store.get_hub(doc.org_id, h).await,
+        None => Ok(None),
+    }
+}
+
+/// Finds a documentation by slug or id for a public page. `NotFound` when there is none, or when the reader may not
+/// see it (the same answer).
+pub async fn find_doc(store: &dyn Store, reader: &Reader, key: &str) -> Result<PublicDoc> {
+    let (doc, by_id) = if let Some(id) = DocId::parse(key) {
+        (store.get_doc_public(id).await?, true)
+    } else {
+        let slug = Slug::parse(key).map_err(|_| doc_not_found())?;
+        (store.doc_by_public_slug(&slug).await?, false)
+    };
+    let doc = doc.ok_or_else(doc_not_found)?;
+    let hub = hub_of(store, &doc).await?;
+    if !reader.may_read_doc(&doc, hub.as_ref()) {
+        return Err(doc_not_found());
+    }
+    Ok(PublicDoc {
+        private: is_private(&doc, hub.as_ref()),
+        doc,
+        by_id,
+    })
 }
 
 /// The definition at the head of a documentation's default branch.
@@ -102,18 +160,27 @@ fn hub_not_found() -> DomainError {
     DomainError::NotFound("Hub does not exist".into())
 }
 
-/// Finds a hub by its slug for a public page (`/hub/{slug}`). `NotFound` when there is none.
-pub async fn find_hub(store: &dyn Store, key: &str) -> Result<Hub> {
+/// Finds a hub by its slug for a public page (`/hub/{slug}`). `NotFound` when there is none, or when the reader may
+/// not see it (the same answer).
+pub async fn find_hub(store: &dyn Store, reader: &Reader, key: &str) -> Result<Hub> {
     let slug = Slug::parse(key).map_err(|_| hub_not_found())?;
-    store
-        .hub_by_public_slug(&slug)
-        .await?
-        .ok_or_else(hub_not_found)
+    match store.hub_by_public_slug(&slug).await? {
+        Some(hub) if reader.may_read_hub(&hub) => Ok(hub),
+        _ => Err(hub_not_found()),
+    }
 }
 
-/// The documentations a hub's public page lists, with the head of their default branch, by slug.
-pub async fn hub_apis(store: &dyn Store, hub: &Hub, now: OffsetDateTime) -> Result<Vec<HubApi>> {
-    crate::usecases::hubs::hub_apis(store, hub, now).await
+/// The documentations a hub's public page lists that the reader may see, with the head of their default branch, by
+/// slug.
+pub async fn hub_apis(
+    store: &dyn Store,
+    reader: &Reader,
+    hub: &Hub,
+    now: OffsetDateTime,
+) -> Result<Vec<HubApi>> {
+    let mut apis = crate::usecases::hubs::hub_apis(store, hub, now).await?;
+    apis.retain(|a| reader.may_read_doc(&a.doc, Some(hub)));
+    Ok(apis)
 }
 
 /// A branch of a documentation found for a public page; `None` when it does not exist.
@@ -172,9 +239,17 @@ pub async fn previous_version(
     }
 }
 
-/// The documentations a hub lists on its public pages, by slug.
-pub async fn hub_docs(store: &dyn Store, hub: &Hub) -> Result<Vec<Documentation>> {
+/// The documentations a hub lists on its public pages that the reader may see, by slug.
+pub async fn hub_docs(store: &dyn Store, reader: &Reader, hub: &Hub) -> Result<Vec<PublicDoc>> {
     let mut docs = store.list_docs(hub.org_id, Some(hub.id)).await?;
+    docs.retain(|d| reader.may_read_doc(d, Some(hub)));
     docs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
-    Ok(docs)
+    Ok(docs
+        .into_iter()
+        .map(|doc| PublicDoc {
+            private: is_private(&doc, Some(hub)),
+            doc,
+            by_id: false,
+        })
+        .collect())
 }
