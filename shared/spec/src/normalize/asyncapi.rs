@@ -2,10 +2,11 @@
 //! [`Direction::Receive`] and `subscribe` [`Direction::Send`]; 3.0 `send`/`receive` map directly;
 //! several operations in one direction on one channel are told apart by their id.
 
+use crate::V;
 use crate::model::*;
-use crate::{V, field, ref_of};
+use crate::refs::ref_of;
 
-use super::{Builder, b, normalize_template, ref_name, s, security, server_variables};
+use super::{Builder, b, field, normalize_template, ref_name, s, security, server_variables};
 
 impl<'a> Builder<'a> {
     /// The model of an AsyncAPI document: servers, security schemes, schemas, channels and

@@ -15,7 +15,8 @@
 use serde_json::{Map as JsonMap, Value};
 
 use crate::model::*;
-use crate::{Document, V, field, ref_of};
+use crate::refs::ref_of;
+use crate::{Document, V};
 
 mod asyncapi;
 mod openapi;
@@ -24,6 +25,12 @@ mod swagger;
 pub(crate) const HTTP_METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
+
+/// `v.get(key)`: the member `key` of an object, `None` for anything else.
+#[inline]
+fn field<'v>(v: V<'v>, key: &str) -> Option<V<'v>> {
+    v.get(key)
+}
 
 /// The string member `key` of `v`, copied.
 fn s(v: V<'_>, key: &str) -> Option<String> {

@@ -2,10 +2,10 @@
 //! responses and callbacks. What only Swagger 2.0 has is in `swagger.rs`.
 
 use crate::model::*;
-use crate::{Document, V, field};
+use crate::{Document, V};
 
 use super::{
-    Builder, HTTP_METHODS, b, normalize_template, s, security, server_variables, strings,
+    Builder, HTTP_METHODS, b, field, normalize_template, s, security, server_variables, strings,
     template_params,
 };
 

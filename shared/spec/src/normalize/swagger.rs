@@ -5,9 +5,9 @@
 use serde_json::{Map as JsonMap, Value, json};
 
 use crate::model::*;
-use crate::{Document, V, field};
+use crate::{Document, V};
 
-use super::{Builder, b, s, strings};
+use super::{Builder, b, field, s, strings};
 
 /// The object schema of an operation's `formData` parameters.
 struct FormSchema {
