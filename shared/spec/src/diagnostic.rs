@@ -52,7 +52,7 @@ impl Diagnostic {
 }
 
 /// The document is invalid or could not be read: every diagnostic found (capped at
-/// [`Limits::max_errors`]).
+/// [`Limits::max_errors`](crate::Limits::max_errors)).
 #[derive(Debug, thiserror::Error)]
 #[error("{}", summarize(.diagnostics))]
 pub struct Invalid {
@@ -97,7 +97,7 @@ pub enum RefError {
     /// Following the chain comes back to where it started without reaching a value.
     #[error("$ref cycle with no schema in it, starting at {used_at}: {chain}")]
     Cycle { used_at: String, chain: String },
-    /// The chain is longer than [`Limits::max_ref_chain`].
+    /// The chain is longer than [`Limits::max_ref_chain`](crate::Limits::max_ref_chain).
     #[error("$ref chain longer than {limit} hops starting at {used_at}")]
     TooLong { used_at: String, limit: usize },
 }
