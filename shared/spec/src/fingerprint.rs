@@ -118,7 +118,7 @@ fn write_value(h: &mut Sink, root: V<'_>) {
 pub(crate) fn compute(doc: &Document) -> [u8; 32] {
     let mut h = Sink::new();
     h.update(b"specpress-fingerprint-v1");
-    let mut files: Vec<&crate::SourceFile> = doc
+    let mut files: Vec<&crate::document::SourceFile> = doc
         .files
         .iter()
         .filter(|f| f.key != SYNTHETIC_FILE)

@@ -289,7 +289,7 @@ fn inline(
     }
     match v.kind() {
         Kind::Object(m) => {
-            if crate::ref_of(v).is_some() {
+            if crate::refs::ref_of(v).is_some() {
                 let Ok((target, tv)) = doc.resolve(&here) else {
                     return Some(copy(st.out, v));
                 };

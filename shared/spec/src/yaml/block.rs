@@ -113,6 +113,25 @@ enum Chomp {
     Keep,
 }
 
+/// `s` without its trailing spaces (`str::trim_end_matches(' ')`, written here so that it is compiled with the
+/// reader whatever code-generation unit the standard library's generic lands in).
+fn trim_spaces(s: &str) -> &str {
+    let bytes = s.as_bytes();
+    let mut n = bytes.len();
+    while n > 0 && bytes[n - 1] == b' ' {
+        n -= 1;
+    }
+    // Only ASCII spaces were cut, so `n` is a character boundary.
+    s.get(..n).unwrap_or(s)
+}
+
+/// Where the first ` #` of `bytes` is (a comment after a plain scalar).
+fn comment_start(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'#', bytes)
+        .find(|&j| j > 0 && bytes[j - 1] == b' ')
+        .map(|j| j - 1)
+}
+
 /// Characters that start something other than a plain scalar.
 fn indicator(b: u8) -> bool {
     matches!(
@@ -248,7 +267,7 @@ impl<'a> Reader<'a, '_, '_> {
                 while j < end {
                     match self.bytes[j] {
                         b':' if matches!(self.at(j + 1), b' ' | b'\n') => {
-                            let text = self.text[i..j].trim_end_matches(' ');
+                            let text = trim_spaces(&self.text[i..j]);
                             if text.len() > 1000 {
                                 return Err(Declined);
                             }
@@ -374,11 +393,11 @@ impl<'a> Reader<'a, '_, '_> {
 
     /// A plain scalar starting at `p`, folded over the more-indented lines that follow.
     fn plain(&mut self, p: usize, end: usize, parent: isize) -> R<()> {
-        let (first, commented) = match memchr::memmem::find(&self.bytes[p..end], b" #") {
+        let (first, commented) = match comment_start(&self.bytes[p..end]) {
             Some(k) => (&self.text[p..p + k], true),
             None => (&self.text[p..end], false),
         };
-        let first = first.trim_end_matches(' ');
+        let first = trim_spaces(first);
         if first.contains(": ") || first.ends_with(':') {
             return Err(Declined);
         }
@@ -411,7 +430,7 @@ impl<'a> Reader<'a, '_, '_> {
                 } else {
                     s.extend(std::iter::repeat_n('\n', empty));
                 }
-                s.push_str(text.trim_end_matches(' '));
+                s.push_str(trim_spaces(text));
                 empty = 0;
                 self.pos = self.next_line(line.end);
             }
@@ -591,7 +610,7 @@ impl<'a> Reader<'a, '_, '_> {
                     b if indicator(b) || b == b'\n' => return Err(Declined),
                     _ => {
                         let k = memchr::memchr2(b',', b']', &self.bytes[i..end]).ok_or(Declined)?;
-                        let item = self.text[i..i + k].trim_end_matches(' ');
+                        let item = trim_spaces(&self.text[i..i + k]);
                         // A `-` before a flow indicator is an error in a flow scalar.
                         if item.ends_with('-')
                             || item
