@@ -3,8 +3,9 @@
 //! that `GET /versions/{id}` returns as `diff_details` and the diffs API as `details`), read back here with a lenient
 //! shape: the pages render what the engine produced and what was stored, whatever its age.
 //!
-//! Every name in a diff comes from a document: it is written with [`Out::text`] (escaped). Links into the reference
-//! pages come from the caller ([`Linker`]), which knows the documentation's URLs; this module knows nothing of HTTP.
+//! Every name in a diff comes from a document: it is written with [`Out::text`](crate::html::Out::text) (escaped).
+//! Links into the reference pages come from the caller ([`Linker`]), which knows the documentation's URLs; this
+//! module knows nothing of HTTP.
 //!
 //! Bounds: a change page shows at most [`MAX_NODES`] items of the tree, [`MAX_DEPTH`] levels deep, and says where
 //! the rest is (the `.json` variant); a changelog entry lists at most [`ENTRY_ITEMS`] top-level items per group.

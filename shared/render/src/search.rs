@@ -1,6 +1,7 @@
 //! Search over one documentation: an index of its operations (summaries, operation ids, paths, tags),
 //! parameters, named schemas and their properties (nested ones too), request body properties, tags, topics,
-//! AsyncAPI channels, operations and messages, built from the parsed document and its [`Site`] once per version.
+//! AsyncAPI channels, operations and messages, built from the parsed document and its [`Site`](crate::Site) once per
+//! version.
 //!
 //! The term dictionary is an [`fst::Map`] (a compact, sorted automaton over the distinct terms), so a query word
 //! is matched exactly, as a prefix (as-you-type) and within an edit distance (a Levenshtein automaton intersected

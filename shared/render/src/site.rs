@@ -183,6 +183,8 @@ impl Site {
             .map(|&id| PageRef(id))
     }
 
+    /// The named schema at `loc` (an index into the model's schemas), if any.
+    #[inline]
     pub(crate) fn schema_index(&self, loc: &Location) -> Option<u32> {
         self.schema_loc.get(loc).copied()
     }
