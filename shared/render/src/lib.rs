@@ -13,6 +13,30 @@
 //! they are http(s). See docs/rendering.md.
 //!
 //! No AWS, no HTTP types.
+//!
+//! # Layout
+//!
+//! One job per module (a module with sub-modules keeps its shared types in `name.rs` and its
+//! parts in `name/`):
+//!
+//! | module | job |
+//! |---|---|
+//! | `site` | the page index: [`Site`], its pages, paths, lookups; `site/build` builds it (pages, navigation order, aliases), `site/groups` the navigation groups (tags, path prefixes, channels) |
+//! | `usage` | where each named schema is used (the operations that reach it) |
+//! | `pages` | [`Site::render`]: the HTML body of each page kind: `pages/home`, `topic`, `tag`, `operation`, `schemas`, `asyncapi`; sections they share: `servers`, `security`, `examples`, `lists`; `curl` (the request sample) |
+//! | `schema` | schemas on a page: `schema/flat` reads one (`$ref`s followed, `allOf` merged), `label` (type, badges, constraints), `tree` (expandable rows), `json` (JSON and code blocks), `example` (generated examples) |
+//! | `text` | the Markdown variant of every page: escaping and the writer; `text/pages` (each page kind), `text/llms` (`llms.txt`) |
+//! | `search` | search: `search/terms` (words and terms), `build` (the index), `query` (matching and ranking), `fuzzy` (the typo automaton), `results_page` |
+//! | `changes` | the change pages from a diff's `DiffItem[]`: `changes/tree` (a diff's items), `changelog`, `release`, `compare`, `diff`, `hub` |
+//! | `feed` | Atom and RSS feeds of a changelog |
+//! | `shell` | the site shell ([`layout`]) and the API navigation ([`Site::sidebar`]) |
+//! | `markdown` | Markdown from documents: rendered and sanitized ([`markdown()`]) |
+//! | `html` | escaping, the [`Html`] type and the fragment writer every page uses |
+//! | `assets` | the stylesheet and script, with hashed names |
+//!
+//! `examples/dump.rs` writes every output of the engine for the whole corpus: run it before and
+//! after a change that must not alter the output and compare the two folders (`diff -r`).
+//! `tests/size.rs` keeps every file of `src/` at most 1,000 lines and every function at most 150.
 
 pub mod access;
 mod assets;

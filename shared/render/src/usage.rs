@@ -31,6 +31,9 @@ struct Walker<'d> {
 
 impl<'d> Walker<'d> {
     /// The named schema a location is, or is inside of (`#/components/schemas/A/properties/b`).
+    // Always inlined into `compute`, as it was before the crate's modules were split: left out of line (as the new
+    // codegen units had it) its `rfind` was not turned into a `memrchr` and `compute` took 4% more instructions.
+    #[inline(always)]
     fn named_at(&self, loc: &Location) -> Option<u32> {
         let mut p = loc.pointer.as_str();
         loop {
