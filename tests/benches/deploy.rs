@@ -19,6 +19,7 @@ use serde_json::json;
 use specpress::backend::{Backend, BackendOptions};
 use specpress_api::engine::Engines;
 use specpress_api::{ApiConfig, AppState};
+use specpress_e2e::bench::pct;
 
 const CONCURRENCY: usize = 8;
 const ORG_TOKEN: &str = "bench-organization-token-000000000";
@@ -35,14 +36,6 @@ fn document(target_bytes: usize) -> String {
     }
     s.push_str("components:\n  schemas:\n    Resource:\n      type: object\n      required: [id]\n      properties:\n        id:\n          type: string\n        name:\n          type: string\n        created_at:\n          type: string\n          format: date-time\n");
     s
-}
-
-fn pct(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    let idx = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[idx.min(sorted.len() - 1)]
 }
 
 async fn phase(

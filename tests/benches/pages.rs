@@ -22,7 +22,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use specpress_e2e::{Server, repo_root};
+use specpress_e2e::Server;
+use specpress_e2e::bench::{
+    client, corpus_dir as corpus, env_num, ms, pct, release_binary, rss_mb,
+};
 
 const ORG_TOKEN: &str = "pages-bench-organization-token-000000";
 
@@ -37,76 +40,8 @@ const DOCS: [(&str, &str); 7] = [
     ("streetlights-2", "asyncapi/streetlights-kafka-2.5.0.yml"),
 ];
 
-fn env_num(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPECPRESS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/corpus"));
-    dir.is_dir().then_some(dir)
-}
-
-fn release_binary() -> PathBuf {
-    if let Some(b) = std::env::var_os("SPECPRESS_BIN") {
-        return PathBuf::from(b);
-    }
-    let bin = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("target"))
-        .join("release/specpress");
-    let status = Command::new(env!("CARGO"))
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "specpress",
-            "--bin",
-            "specpress",
-        ])
-        .current_dir(repo_root())
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "building the release binary failed");
-    bin
-}
-
 fn start(bin: &Path, dir: &Path) -> Server {
     Server::start_binary(bin, dir, &[("SPECPRESS_ORG_TOKEN", ORG_TOKEN)])
-}
-
-fn rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-fn pct(sorted: &[Duration], p: f64) -> Duration {
-    if sorted.is_empty() {
-        return Duration::ZERO;
-    }
-    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn client() -> reqwest::blocking::Client {
-    reqwest::blocking::Client::builder()
-        .no_gzip()
-        .no_brotli()
-        .redirect(reqwest::redirect::Policy::none())
-        .timeout(Duration::from_secs(300))
-        .build()
-        .expect("client")
 }
 
 /// Deploys `text` as the documentation `slug` (created on the way), answering the time it took.
@@ -229,8 +164,8 @@ fn main() {
         );
         return;
     };
-    let rounds = env_num("BENCH_ROUNDS", 3);
-    let per_doc = env_num("BENCH_PAGES", 150);
+    let rounds: usize = env_num("BENCH_ROUNDS", 3);
+    let per_doc: usize = env_num("BENCH_PAGES", 150);
     let bin = release_binary();
     let http = client();
     let texts: Vec<(&str, PathBuf, String)> = DOCS

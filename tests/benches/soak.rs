@@ -16,24 +16,18 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::PathBuf;
+
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use specpress_e2e::bench::{env_num, release_binary, rss_mb};
 
 const ORG_TOKEN: &str = "soak-organization-token-0000000000";
 const DOCS: usize = 16;
 const BRANCHES: [&str; 3] = ["main", "next", "legacy"];
-
-fn env_num(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 fn document(n: u64, paths: usize) -> String {
     let mut s = format!(
@@ -54,33 +48,6 @@ fn document(n: u64, paths: usize) -> String {
     s
 }
 
-fn binary() -> PathBuf {
-    if let Some(b) = std::env::var_os("SPECPRESS_BIN") {
-        return PathBuf::from(b);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let bin = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("release/specpress");
-    if !bin.exists() {
-        let status = Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "--release",
-                "-p",
-                "specpress",
-                "--bin",
-                "specpress",
-            ])
-            .current_dir(&root)
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "building the release binary failed");
-    }
-    bin
-}
-
 struct Server {
     child: Child,
     base: String,
@@ -94,7 +61,7 @@ impl Drop for Server {
 }
 
 fn start(dir: &std::path::Path) -> Server {
-    let mut child = Command::new(binary())
+    let mut child = Command::new(release_binary())
         .args(["serve", "--port", "0", "--data-dir"])
         .arg(dir)
         .env("SPECPRESS_ORG_TOKEN", ORG_TOKEN)
@@ -120,15 +87,6 @@ fn start(dir: &std::path::Path) -> Server {
     // Keep draining its output so it never blocks on a full pipe.
     std::thread::spawn(move || for _ in lines {});
     Server { child, base }
-}
-
-fn rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// A receiver answering 204 to every POST, counting them.
@@ -194,8 +152,8 @@ struct Tally {
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let seconds = env_num("BENCH_SECONDS", 600);
-    let workers = env_num("BENCH_WORKERS", 8) as usize;
+    let seconds: u64 = env_num("BENCH_SECONDS", 600);
+    let workers: usize = env_num("BENCH_WORKERS", 8);
     let dir = tempfile::tempdir().expect("temp dir");
     let server = start(dir.path());
     let pid = server.child.id();

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Headless-Chromium check of documentation pages.
 //
-//   node tests/browser/check.js --out DIR URL...
+//   node tests/browser/check.js --out DIR [--max-height PX] [--expect STATUS] URL...
+//
+// `--expect STATUS` before a URL says that page is answered with STATUS (an error page: 404, 400);
+// every other page must answer 200.
 //
 // For each URL: opens it with JavaScript disabled (light, desktop) and enabled (light and dark
 // color scheme, desktop 1280 px and phone 390 px wide), takes a full-page screenshot of each
@@ -24,14 +27,20 @@ const { chromium } = require(path.join(modules, "playwright-core"));
 const axeSource = fs.readFileSync(require.resolve(path.join(modules, "axe-core", "axe.min.js")), "utf8");
 
 function parseArgs(argv) {
-  const out = { dir: null, urls: [], maxHeight: 6000 };
+  const out = { dir: null, urls: [], expected: {}, maxHeight: 6000 };
+  let expect = 200;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--out") out.dir = argv[++i];
     else if (argv[i] === "--max-height") out.maxHeight = Number(argv[++i]);
-    else out.urls.push(argv[i]);
+    else if (argv[i] === "--expect") expect = Number(argv[++i]);
+    else {
+      out.urls.push(argv[i]);
+      out.expected[argv[i]] = expect;
+      expect = 200;
+    }
   }
   if (!out.dir || out.urls.length === 0) {
-    console.error("usage: check.js --out DIR [--max-height PX] URL...");
+    console.error("usage: check.js --out DIR [--max-height PX] [--expect STATUS] URL...");
     process.exit(2);
   }
   return out;
@@ -39,7 +48,9 @@ function parseArgs(argv) {
 
 function fileName(url, view) {
   const u = new URL(url);
-  const base = (u.pathname.replace(/^\/+|\/+$/g, "") || "root").replace(/[^a-zA-Z0-9._-]+/g, "_").slice(-120);
+  const base = ((u.pathname.replace(/^\/+|\/+$/g, "") || "root") + (u.search ? "_" + u.search.slice(1, 60) : ""))
+    .replace(/[^a-zA-Z0-9._-]+/g, "_")
+    .slice(-120);
   return `${base}--${view}.png`;
 }
 
@@ -69,7 +80,8 @@ async function checkView(browser, url, view, opts, problems) {
   page.on("pageerror", (err) => problems.push(`${where}: page error: ${err.message}`));
   page.on("requestfailed", (req) => problems.push(`${where}: request failed: ${req.url()} ${req.failure() && req.failure().errorText}`));
   const response = await page.goto(url, { waitUntil: "load", timeout: 30000 });
-  if (!response || response.status() !== 200) {
+  const expected = opts.expected[url] || 200;
+  if (!response || response.status() !== expected) {
     problems.push(`${where}: status ${response && response.status()}`);
     await context.close();
     return;

@@ -8,6 +8,8 @@ use std::sync::mpsc;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+pub mod bench;
+pub mod browser;
 pub mod site;
 
 /// The repository root.

@@ -233,39 +233,13 @@ fn a_preview_is_rendered_as_pages_that_are_never_cached_or_indexed() {
     assert!(html.contains(&format!("href=\"/preview/{id}/operation/")));
 }
 
-/// Chromium, playwright-core and axe-core for the browser check, or why they are missing.
-fn browser_tools() -> Result<(std::path::PathBuf, std::path::PathBuf), String> {
-    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| "/usr/bin/chromium".into());
-    if !chromium.exists() {
-        return Err(format!("{} is missing", chromium.display()));
-    }
-    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| specpress_e2e::repo_root().join(".tools/npm/node_modules"));
-    for m in ["playwright-core", "axe-core"] {
-        if !modules.join(m).is_dir() {
-            return Err(format!("{} is missing", modules.join(m).display()));
-        }
-    }
-    Ok((chromium, modules))
-}
-
 /// The pages as the server sends them (its headers, CSP included), in a real headless Chromium: home, operation,
 /// schema, tag and branch pages of real documents (OpenAPI 3.1 and AsyncAPI 3) pass axe-core (WCAG 2.1 AA) with JavaScript on and off,
 /// light and dark, desktop and phone, with no CSP report, page error or failed request.
 #[test]
 fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
-    let (chromium, modules) = match browser_tools() {
-        Ok(t) => t,
-        Err(why) => {
-            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
-                panic!("browser check required but {why}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
-            return;
-        }
+    let Some(tools) = specpress_e2e::browser::tools() else {
+        return;
     };
     let site = Site::start(ORG);
     site.create_doc("streetlights", "Streetlights", None);
@@ -300,28 +274,7 @@ fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
         "/doc/streetlights".to_owned(),
         channel,
     ];
-    let shots = std::env::var_os("SPECPRESS_SCREENSHOTS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("specpress-shots-{}", std::process::id()))
-        });
-    let out = std::process::Command::new("node")
-        .arg(specpress_e2e::repo_root().join("tests/browser/check.js"))
-        .arg("--out")
-        .arg(&shots)
-        .args(paths.iter().map(|p| site.url(p)))
-        .env("SPECPRESS_CHROMIUM", &chromium)
-        .env("SPECPRESS_NODE_MODULES", &modules)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    if std::env::var_os("SPECPRESS_SCREENSHOTS").is_none() {
-        let _ = std::fs::remove_dir_all(&shots);
-    }
-    assert!(
-        out.status.success(),
-        "browser check failed:\n{stdout}\n{stderr}"
-    );
+    let urls: Vec<String> = paths.iter().map(|p| site.url(p)).collect();
+    let pngs = specpress_e2e::browser::check(&tools, &urls, 6000);
+    assert_eq!(pngs, urls.len() * 5, "screenshots taken");
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use specpress_e2e::site::{Site, header};
-use specpress_e2e::{bump, bump_cli, fixtures, temp_dir};
+use specpress_e2e::{bump, bump_cli, fixtures};
 
 const ORG: &str = "portal-tests-organization-token-42";
 
@@ -573,52 +573,10 @@ fn document_text_on_change_pages_and_feeds_is_escaped() {
     }
 }
 
-/// Chromium, node and the harness's modules; `None` (said loudly) when one is missing, unless
-/// `SPECPRESS_BROWSER_REQUIRED=1`.
-fn browser_tools() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    use std::path::PathBuf;
-    let root = specpress_e2e::repo_root();
-    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".tools/npm/node_modules"));
-    let missing = if !chromium.exists() {
-        Some(format!("{} is missing", chromium.display()))
-    } else if ["playwright-core", "axe-core"]
-        .iter()
-        .any(|m| !modules.join(m).is_dir())
-    {
-        Some(format!(
-            "playwright-core or axe-core is missing in {}",
-            modules.display()
-        ))
-    } else if std::process::Command::new("node")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        Some("node is missing".to_owned())
-    } else {
-        None
-    };
-    match missing {
-        None => Some((chromium, modules)),
-        Some(m) if std::env::var("SPECPRESS_BROWSER_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("browser check required: {m}")
-        }
-        Some(m) => {
-            eprintln!("\n!!!!!!!! SKIPPED: {m} !!!!!!!!\n");
-            None
-        }
-    }
-}
-
 #[test]
 fn changelog_change_compare_diff_and_hub_pages_pass_axe_in_headless_chromium_with_and_without_javascript()
  {
-    let Some((chromium, modules)) = browser_tools() else {
+    let Some(tools) = specpress_e2e::browser::tools() else {
         return;
     };
     let site = Site::start(ORG);
@@ -656,36 +614,7 @@ fn changelog_change_compare_diff_and_hub_pages_pass_axe_in_headless_chromium_wit
         format!("/diff/{}", d["id"].as_str().unwrap()),
         "/hub/payments".to_owned(),
     ];
-    let shots_keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(std::path::PathBuf::from);
-    let shots_tmp = temp_dir();
-    let shots = shots_keep.unwrap_or_else(|| shots_tmp.path().to_path_buf());
-    let mut cmd = std::process::Command::new("node");
-    cmd.arg(specpress_e2e::repo_root().join("tests/browser/check.js"))
-        .arg("--out")
-        .arg(&shots)
-        .arg("--max-height")
-        .arg("1400");
-    for p in &pages {
-        cmd.arg(site.url(p));
-    }
-    let out = cmd
-        .env("SPECPRESS_CHROMIUM", &chromium)
-        .env("SPECPRESS_NODE_MODULES", &modules)
-        .output()
-        .expect("node runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser check failed:\n{stdout}\n{stderr}"
-    );
-    let pngs = std::fs::read_dir(&shots)
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
-                .count()
-        })
-        .unwrap_or(0);
+    let urls: Vec<String> = pages.iter().map(|p| site.url(p)).collect();
+    let pngs = specpress_e2e::browser::check(&tools, &urls, 1400);
     assert_eq!(pngs, pages.len() * 5, "screenshots taken");
 }

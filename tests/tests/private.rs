@@ -162,6 +162,10 @@ fn assert_shown(site: &Site, who: As<'_>, urls: &[String]) {
                 body.contains(r#"<meta name="robots" content="noindex"#),
                 "{u}: the page itself says noindex"
             );
+            assert!(
+                body.contains("You are signed in") && body.contains(r#"href="/sign-in""#),
+                "{u}: the footer names the session"
+            );
         }
     }
 }
@@ -299,9 +303,27 @@ fn every_public_url_of_a_private_documentation_is_a_404_to_anonymous_readers_and
         Some(json!({"visibility": "public"})),
     );
     assert_eq!((s, b["visibility"].as_str()), (200, Some("public")));
-    let (s, h, _) = get(site, As::Anonymous, "/doc/vault");
+    let (s, h, body) = get(site, As::Anonymous, "/doc/vault");
     assert_eq!(s, 200);
     assert_eq!(header(&h, "cache-control"), "public, no-cache");
+    assert!(!body.contains("You are signed in"));
+    // A validator kept from an anonymous visit is no 304 for a signed-in reader: their page differs.
+    let etag = header(&h, "etag").to_owned();
+    let r = site
+        .http
+        .get(site.url("/doc/vault"))
+        .header("If-None-Match", &etag)
+        .send()
+        .expect("answers");
+    assert_eq!(r.status().as_u16(), 304, "anonymous revalidation");
+    let r = site
+        .http
+        .get(site.url("/doc/vault"))
+        .header("If-None-Match", &etag)
+        .header("Authorization", format!("Token {ORG}"))
+        .send()
+        .expect("answers");
+    assert_eq!(r.status().as_u16(), 200, "a signed-in reader gets the page");
 }
 
 /// Signs in through the form; answers the session cookie (`name=value`).

@@ -415,3 +415,36 @@ fn searching_the_github_description_finds_the_operation_named_by_the_query_first
     let (s, _, _) = site.get(&rows[0].href);
     assert_eq!(s, 200);
 }
+
+/// What a person looks at, in a real headless Chromium: a documentation's results page (results, a close match,
+/// nothing found, a refused query), a hub's results page, and the private-documentation pages around them (the
+/// sign-in form, the 404 page that offers it) pass axe-core (WCAG 2.1 AA) with JavaScript on and off, light and
+/// dark, desktop and phone, with no CSP report, page error or failed request.
+#[test]
+fn search_results_and_sign_in_pages_pass_axe_in_headless_chromium_with_and_without_javascript() {
+    let Some(tools) = specpress_e2e::browser::tools() else {
+        return;
+    };
+    let site = Site::start(ORG);
+    let (s, b) = site.api(
+        reqwest::Method::POST,
+        "/api/v1/hubs",
+        Some(json!({"name": "Vets", "slug": "vets"})),
+    );
+    assert_eq!(s, 201, "{b}");
+    site.create_doc("clinic", "Clinic", Some("vets"));
+    site.deploy("clinic", None, CLINIC);
+    let too_long = "x".repeat(150);
+    let pages = [
+        ("/doc/clinic/search?q=vaccinations".to_owned(), 200),
+        ("/doc/clinic/search?q=vacinations".to_owned(), 200),
+        ("/doc/clinic/search?q=zzzqqq".to_owned(), 200),
+        (format!("/doc/clinic/search?q={too_long}"), 400),
+        ("/hub/vets/search?q=owner".to_owned(), 200),
+        ("/sign-in?next=%2Fdoc%2Fclinic".to_owned(), 200),
+        ("/doc/no-such-documentation".to_owned(), 404),
+    ];
+    let urls: Vec<(String, u16)> = pages.iter().map(|(p, s)| (site.url(p), *s)).collect();
+    let shots = specpress_e2e::browser::check_statuses(&tools, &urls, 1400);
+    assert_eq!(shots, urls.len() * 5, "screenshots taken");
+}

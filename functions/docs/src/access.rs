@@ -41,14 +41,34 @@ const MAX_FORM_BYTES: usize = 4 * 1024;
 /// Longest return path kept.
 const MAX_NEXT: usize = 2_048;
 
+/// What the pages of one request need to know of it beyond their own route.
+#[derive(Debug, Clone, Default)]
+struct RequestInfo {
+    /// The path and query asked for (the sign-in link of a 404 page returns there).
+    target: String,
+    /// The reader presented live credentials (the footer says they are signed in).
+    member: bool,
+}
+
 tokio::task_local! {
-    /// The path and query of the request being answered, for the sign-in link of its 404 page.
-    static REQUEST_TARGET: String;
+    /// Set by [`readers`] around the handler of each request.
+    static REQUEST: RequestInfo;
 }
 
 /// The path and query of the request being answered (empty outside a request).
 pub fn request_target() -> String {
-    REQUEST_TARGET.try_with(Clone::clone).unwrap_or_default()
+    REQUEST.try_with(|r| r.target.clone()).unwrap_or_default()
+}
+
+/// Whether the request being answered comes from a signed-in reader (a token or a session): its pages name the
+/// session in their footer. `false` outside a request.
+pub fn signed_in() -> bool {
+    REQUEST.try_with(|r| r.member).unwrap_or(false)
+}
+
+/// Where a signed-in reader's pages point for the session, if the request being answered has one.
+pub fn session_href() -> Option<&'static str> {
+    signed_in().then_some(SIGN_IN_PATH)
 }
 
 /// The reader of a request, as [`readers`] resolved it (anonymous when it did not run: never more than that).
@@ -158,13 +178,22 @@ pub async fn readers(State(st): State<DocsState>, req: Request, next: Next) -> R
     };
     let member = matches!(resolved.reader, Reader::Member(_));
     parts.extensions.insert(Viewer(resolved.reader));
-    let target = parts
-        .uri
-        .path_and_query()
-        .map(|p| p.as_str().to_owned())
-        .unwrap_or_default();
+    if member {
+        // A signed-in reader's answers differ from an anonymous reader's (private documentation, the session in the
+        // footer) and are never stored: a validator a browser kept from an anonymous visit must not turn into a
+        // 304 for them.
+        parts.headers.remove(header::IF_NONE_MATCH);
+    }
+    let info = RequestInfo {
+        target: parts
+            .uri
+            .path_and_query()
+            .map(|p| p.as_str().to_owned())
+            .unwrap_or_default(),
+        member,
+    };
     let req = Request::from_parts(parts, body);
-    let mut resp = REQUEST_TARGET.scope(target, next.run(req)).await;
+    let mut resp = REQUEST.scope(info, next.run(req)).await;
     let h = resp.headers_mut();
     h.append(
         header::VARY,

@@ -545,6 +545,7 @@ fn bare_chrome(st: &DocsState, doc: &Documentation) -> Chrome {
         search_action: None,
         alternates: Vec::new(),
         noindex: true,
+        signed_in: crate::access::signed_in(),
     }
 }
 
@@ -891,6 +892,7 @@ async fn diff_of(st: &DocsState, id: &str) -> Answer {
             "Current document".to_owned(),
         )],
         noindex: true,
+        signed_in: crate::access::signed_in(),
     };
     let previous = format!("{base}/previous.json");
     let current = format!("{base}/current.json");

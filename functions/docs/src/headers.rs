@@ -66,6 +66,7 @@ pub fn shell(
         search_action: None,
         alternates: &[],
         noindex: true,
+        session_href: crate::access::session_href(),
     };
     specpress_render::layout(
         &ctx,

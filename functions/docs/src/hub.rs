@@ -182,6 +182,7 @@ async fn hub_of(
             ),
         ],
         noindex: hub.visibility.is_private() || apis.iter().any(|a| a.doc.visibility.is_private()),
+        signed_in: crate::access::signed_in(),
     };
     let entries = releases.releases();
     let page = HubPage {

@@ -345,6 +345,7 @@ async fn preview_page(st: &DocsState, _headers: &HeaderMap, id: &str, page: &str
         search_action: None,
         alternates: Vec::new(),
         noindex: true,
+        signed_in: crate::access::signed_in(),
     };
     let html = CpuGate::shared()
         .run(move || chrome.with(|ctx| loaded.site.render(&loaded.doc, &page_ref, ctx).html))

@@ -288,6 +288,7 @@ pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
         search_action: Some(format!("/hub/{}/search", hub.slug)),
         alternates: Vec::new(),
         noindex: hub.visibility.is_private(),
+        signed_in: crate::access::signed_in(),
     }
 }
 

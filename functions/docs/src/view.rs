@@ -194,6 +194,7 @@ impl DocView {
                 ),
             ],
             noindex: self.private,
+            signed_in: crate::access::signed_in(),
         }
     }
 }
@@ -237,6 +238,8 @@ pub struct Chrome {
     /// `<link rel="alternate">`: (href, media type, title).
     pub alternates: Vec<(String, String, String)>,
     pub noindex: bool,
+    /// The page is answered to a signed-in reader (see [`crate::access::signed_in`]).
+    pub signed_in: bool,
 }
 
 impl Chrome {
@@ -284,6 +287,7 @@ impl Chrome {
             search_action: self.search_action.as_deref(),
             alternates: &alternates,
             noindex: self.noindex,
+            session_href: self.signed_in.then_some(crate::access::SIGN_IN_PATH),
         };
         f(&ctx)
     }

@@ -95,6 +95,7 @@ fn main() {
             search_action: None,
             alternates: &[],
             noindex: false,
+            session_href: None,
         };
         let pages: Vec<_> = site.pages().collect();
         let mut times = Vec::with_capacity(pages.len());

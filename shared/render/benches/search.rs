@@ -118,6 +118,7 @@ fn main() {
             search_action: Some("/doc/bench/search"),
             alternates: &[],
             noindex: false,
+            session_href: None,
         };
         let mut answers = Vec::new();
         let mut searches = Vec::new();

@@ -186,6 +186,7 @@ fn full_ctx<'a>(urls: &'a specpress_render::AssetUrls, doc_name: &'a str) -> Pag
         search_action: Some("/doc/pets/search"),
         alternates: ALTERNATES,
         noindex: false,
+        session_href: None,
     }
 }
 
@@ -200,6 +201,7 @@ fn bare_ctx(urls: &specpress_render::AssetUrls) -> PageContext<'_> {
         search_action: None,
         alternates: &[],
         noindex: true,
+        session_href: None,
     }
 }
 

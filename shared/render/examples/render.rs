@@ -58,6 +58,7 @@ fn run(input: &Path, outdir: &Path, base: Option<&str>) -> Result<(), Box<dyn st
         search_action: None,
         alternates: &[],
         noindex: true,
+        session_href: None,
     };
     let t = Instant::now();
     let (mut count, mut bytes) = (0usize, 0usize);

@@ -81,7 +81,7 @@ mod tests {
         assert!(s.contains(r#"name="token" type="password""#));
         assert!(!s.contains("<script>"), "{s}");
         assert!(!s.contains("<b>no</b>"), "{s}");
-        assert!(s.contains("&lt;b&gt;no&lt;/b&gt;"), "{s}");
+        assert!(s.contains("&#60;b&#62;no&#60;/b&#62;"), "{s}");
     }
 
     #[test]

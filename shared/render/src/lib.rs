@@ -127,6 +127,9 @@ pub struct PageContext<'a> {
     pub alternates: &'a [Alternate<'a>],
     /// Adds `<meta name="robots" content="noindex">`.
     pub noindex: bool,
+    /// For a reader signed in to see private documentation: where their session is (the page to sign out from),
+    /// named in the footer. `None` for everyone else.
+    pub session_href: Option<&'a str>,
 }
 
 /// One entry of the branch switcher.

@@ -125,6 +125,7 @@ fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
         search_action: None,
         alternates: &[],
         noindex: false,
+        session_href: None,
     };
     let pages: Vec<_> = site.pages().collect();
     let mut wanted = Vec::new();

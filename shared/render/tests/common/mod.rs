@@ -100,6 +100,7 @@ impl Fixture {
             search_action: None,
             alternates: &[],
             noindex: false,
+            session_href: None,
         }
     }
 }
