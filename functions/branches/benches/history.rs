@@ -30,8 +30,8 @@ use specpress_domain::token::Principal;
 use specpress_domain::usecases::auth::authenticate;
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::manage;
+use specpress_local::embedded::{Embedded, Storage};
 use specpress_store_dynamodb::DynamoStore;
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -93,6 +93,7 @@ impl Bench {
             };
             match deploy(
                 &self.store,
+                &specpress_domain::ports::NoPublisher,
                 &engine,
                 &self.org,
                 input,

@@ -8,14 +8,14 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use specpress_api::{ApiConfig, AppState};
-use specpress_domain::engine::SpecEngine;
 use specpress_domain::model::{BranchName, Bundle, Documentation, Hub};
+use specpress_domain::ports::SpecEngine;
 use specpress_domain::ports::Store;
 use specpress_domain::token::Principal;
 use specpress_domain::usecases::auth::authenticate;
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::{manage, public};
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
+use specpress_local::embedded::{Embedded, Storage};
 use time::OffsetDateTime;
 
 struct Server {
@@ -123,6 +123,7 @@ impl Server {
         };
         match deploy(
             &*self.store,
+            &specpress_domain::ports::NoPublisher,
             &*self.engine,
             &self.org,
             input,

@@ -43,7 +43,16 @@ pub async fn create_version(
         previous_version_id: req.previous_version_id,
         temporary: req.temporary.unwrap_or(false) || req.unpublished.unwrap_or(false),
     };
-    match deploy(st.store.as_ref(), st.engine.as_ref(), &p, input, st.now()).await? {
+    match deploy(
+        st.store.as_ref(),
+        st.publisher.as_ref(),
+        st.engine.as_ref(),
+        &p,
+        input,
+        st.now(),
+    )
+    .await?
+    {
         DeployOutcome::Created { version, doc } => {
             let body = VersionCreated {
                 id: version.id.to_string(),

@@ -15,8 +15,8 @@ use diffs::DiffsConfig;
 use serde_json::json;
 use specpress_api::{ApiConfig, AppState};
 use specpress_domain::model::Bundle;
+use specpress_local::embedded::{Embedded, Storage};
 use specpress_spec::Limits;
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
 
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("SPECPRESS_CORPUS")

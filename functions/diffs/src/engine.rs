@@ -7,7 +7,7 @@ use futures_channel::oneshot;
 use specpress_api::cpu::CpuGate;
 use specpress_api::engine::references;
 use specpress_domain::model::Bundle;
-use specpress_domain::usecases::diffs::{Comparison, DiffEngine, Rendered};
+use specpress_domain::ports::{Comparison, DiffEngine, Rendered};
 use specpress_domain::{DomainError, Result};
 use specpress_spec::{Document, Limits, parallel};
 

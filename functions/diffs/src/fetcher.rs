@@ -1,7 +1,7 @@
 //! [`DocumentFetcher`] over the hardened `specpress-fetch` client.
 
 use async_trait::async_trait;
-use specpress_domain::usecases::diffs::DocumentFetcher;
+use specpress_domain::ports::DocumentFetcher;
 use specpress_domain::{DomainError, Result};
 use specpress_fetch::{FetchPolicy, SafeClient};
 

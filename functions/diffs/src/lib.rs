@@ -34,9 +34,9 @@ use specpress_api::auth::MaybeAuth;
 use specpress_api::cpu::CpuGate;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
+use specpress_domain::ports::{DiffEngine, DocumentFetcher};
 use specpress_domain::usecases::diffs::{
-    self, AnonymousLimits, Creator, DiffDeps, DiffEngine, DiffFormat, DiffSide, DiffView,
-    DocumentFetcher,
+    self, AnonymousLimits, Creator, DiffDeps, DiffFormat, DiffSide, DiffView,
 };
 use specpress_fetch::FetchPolicy;
 
@@ -86,43 +86,33 @@ impl Default for DiffsConfig {
 /// Longest anonymous ceiling accepted from the environment (the longest explicit `expires_at`).
 const MAX_ANONYMOUS_DAYS: u32 = diffs::MAX_DIFF_TTL.whole_days() as u32;
 
-fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
-    let raw = std::env::var(name).ok()?;
-    match raw.trim().parse() {
-        Ok(v) => Some(v),
-        Err(_) => {
-            tracing::warn!(variable = name, "ignoring a malformed numeric setting");
-            None
-        }
-    }
-}
-
 impl DiffsConfig {
-    /// Reads `SPECPRESS_DIFF_MAX_BODY_BYTES`, `SPECPRESS_DIFF_RATE_PER_MINUTE`, `SPECPRESS_DIFF_RATE_BURST`,
-    /// `SPECPRESS_ALLOW_LOOPBACK_URLS` (only the exact value `true` enables loopback downloads),
-    /// `SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS` (1 to 3660, default 30) and `SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES` (at
-    /// least 1, default 1 GiB). A malformed or out-of-range value is ignored with a warning (the default applies).
-    pub fn from_env() -> Self {
+    /// The settings of `config` (`SPECPRESS_DIFF_MAX_BODY_BYTES`, `SPECPRESS_DIFF_RATE_PER_MINUTE`,
+    /// `SPECPRESS_DIFF_RATE_BURST`, `SPECPRESS_ALLOW_LOOPBACK_URLS`, `SPECPRESS_ANONYMOUS_DIFF_MAX_DAYS` (1 to 3660,
+    /// default 30) and `SPECPRESS_ANONYMOUS_DIFF_QUOTA_BYTES` (at least 1, default 1 GiB); a malformed or
+    /// out-of-range value was ignored with a warning when the configuration was read).
+    pub fn from_config(config: &specpress_config::Config) -> Self {
         let d = DiffsConfig::default();
-        let fetch = FetchPolicy {
-            allow_loopback: specpress_fetch::allow_loopback_from_env_value(
-                std::env::var(specpress_fetch::ALLOW_LOOPBACK_ENV)
-                    .ok()
-                    .as_deref(),
-            ),
-            ..FetchPolicy::default()
-        };
+        let anonymous = AnonymousLimits::default();
         DiffsConfig {
-            max_body_bytes: env_number("SPECPRESS_DIFF_MAX_BODY_BYTES").or(d.max_body_bytes),
-            rate_per_minute: env_number("SPECPRESS_DIFF_RATE_PER_MINUTE")
-                .unwrap_or(d.rate_per_minute),
-            rate_burst: env_number("SPECPRESS_DIFF_RATE_BURST").unwrap_or(d.rate_burst),
+            max_body_bytes: config.diffs.max_body_bytes.or(d.max_body_bytes),
+            rate_per_minute: config.diffs.rate_per_minute,
+            rate_burst: config.diffs.rate_burst,
             max_document_bytes: d.max_document_bytes,
-            fetch,
-            anonymous: anonymous_limits(
-                std::env::var(ANONYMOUS_MAX_DAYS_ENV).ok().as_deref(),
-                std::env::var(ANONYMOUS_QUOTA_ENV).ok().as_deref(),
-            ),
+            fetch: FetchPolicy {
+                allow_loopback: config.webhooks.allow_loopback_urls,
+                ..FetchPolicy::default()
+            },
+            anonymous: AnonymousLimits {
+                max_life: config
+                    .diffs
+                    .anonymous_max_days
+                    .map_or(anonymous.max_life, |n| time::Duration::days(i64::from(n))),
+                quota_bytes: config
+                    .diffs
+                    .anonymous_quota_bytes
+                    .unwrap_or(anonymous.quota_bytes),
+            },
         }
     }
 }
@@ -175,9 +165,10 @@ pub struct DiffsState {
     anonymous: AnonymousLimits,
 }
 
-/// The diff routes with settings from the environment ([`DiffsConfig::from_env`]).
+/// The diff routes with the settings of the state's configuration ([`DiffsConfig::from_config`]).
 pub fn router(state: AppState) -> Router {
-    router_with(state, DiffsConfig::from_env())
+    let config = DiffsConfig::from_config(&state.settings);
+    router_with(state, config)
 }
 
 /// The diff routes with explicit settings.

@@ -1,18 +1,7 @@
-//! The diff Lambda: wiring only (tracing, configuration from the environment, clients built once, run).
-
-use std::sync::Arc;
-
-use specpress_api::config::FunctionConfig;
-use specpress_api::lambda;
-use specpress_store_dynamodb::DynamoStore;
+//! The diff Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run).
+//! API Gateway caps payloads at 6 MB whatever is configured; larger documents are compared by URL.
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_api::logging::init_lambda();
-    let config = FunctionConfig::from_env()?;
-    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.table.clone());
-    let state = lambda::state(&config, Arc::new(store));
-    // API Gateway caps payloads at 6 MB whatever is configured; larger documents are compared by URL.
-    lambda::run(diffs::router_with(state, diffs::DiffsConfig::from_env())).await
+    specpress_api::lambda::run(|w| Ok(diffs::router(w.state))).await
 }

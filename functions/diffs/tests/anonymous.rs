@@ -17,19 +17,20 @@ use diffs::{DiffsConfig, router_with};
 use futures_channel::oneshot;
 use serde_json::{Value, json};
 use specpress_api::{ApiConfig, AppState};
+use specpress_domain::model::{AnonymousSlot, DiffId, DiffPart, DiffRecord, DiffStorage};
 use specpress_domain::model::{Bundle, Retention};
 use specpress_domain::ports::{BlobStore, DocStore, VersionStore};
+use specpress_domain::ports::{Comparison, DiffEngine, DiffStore};
 use specpress_domain::token::{TokenKind, TokenOwner, mint};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::diffs::{
-    AnonymousLimits, AnonymousSlot, Comparison, Creator, DiffDeps, DiffEngine, DiffId, DiffInput,
-    DiffPart, DiffRecord, DiffStorage, DiffStore, create_diff, get_diff,
+    AnonymousLimits, Creator, DiffDeps, DiffInput, create_diff, get_diff,
 };
 use specpress_domain::usecases::manage;
 use specpress_domain::{DomainError, Result as DomainResult};
 use specpress_fetch::FetchPolicy;
+use specpress_local::embedded::{Embedded, Storage};
 use specpress_store_dynamodb::DynamoStore;
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
 use time::format_description::well_known::Rfc3339;
 use time::{Duration, OffsetDateTime};
 
@@ -745,6 +746,7 @@ async fn eviction_never_deletes_a_blob_a_deployed_version_uses(store: DynamoStor
     let engines = specpress_api::engine::Engines::default();
     let version = match deploy(
         &store,
+        &specpress_domain::ports::NoPublisher,
         &engines,
         &principal,
         DeployInput {

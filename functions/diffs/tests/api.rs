@@ -14,10 +14,10 @@ use futures_channel::oneshot;
 use serde_json::{Value, json};
 use specpress_api::{ApiConfig, AppState};
 use specpress_domain::model::Bundle;
-use specpress_domain::usecases::diffs::{Comparison, DiffEngine};
+use specpress_domain::ports::{Comparison, DiffEngine};
 use specpress_domain::{DomainError, Result as DomainResult};
 use specpress_fetch::{DnsResolve, FetchPolicy, SafeClient};
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
+use specpress_local::embedded::{Embedded, Storage};
 
 const V1: &str = r#"{"openapi":"3.0.3","info":{"title":"Pets","version":"1.0.0"},"paths":{
   "/pets":{"get":{"responses":{"200":{"description":"ok"}}}},

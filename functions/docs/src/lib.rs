@@ -67,22 +67,13 @@ impl Default for DocsConfig {
 }
 
 impl DocsConfig {
-    /// Reads `SPECPRESS_PAGE_CACHE_BYTES` (a malformed value is logged and ignored).
-    pub fn from_env() -> Self {
-        let mut c = DocsConfig {
-            search_cache_bytes: search::cache_bytes_from_env(),
-            ..DocsConfig::default()
-        };
-        if let Ok(v) = std::env::var("SPECPRESS_PAGE_CACHE_BYTES") {
-            match v.trim().parse() {
-                Ok(n) => c.cache_bytes = n,
-                Err(_) => tracing::warn!(
-                    variable = "SPECPRESS_PAGE_CACHE_BYTES",
-                    "ignoring a malformed byte count"
-                ),
-            }
+    /// The settings of `config` (`SPECPRESS_PAGE_CACHE_BYTES`, `SPECPRESS_SEARCH_CACHE_BYTES`; a malformed value was
+    /// ignored with a warning when the configuration was read).
+    pub fn from_config(config: &specpress_api::Config) -> Self {
+        DocsConfig {
+            cache_bytes: config.docs.page_cache_bytes,
+            search_cache_bytes: config.docs.search_cache_bytes,
         }
-        c
     }
 }
 
@@ -103,9 +94,10 @@ impl DocsState {
     }
 }
 
-/// Every public route, with settings from the environment.
+/// Every public route, with the settings of the state's configuration.
 pub fn router(state: AppState) -> Router {
-    router_with(state, DocsConfig::from_env())
+    let config = DocsConfig::from_config(&state.settings);
+    router_with(state, config)
 }
 
 /// Every public route, with explicit settings.

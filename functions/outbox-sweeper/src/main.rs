@@ -1,46 +1,9 @@
-//! Lambda entry point for the outbox sweeper: wiring only (tracing, config, clients built once, run).
+//! The outbox sweeper Lambda (EventBridge, every minute): re-sends committed events that never reached the webhook
+//! queue. Wiring only: the job is `specpress_workers::lambda::sweep_once`.
 
-use std::sync::Arc;
-
-use specpress_api::config::FunctionConfig;
-use specpress_api::engine::Engines;
-use specpress_queue_sqs::config::{WebhookSettings, delivery_service, queue_urls_from_env};
-use specpress_queue_sqs::{SqsClient, SqsQueue};
-use specpress_store_dynamodb::DynamoStore;
+use specpress_workers::lambda::{run_scheduled, sweep_once};
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {
-    specpress_api::logging::init_lambda();
-    let config = FunctionConfig::from_env()?;
-    let settings = WebhookSettings::from_env(None)?;
-    let (queue_url, dead_letter_url) = queue_urls_from_env()?;
-    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let queue = Arc::new(SqsQueue::new(
-        SqsClient::new(&aws),
-        queue_url,
-        dead_letter_url,
-    ));
-    let store = Arc::new(DynamoStore::new(
-        aws_sdk_dynamodb::Client::new(&aws),
-        config.table.clone(),
-    ));
-    let service = delivery_service(
-        store,
-        Arc::new(Engines::default()),
-        queue,
-        &settings,
-        &config.public_base_url,
-    )?;
-    let grace = settings.sweep_grace;
-    lambda_runtime::run(lambda_runtime::service_fn(
-        |_: lambda_runtime::LambdaEvent<serde_json::Value>| {
-            let service = service.clone();
-            async move {
-                outbox_sweeper::sweep_once(&service, grace)
-                    .await
-                    .map(|n| serde_json::json!({ "sent": n }))
-            }
-        },
-    ))
-    .await
+    run_scheduled("sent", sweep_once).await
 }

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use specpress_domain::{DomainError, Result};
+use specpress_local::embedded::{Embedded, Storage};
 use specpress_store_dynamodb::DynamoStore;
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
 
 /// Table name used inside the embedded engine.
 pub const EMBEDDED_TABLE: &str = "specpress";

@@ -92,7 +92,8 @@ enum AdminCommand {
 }
 
 fn init_tracing() -> Result<(), String> {
-    specpress_api::logging::init_local().map_err(|e| e.to_string())
+    specpress_config::logging::init_tracing(specpress_config::Runtime::Local)
+        .map_err(|e| e.to_string())
 }
 
 fn runtime() -> std::io::Result<tokio::runtime::Runtime> {

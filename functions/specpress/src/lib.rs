@@ -29,10 +29,12 @@ pub fn app(state: AppState) -> Router {
     with_common_layers(merged.fallback(specpress_api::error::not_found_route))
 }
 
-/// [`app`] plus the webhook subscriptions routes (what `specpress serve` runs).
+/// [`app`] plus the webhook subscriptions routes (what `specpress serve` runs): deploys hand their committed events
+/// to the webhook machinery `webhooks` runs (its publisher).
 pub fn app_with_webhooks(
     state: AppState,
     webhooks: specpress_domain::usecases::delivery::DeliveryService,
 ) -> Router {
+    let state = state.with_publisher(webhooks.publisher.clone());
     app(state.clone()).merge(with_common_layers(webhooks::router(state, webhooks)))
 }

@@ -11,9 +11,8 @@
 //! - The operator turns it off with `--no-self-doc` or `SPECPRESS_SELF_DOC=false`.
 
 use sha2::{Digest, Sha256};
-use specpress_domain::engine::SpecEngine;
 use specpress_domain::model::{Bundle, DEFAULT_BRANCH, DocId, Documentation, OrgId, Slug};
-use specpress_domain::ports::Store;
+use specpress_domain::ports::{EventPublisher, SpecEngine, Store};
 use specpress_domain::token::{Principal, Scope, TokenKind, mint};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::resolve::{DocLookup, find_doc};
@@ -84,6 +83,7 @@ async fn create(
 /// first start.
 pub async fn publish(
     store: &dyn Store,
+    publisher: &dyn EventPublisher,
     engine: &dyn SpecEngine,
     org: OrgId,
     public_base: &str,
@@ -123,10 +123,12 @@ pub async fn publish(
         },
         ..DeployInput::default()
     };
-    Ok(match deploy(store, engine, &principal, input, now).await? {
-        DeployOutcome::Created { .. } => SelfDoc::Published,
-        DeployOutcome::Unchanged { .. } => SelfDoc::Unchanged,
-    })
+    Ok(
+        match deploy(store, publisher, engine, &principal, input, now).await? {
+            DeployOutcome::Created { .. } => SelfDoc::Published,
+            DeployOutcome::Unchanged { .. } => SelfDoc::Unchanged,
+        },
+    )
 }
 
 /// Reads `SPECPRESS_SELF_DOC`: absent or empty is on; `true`/`false` (any case); anything else is refused.

@@ -2,10 +2,9 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
-use std::sync::Arc;
 
 use specpress_api::engine::Engines;
-use specpress_api::{ApiConfig, AppState};
+use specpress_api::{AppState, Config};
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org};
 use specpress_domain::{DomainError, Result};
 use time::OffsetDateTime;
@@ -98,10 +97,10 @@ pub fn data_dir_cursor_key(data_dir: &Path) -> Result<Vec<u8>> {
 
 /// Installs the pagination cursor key before anything is served: `SPECPRESS_CURSOR_KEY` when set (refused at start
 /// when too short), else the key kept in the data directory, so cursors survive restarts.
-fn install_cursor_key(data_dir: &Path) -> Result<()> {
-    let key = match std::env::var(specpress_api::pagination::CURSOR_KEY_ENV) {
-        Ok(v) if !v.trim().is_empty() => v.trim().as_bytes().to_vec(),
-        _ => data_dir_cursor_key(data_dir)?,
+fn install_cursor_key(configured: Option<&str>, data_dir: &Path) -> Result<()> {
+    let key = match configured {
+        Some(k) => k.as_bytes().to_vec(),
+        None => data_dir_cursor_key(data_dir)?,
     };
     specpress_api::pagination::install_cursor_key(&key).map_err(|problem| {
         DomainError::unexpected(format!(
@@ -114,8 +113,13 @@ fn install_cursor_key(data_dir: &Path) -> Result<()> {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub async fn run(opts: ServeOptions) -> Result<()> {
     // The data directory also keeps the cursor and webhook keys when the data itself is in a DynamoDB table.
+    // The configuration: the environment, then the options of the command line.
+    let mut config = Config::local_from_env().map_err(DomainError::unexpected)?;
+    config.table = opts.backend.table.clone();
+    config.max_body_bytes = opts.max_body_bytes;
+    config.max_document_bytes = opts.max_document_bytes;
     prepare_data_dir(&opts.backend.data_dir)?;
-    install_cursor_key(&opts.backend.data_dir)?;
+    install_cursor_key(config.cursor_key.as_deref(), &opts.backend.data_dir)?;
     let backend = Backend::connect(&opts.backend).await?;
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port))
         .await
@@ -127,6 +131,7 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{addr}"));
+    config.public_url = base.trim_end_matches('/').to_owned();
 
     let boot = bootstrap_default_org(
         backend.store.as_ref(),
@@ -136,25 +141,21 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
     )
     .await?;
     Engines::warm_up().await?;
-    let config = ApiConfig {
-        max_body_bytes: opts.max_body_bytes,
-        max_document_bytes: opts.max_document_bytes,
-        ..ApiConfig::new(base.clone())
-    };
     // Webhooks: deploys publish to the (persistent) queue; consumers and the outbox sweeper run in-process.
-    let hooks =
-        crate::webhooks_local::LocalWebhooks::start(&backend.store, &base, &opts.backend.data_dir)
-            .await?;
-    let state = AppState::new(
-        hooks.store.clone(),
-        Arc::new(Engines::with_max_document_bytes(opts.max_document_bytes)),
-        config,
-    );
+    let hooks = crate::webhooks_local::LocalWebhooks::start_with(
+        &config,
+        &backend.store,
+        &opts.backend.data_dir,
+    )
+    .await?;
+    let state = AppState::from_config(&config, hooks.store.clone())
+        .with_publisher(hooks.service.publisher.clone());
     let app = crate::app_with_webhooks(state.clone(), hooks.service.clone());
     let self_doc = if opts.self_doc {
         Some(
             crate::self_doc::publish(
                 state.store.as_ref(),
+                state.publisher.as_ref(),
                 state.engine.as_ref(),
                 org_of(&boot),
                 &base,

@@ -13,12 +13,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use specpress_api::engine::Engines;
+use specpress_config::Config;
+use specpress_domain::ports::{EventPublisher, MessageQueue};
 use specpress_domain::usecases::delivery::DeliveryService;
-use specpress_domain::webhooks::MessageQueue;
+use specpress_domain::usecases::outbox::QueuePublisher;
 use specpress_domain::{DomainError, Result};
-use specpress_queue_sqs::config::{WebhookSettings, delivery_service};
-use specpress_queue_sqs::{BatchOptions, SqsClient, SqsQueue, run_consumer, run_sweeper};
-use specpress_store_dynamodb::{DynamoStore, LocalQueue};
+use specpress_local::LocalQueue;
+use specpress_queue_sqs::SqsQueue;
+use specpress_store_dynamodb::DynamoStore;
+use specpress_workers::{BatchOptions, delivery_service, run_consumer, run_sweeper};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -35,9 +38,9 @@ pub const SWEEP_INTERVAL: Duration = Duration::from_secs(5);
 
 /// The running webhook machinery of the local server.
 pub struct LocalWebhooks {
-    /// The store whose deploys publish to the queue (use it for the app state).
+    /// The store (use it for the app state).
     pub store: Arc<DynamoStore>,
-    /// The event path, for the subscriptions routes.
+    /// The event path, for the subscriptions routes; its `publisher` is the one the deploys hand their events to.
     pub service: DeliveryService,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
@@ -71,53 +74,59 @@ fn key_from_data_dir(dir: &Path) -> Result<String> {
 }
 
 impl LocalWebhooks {
-    /// Builds the queue, wires it into the store, and starts the consumers and the sweeper.
+    /// [`LocalWebhooks::start_with`] with the configuration from the environment (as `specpress serve` reads it).
     pub async fn start(
         store: &DynamoStore,
         public_base_url: &str,
         data_dir: &Path,
     ) -> Result<Self> {
-        let fallback = match std::env::var(specpress_queue_sqs::config::SECRET_KEY_ENV) {
-            Ok(v) if !v.trim().is_empty() => None,
-            _ => Some(key_from_data_dir(data_dir)?),
+        let mut config = Config::local_from_env().map_err(DomainError::unexpected)?;
+        config.public_url = public_base_url.to_owned();
+        LocalWebhooks::start_with(&config, store, data_dir).await
+    }
+
+    /// Builds the queue (SQS when `config` names one, else the persistent local queue in the store's table, written
+    /// by the deploy commits themselves), and starts the consumers and the sweeper.
+    pub async fn start_with(config: &Config, store: &DynamoStore, data_dir: &Path) -> Result<Self> {
+        let mut config = config.clone();
+        if config.webhooks.secret_key.is_none() {
+            config.webhooks.secret_key = Some(key_from_data_dir(data_dir)?);
+        }
+        let (queue, publisher): (Arc<dyn MessageQueue>, Arc<dyn EventPublisher>) = match &config
+            .queue_url
+        {
+            Some(_) => {
+                let conf = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+                let queue: Arc<dyn MessageQueue> = Arc::new(
+                    SqsQueue::from_config(&conf, &config).map_err(DomainError::unexpected)?,
+                );
+                // As in AWS: sent after the commit, with the outbox sweeper behind it.
+                (queue.clone(), Arc::new(QueuePublisher(queue)))
+            }
+            None => {
+                let local = LocalQueue::new(
+                    store.client().clone(),
+                    store.table(),
+                    LOCAL_QUEUE_NAME,
+                    Duration::from_secs(60),
+                    // Retries are visibility changes, which do not count as failed receives; this bounds
+                    // only messages that keep failing to process (poison), as the SQS redrive policy does.
+                    12,
+                )
+                .with_batching_window(BATCHING_WINDOW);
+                // The queue lives in the store's table, so the deploy transaction enqueues the event itself.
+                let publisher = local.in_commit_publisher(store.table())?;
+                (Arc::new(local), Arc::new(publisher))
+            }
         };
-        let settings = WebhookSettings::from_env(fallback.as_deref())?;
-        let (queue, store): (Arc<dyn MessageQueue>, DynamoStore) =
-            match std::env::var(specpress_queue_sqs::config::QUEUE_URL_ENV) {
-                Ok(url) if !url.trim().is_empty() => {
-                    let conf =
-                        aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-                    let dlq =
-                        std::env::var(specpress_queue_sqs::config::DEAD_LETTER_QUEUE_URL_ENV).ok();
-                    let queue: Arc<dyn MessageQueue> =
-                        Arc::new(SqsQueue::new(SqsClient::new(&conf), url.trim(), dlq));
-                    // As in AWS: sent after the commit, with the outbox sweeper behind it.
-                    (queue.clone(), store.clone().with_event_queue(queue))
-                }
-                _ => {
-                    let local = LocalQueue::new(
-                        store.client().clone(),
-                        store.table(),
-                        LOCAL_QUEUE_NAME,
-                        Duration::from_secs(60),
-                        // Retries are visibility changes, which do not count as failed receives; this bounds
-                        // only messages that keep failing to process (poison), as the SQS redrive policy does.
-                        12,
-                    )
-                    .with_batching_window(BATCHING_WINDOW);
-                    // The queue lives in the store's table, so the deploy transaction enqueues the event itself.
-                    let store = store.clone().with_in_table_queue(local.clone())?;
-                    (Arc::new(local), store)
-                }
-            };
-        let store = Arc::new(store);
-        let service = delivery_service(
+        let store = Arc::new(store.clone());
+        let mut service = delivery_service(
+            &config,
             store.clone(),
             Arc::new(Engines::default()),
             queue.clone(),
-            &settings,
-            public_base_url,
         )?;
+        service.publisher = publisher;
         let (shutdown, rx) = watch::channel(false);
         let mut tasks = Vec::new();
         for _ in 0..CONSUMERS {
@@ -135,7 +144,7 @@ impl LocalWebhooks {
         tasks.push(tokio::spawn(run_sweeper(
             service.clone(),
             SWEEP_INTERVAL,
-            settings.sweep_grace,
+            config.webhooks.outbox_grace,
             rx,
         )));
         Ok(LocalWebhooks {

@@ -23,6 +23,7 @@ use specpress::webhooks_local::LocalWebhooks;
 use specpress_api::engine::Engines;
 use specpress_api::{ApiConfig, AppState};
 use specpress_domain::model::OrgId;
+use specpress_domain::ports::NoPublisher;
 use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org, create_doc};
 use time::OffsetDateTime;
@@ -288,13 +289,13 @@ async fn the_reference_is_published_once_and_again_only_when_it_changes() {
     let engine = h.state.engine.as_ref();
     let now = OffsetDateTime::now_utc;
     assert_eq!(
-        publish(store, engine, h.org, BASE, now())
+        publish(store, &NoPublisher, engine, h.org, BASE, now())
             .await
             .expect("first"),
         SelfDoc::Published
     );
     assert_eq!(
-        publish(store, engine, h.org, BASE, now())
+        publish(store, &NoPublisher, engine, h.org, BASE, now())
             .await
             .expect("same"),
         SelfDoc::Unchanged
@@ -305,9 +306,16 @@ async fn the_reference_is_published_once_and_again_only_when_it_changes() {
 
     // What a newer Specpress does: its document differs (here, the server it names), so a new version.
     assert_eq!(
-        publish(store, engine, h.org, "http://127.0.0.1:4000", now())
-            .await
-            .expect("changed"),
+        publish(
+            store,
+            &NoPublisher,
+            engine,
+            h.org,
+            "http://127.0.0.1:4000",
+            now()
+        )
+        .await
+        .expect("changed"),
         SelfDoc::Published
     );
     assert_eq!(versions_of(&h, "specpress-api").await.len(), 2);
@@ -358,6 +366,7 @@ async fn a_users_documentation_holding_the_slug_is_left_untouched() {
     .expect("a user's documentation");
     let outcome = publish(
         store,
+        &NoPublisher,
         h.state.engine.as_ref(),
         h.org,
         BASE,

@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use common::*;
 use serde_json::json;
+use specpress_domain::ports::{MessageQueue, ReceivedMessage};
 use specpress_domain::usecases::webhooks as uc;
-use specpress_domain::webhooks::{DeliveryStatus, MessageQueue, QueueBody, ReceivedMessage};
+use specpress_domain::webhooks::{DeliveryStatus, QueueBody};
 use specpress_domain::{DomainError, Result};
-use specpress_queue_sqs::{BatchOptions, process_batch};
 use specpress_webhook::RetryPolicy;
+use specpress_workers::{BatchOptions, process_batch};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -421,7 +422,7 @@ async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_
     // Drain with a consumer whose redrive policy allows 3 receives (one queue value: its clones share the
     // in-memory leases and receive counts): the delivery goes out; the poison messages are received until
     // maxReceiveCount, then dead-lettered.
-    let local = specpress_store_dynamodb::LocalQueue::new(
+    let local = specpress_local::LocalQueue::new(
         w.store.client().clone(),
         w.store.table(),
         "webhooks",
@@ -518,7 +519,7 @@ async fn an_exhausted_schedule_marks_the_delivery_failed_and_dead_letters_its_me
         .await
         .expect("log");
     assert_eq!(log[0].status, DeliveryStatus::Failed);
-    let local = specpress_store_dynamodb::LocalQueue::new(
+    let local = specpress_local::LocalQueue::new(
         w.store.client().clone(),
         w.store.table(),
         "webhooks",
@@ -974,7 +975,7 @@ async fn a_delivery_the_store_refuses_to_record_is_dead_lettered_at_once_and_log
     .await;
     // THEN each message is finished at once: moved to the dead-letter queue, not left to come back
     assert_eq!(r.done.len(), 2, "{r:?}");
-    let local = specpress_store_dynamodb::LocalQueue::new(
+    let local = specpress_local::LocalQueue::new(
         w.store.client().clone(),
         w.store.table(),
         "webhooks",

@@ -13,10 +13,11 @@ use aws_lambda_events::event::sqs::{SqsEvent, SqsMessage};
 use common::*;
 use lambda_runtime::{Context, LambdaEvent};
 use serde_json::json;
-use specpress_domain::webhooks::MessageQueue;
-use specpress_queue_sqs::{BatchOptions, SqsClient, SqsQueue, client_for_endpoint};
+use specpress_domain::ports::MessageQueue;
+use specpress_queue_sqs::{SqsClient, SqsQueue, client_for_endpoint};
 use specpress_webhook::RetryPolicy;
-use webhook_delivery::{Handler, handle};
+use specpress_workers::BatchOptions;
+use specpress_workers::lambda::{Handler, handle};
 
 struct Queues {
     client: SqsClient,

@@ -1,39 +1,16 @@
-//! Lambda entry point for the webhooks function: wiring only (tracing, config, clients built once, run).
+//! The webhooks Lambda: wiring only (the HTTP Lambda helper, plus the SQS queue and the delivery service).
 
 use std::sync::Arc;
 
-use specpress_api::config::FunctionConfig;
-use specpress_api::engine::Engines;
-use specpress_api::{AppState, lambda};
-use specpress_queue_sqs::config::{WebhookSettings, delivery_service, queue_urls_from_env};
-use specpress_queue_sqs::{SqsClient, SqsQueue};
-use specpress_store_dynamodb::DynamoStore;
-
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_api::logging::init_lambda();
-    let config = FunctionConfig::from_env()?;
-    let settings = WebhookSettings::from_env(None)?;
-    let (queue_url, dead_letter_url) = queue_urls_from_env()?;
-    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let queue = Arc::new(SqsQueue::new(
-        SqsClient::new(&aws),
-        queue_url,
-        dead_letter_url,
-    ));
-    let store = Arc::new(DynamoStore::new(
-        aws_sdk_dynamodb::Client::new(&aws),
-        config.table.clone(),
-    ));
-    let engine = Arc::new(Engines::default());
-    let service = delivery_service(
-        store.clone(),
-        engine.clone(),
-        queue,
-        &settings,
-        &config.public_base_url,
-    )?;
-    let state = AppState::new(store, engine, config.api());
-    lambda::run(webhooks::router(state, service).fallback(specpress_api::error::not_found_route))
-        .await
+    specpress_api::lambda::run(|w| {
+        let queue = Arc::new(specpress_queue_sqs::SqsQueue::from_config(
+            &w.aws, &w.config,
+        )?);
+        let (store, engine) = (w.state.store.clone(), w.state.engine.clone());
+        let service = specpress_workers::delivery_service(&w.config, store, engine, queue)?;
+        Ok(webhooks::router(w.state, service).fallback(specpress_api::error::not_found_route))
+    })
+    .await
 }

@@ -1,29 +1,39 @@
-//! Wiring shared by the HTTP Lambda functions (logging: [`crate::logging::init_lambda`]): the state every router carries, and the
-//! `lambda_http` run loop around a router with [`with_common_layers`](crate::with_common_layers).
-//!
-//! A function's `main.rs` reads its configuration, builds its clients once and hands them here; what it serves stays
-//! its own router.
+//! The helper of the HTTP Lambda kind: every HTTP function's `main.rs` hands [`run`] the function that builds its
+//! router. [`run`] sets up tracing, reads the [`Config`] once (failing fast naming a variable), installs the cursor
+//! key, builds the clients once (the AWS SDK configuration, the DynamoDB store, the engines) and serves the router,
+//! wrapped with [`with_common_layers`](crate::with_common_layers), through `lambda_http` until the runtime stops.
 
 use std::sync::Arc;
 
 use axum::Router;
-use specpress_domain::ports::Store;
+use specpress_config::{Config, Runtime, logging};
+use specpress_store_dynamodb::DynamoStore;
 
 use crate::AppState;
-use crate::config::FunctionConfig;
-use crate::engine::Engines;
 
-/// The state of an HTTP function: its store, the spec/diff engines with the configured document limit, and the API
-/// settings from `config`.
-pub fn state(config: &FunctionConfig, store: Arc<dyn Store>) -> AppState {
-    AppState::new(
-        store,
-        Arc::new(Engines::with_max_document_bytes(config.max_document_bytes)),
-        config.api(),
-    )
+/// What a router is built from: the configuration, the state every router carries, and the AWS SDK configuration
+/// for the clients a function adds (the SQS queue of the deploy and webhooks functions).
+#[derive(Debug)]
+pub struct Wiring {
+    /// The configuration.
+    pub config: Config,
+    /// Store, engines and settings (deploys publish nowhere until a function sets a publisher).
+    pub state: AppState,
+    /// The AWS SDK configuration the store was built with.
+    pub aws: aws_config::SdkConfig,
 }
 
-/// Serves `router`, wrapped with the common layers, as this Lambda's API Gateway handler until the runtime stops.
-pub async fn run(router: Router) -> Result<(), lambda_http::Error> {
+/// Runs an HTTP function on Lambda: tracing, configuration, clients, `router(wiring)`, `lambda_http::run`.
+pub async fn run<F>(router: F) -> Result<(), lambda_http::Error>
+where
+    F: FnOnce(Wiring) -> Result<Router, lambda_http::Error>,
+{
+    let _ = logging::init_tracing(Runtime::Lambda);
+    let config = Config::from_env()?;
+    crate::pagination::install_configured_key(config.cursor_key.as_deref());
+    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+    let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
+    let state = AppState::from_config(&config, Arc::new(store));
+    let router = router(Wiring { config, state, aws })?;
     lambda_http::run(crate::with_common_layers(router)).await
 }

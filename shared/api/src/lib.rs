@@ -4,51 +4,32 @@
 //! - [`ApiError`]: domain errors in the shapes bump-cli understands (`{message}`; 422 `{message, errors}`).
 //! - [`auth::Auth`] / [`auth::MaybeAuth`]: `Authorization: Token <t>` and the three deprecated Basic forms.
 //! - [`body::JsonBody`]: JSON request bodies with a byte limit (413) and clear 400/422 errors.
-//! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::engine::SpecEngine) port over `specpress-spec` and
+//! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::ports::SpecEngine) port over `specpress-spec` and
 //!   `specpress-diff`, run off the async executor, through [`cpu::CpuGate`] (one CPU-bound job per core at a time).
 //! - [`with_common_layers`]: request ids, tracing, panic catching; every function wraps its router with it.
 //!
 //! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
 //! `/api/v1`); Lambda runs it through `lambda_http`, and `specpress serve` merges all of them.
 
-pub use specpress_alloc as allocator;
 pub mod auth;
 pub mod body;
-pub mod config;
-pub mod cpu;
-pub mod engine;
 pub mod error;
 pub mod lambda;
-pub mod logging;
 pub mod pagination;
 pub mod session;
 pub mod urls;
 
+pub use specpress_config::{Config, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DOCUMENT_BYTES, Runtime};
+pub use specpress_engines::{allocator, cpu, engine};
+
 use std::sync::Arc;
 
 use axum::Router;
-use specpress_domain::engine::SpecEngine;
-use specpress_domain::ports::Store;
+use specpress_domain::ports::SpecEngine;
+use specpress_domain::ports::{EventPublisher, NoPublisher, Store};
 use time::OffsetDateTime;
 
 pub use error::{ApiError, Result};
-
-/// Default request body limit, counted after a `Content-Encoding: gzip` body is decompressed: room for the largest
-/// real documents (GitHub's 13 MB description, twice in a diff, JSON-escaped). AWS Lambda refuses request payloads
-/// over 6 MB before the function runs; larger bodies reach a function gzip-compressed.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
-
-/// Default largest API document (the definition and each reference), checked before parsing.
-pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
-
-/// Where the service runs, for what an over-limit answer advises.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Runtime {
-    /// `specpress serve`: the operator sets the limits.
-    Local,
-    /// AWS Lambda behind API Gateway: 6 MB request payloads at most.
-    Lambda,
-}
 
 /// Settings the HTTP layer needs.
 #[derive(Debug, Clone)]
@@ -74,6 +55,16 @@ impl ApiConfig {
             runtime: Runtime::Local,
         }
     }
+
+    /// The HTTP-layer part of a [`Config`].
+    pub fn from_config(config: &Config) -> Self {
+        ApiConfig {
+            max_body_bytes: config.max_body_bytes,
+            max_document_bytes: config.max_document_bytes,
+            runtime: config.runtime,
+            ..ApiConfig::new(config.public_url.clone())
+        }
+    }
 }
 
 /// Shared state of every HTTP function. Cheap to clone.
@@ -81,10 +72,15 @@ impl ApiConfig {
 pub struct AppState {
     /// All storage ports.
     pub store: Arc<dyn Store>,
+    /// Where deploys hand their committed events (the webhook queue); [`NoPublisher`] (the outbox sweeper's job)
+    /// unless [`AppState::with_publisher`] sets one.
+    pub publisher: Arc<dyn EventPublisher>,
     /// Validation and diffing.
     pub engine: Arc<dyn SpecEngine>,
-    /// Settings.
+    /// Settings of the HTTP layer.
     pub config: Arc<ApiConfig>,
+    /// The whole configuration (the functions' own settings: diff limits, page caches), read once at start.
+    pub settings: Arc<Config>,
 }
 
 impl AppState {
@@ -92,9 +88,32 @@ impl AppState {
     pub fn new(store: Arc<dyn Store>, engine: Arc<dyn SpecEngine>, config: ApiConfig) -> Self {
         AppState {
             store,
+            publisher: Arc::new(NoPublisher),
             engine,
             config: Arc::new(config),
+            settings: Arc::new(Config::default()),
         }
+    }
+
+    /// The state of a process configured by `config`: the engines admit its document limit, the HTTP layer has its
+    /// settings.
+    pub fn from_config(config: &Config, store: Arc<dyn Store>) -> Self {
+        AppState {
+            settings: Arc::new(config.clone()),
+            ..AppState::new(
+                store,
+                Arc::new(engine::Engines::with_max_document_bytes(
+                    config.max_document_bytes,
+                )),
+                ApiConfig::from_config(config),
+            )
+        }
+    }
+
+    /// The same state, deploys handing their committed events to `publisher`.
+    pub fn with_publisher(mut self, publisher: Arc<dyn EventPublisher>) -> Self {
+        self.publisher = publisher;
+        self
     }
 
     /// The current time (one place, so handlers never call the clock themselves).

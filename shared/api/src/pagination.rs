@@ -10,10 +10,11 @@
 //!   most once, and every item present for the whole walk is returned exactly once.
 //! - Links: built from the request's full path ([`axum::extract::OriginalUri`]), so a router nested under `/api/v1`
 //!   links to `/api/v1/...` like the others.
-//! - The key: `SPECPRESS_CURSOR_KEY` (at least 32 bytes, e.g. `openssl rand -hex 32`), read once per process; the SAM
-//!   template passes its `CursorKey` parameter to every function. `specpress serve` installs a key kept in its data
-//!   directory when the variable is not set ([`install_cursor_key`]). Without either, a random key is generated at the
-//!   first list request (a warning is logged): cursors then only work within that process.
+//! - The key: `SPECPRESS_CURSOR_KEY` (at least 32 bytes, e.g. `openssl rand -hex 32`), read once per process with the
+//!   configuration and installed at start; the SAM template passes its `CursorKey` parameter to every function.
+//!   `specpress serve` installs a key kept in its data directory when the variable is not set
+//!   ([`install_cursor_key`]). Without either, a random key is generated at the first list request (a warning is
+//!   logged): cursors then only work within that process.
 
 use std::sync::OnceLock;
 use std::time::SystemTime;
@@ -35,25 +36,27 @@ pub const MIN_CURSOR_KEY_BYTES: usize = specpress_pagination::MIN_KEY_BYTES;
 
 static CODEC: OnceLock<CursorCodec> = OnceLock::new();
 
-fn codec_from_env() -> CursorCodec {
-    if let Ok(key) = std::env::var(CURSOR_KEY_ENV) {
-        match CursorCodec::new(key.trim().as_bytes()) {
-            Ok(c) => return c,
-            Err(e) => {
-                tracing::error!(variable = CURSOR_KEY_ENV, problem = %e, "cursor key refused; using a random key")
-            }
-        }
-    } else {
-        tracing::warn!(
-            variable = CURSOR_KEY_ENV,
-            "no cursor key configured; cursors are valid in this process only"
-        );
-    }
+/// A codec with a random key, for a process given none: cursors then only work within this process.
+fn random_codec() -> CursorCodec {
+    tracing::warn!(
+        variable = CURSOR_KEY_ENV,
+        "no cursor key configured; cursors are valid in this process only"
+    );
     let key: [u8; 32] = rand::random();
     match CursorCodec::new(&key) {
         Ok(c) => c,
         // 32 bytes is the documented minimum; this arm cannot run.
         Err(_) => unreachable!("a 32-byte key is accepted"),
+    }
+}
+
+/// Installs the configured key ([`Config::cursor_key`](specpress_config::Config::cursor_key), a Lambda function at
+/// start). A key that is refused (too short) is logged and a random key is used, as without one.
+pub fn install_configured_key(key: Option<&str>) {
+    if let Some(key) = key
+        && let Err(problem) = install_cursor_key(key.as_bytes())
+    {
+        tracing::error!(variable = CURSOR_KEY_ENV, %problem, "cursor key refused; using a random key");
     }
 }
 
@@ -68,7 +71,7 @@ pub fn install_cursor_key(key: &[u8]) -> Result<(), String> {
 
 /// The process-wide cursor codec.
 pub fn cursor_codec() -> &'static CursorCodec {
-    CODEC.get_or_init(codec_from_env)
+    CODEC.get_or_init(random_codec)
 }
 
 /// The pagination part of a list request: parsed parameters and the request URL (for links).

@@ -1,11 +1,10 @@
-//! Specpress domain: the entities, newtypes and token rules, the storage ports (one trait per capability plus the
-//! [`ports::Store`] supertrait), the spec-engine port, and the use cases the HTTP functions call.
+//! Specpress domain: the entities, newtypes and token rules, the ports (one trait per capability, in [`ports`],
+//! with the [`ports::Store`] supertrait), and the use cases the functions call.
 //!
-//! This crate knows nothing of DynamoDB, HTTP or Lambda. Adapters (`specpress-store-dynamodb`, `specpress-api`)
-//! implement the ports; functions wire them together.
+//! This crate knows nothing of DynamoDB, SQS, HTTP or Lambda. Adapters implement the ports; functions wire them
+//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`).
 
 pub mod branch_rules;
-pub mod engine;
 pub mod error;
 pub mod model;
 pub mod ports;

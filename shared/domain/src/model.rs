@@ -3,25 +3,26 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use crate::error::DomainError;
 
+/// Declares a UUID newtype: `new` (random v4), `parse` (`None` for anything but a UUID), `Default`, `Display`
+/// (hyphenated), transparent serde. The one macro for every id of the domain (entities here, webhook and diff ids).
 macro_rules! id_type {
     ($(#[$m:meta])* $name:ident) => {
         $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
         #[serde(transparent)]
-        pub struct $name(pub Uuid);
+        pub struct $name(pub ::uuid::Uuid);
 
         impl $name {
             /// A fresh random id.
             pub fn new() -> Self {
-                Self(Uuid::new_v4())
+                Self(::uuid::Uuid::new_v4())
             }
             /// Parses a UUID; `None` for anything else (the caller then treats the input as a slug).
             pub fn parse(s: &str) -> Option<Self> {
-                Uuid::try_parse(s).ok().map(Self)
+                ::uuid::Uuid::try_parse(s).ok().map(Self)
             }
         }
 
@@ -31,13 +32,14 @@ macro_rules! id_type {
             }
         }
 
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 self.0.hyphenated().fmt(f)
             }
         }
     };
 }
+pub(crate) use id_type;
 
 id_type!(/// Organization id.
     OrgId);
@@ -56,6 +58,8 @@ id_type!(/// One incarnation of a branch: minted when the branch item is created
     /// deleted and created again with the same slug starts an empty history, whatever the timing of the deploys
     /// racing the recreation.
     BranchGeneration);
+id_type!(/// Public diff id.
+    DiffId);
 
 /// A URL-safe identifier: `[a-z0-9]` runs joined by single `-`, 1 to 64 characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -471,6 +475,98 @@ pub struct Event {
     /// Creation time.
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
+}
+
+// Public diffs (`POST /diffs`): what the diff store keeps.
+
+/// A stored public diff.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiffRecord {
+    /// Id.
+    pub id: DiffId,
+    /// `info.title` of the current definition.
+    pub title: String,
+    /// Any breaking change.
+    pub breaking: bool,
+    /// The previous bundle.
+    pub previous: BlobRef,
+    /// The current bundle.
+    pub current: BlobRef,
+    /// The rendered results ([`Rendered`] as JSON in a bundle's `definition`).
+    pub result: BlobRef,
+    /// Expiry; `None` for `"never"`.
+    pub expires_at: Option<OffsetDateTime>,
+    /// Creation time.
+    pub created_at: OffsetDateTime,
+    /// Where its parts live.
+    pub storage: DiffStorage,
+}
+
+impl DiffRecord {
+    /// True once past its expiry (TTL deletion is lazy, so reads must check).
+    pub fn is_expired(&self, now: OffsetDateTime) -> bool {
+        self.expires_at.is_some_and(|e| e <= now)
+    }
+}
+
+/// Where a diff's three parts live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffStorage {
+    /// Content-addressed blobs, possibly shared with other diffs or deployed versions: diffs created with a token,
+    /// and every diff stored before anonymous diffs owned their bytes.
+    Shared,
+    /// The diff's own (anonymous diffs): stored under the diff, with its expiry, and deleted with it; `bytes` is
+    /// what its slot counts in the anonymous quota.
+    Owned {
+        /// Bytes counted for the diff (its parts, record and slot).
+        bytes: u64,
+    },
+}
+
+/// One of the three stored parts of a diff.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiffPart {
+    /// The previous bundle.
+    Previous,
+    /// The current bundle.
+    Current,
+    /// The renderings.
+    Result,
+}
+
+impl DiffPart {
+    /// The part's name in storage keys.
+    pub fn name(self) -> &'static str {
+        match self {
+            DiffPart::Previous => "previous",
+            DiffPart::Current => "current",
+            DiffPart::Result => "result",
+        }
+    }
+}
+
+/// An anonymous diff's place in the quota. It is written, and its bytes counted, before any of those bytes; it is
+/// removed, and its bytes subtracted, after all of them are deleted: what the count says is always at least what
+/// anonymous diffs keep, and never more than the quota.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnonymousSlot {
+    /// The diff.
+    pub id: DiffId,
+    /// When the diff was created: eviction goes oldest first.
+    pub created_at: OffsetDateTime,
+    /// When it expires: expired diffs are removed before any live one is evicted.
+    pub expires_at: OffsetDateTime,
+    /// Bytes counted for it.
+    pub bytes: u64,
+    /// While the diff is being created, until when it may not be evicted; `None` once its record is written.
+    pub lease_until: Option<OffsetDateTime>,
+}
+
+impl AnonymousSlot {
+    /// Whether the slot may be removed now: its diff is complete, or its creator has outlived its lease.
+    pub fn evictable(&self, now: OffsetDateTime) -> bool {
+        self.lease_until.is_none_or(|l| l <= now)
+    }
 }
 
 #[cfg(test)]

@@ -1,24 +1,21 @@
-//! Webhooks: subscriptions, deliveries, queue messages, and the ports the webhook use cases need
-//! (subscription and delivery storage, the message queue, the event publisher, the HTTP sender).
+//! Webhooks: the entities of the event path (subscriptions, deliveries, attempts, queue messages) and the sealing of
+//! signing secrets. The ports that store and move them are in [`crate::ports`] (subscriptions, deliveries, queue,
+//! publisher, sender).
 //!
 //! The flow (docs/webhooks.md):
 //! 1. A published deploy writes an [`Event`] in its transaction (the outbox), then hands it to the
-//!    queue through [`EventPublisher`]; the sweeper re-sends events that never reached the queue.
+//!    queue through the [`EventPublisher`](crate::ports::EventPublisher); the sweeper re-sends events that never reached the queue.
 //! 2. The consumer turns an event message into one [`Delivery`] per enabled, matching
 //!    [`Subscription`] (a deterministic id, so a redelivered event message never duplicates them)
 //!    and one delivery message each.
 //! 3. A delivery message makes one attempt when due, records it, and either finishes or comes back
 //!    after the retry delay (queue visibility).
 
-use std::time::Duration;
-
-use async_trait::async_trait;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use crate::error::{DomainError, Result};
 use crate::model::{DocId, Event, EventId, OrgId};
@@ -42,41 +39,9 @@ pub const MAX_URL_LEN: usize = 2048;
 /// Deliveries are kept this long, then expire by TTL.
 pub const DELIVERY_RETENTION: time::Duration = time::Duration::days(30);
 
-macro_rules! uuid_id {
-    ($(#[$m:meta])* $name:ident) => {
-        $(#[$m])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(transparent)]
-        pub struct $name(pub Uuid);
-
-        impl $name {
-            /// A fresh random id.
-            pub fn new() -> Self {
-                Self(Uuid::new_v4())
-            }
-            /// Parses a UUID.
-            pub fn parse(s: &str) -> Option<Self> {
-                Uuid::try_parse(s).ok().map(Self)
-            }
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                self.0.hyphenated().fmt(f)
-            }
-        }
-    };
-}
-
-uuid_id!(/// Subscription (webhook endpoint) id.
+crate::model::id_type!(/// Subscription (webhook endpoint) id.
     SubscriptionId);
-uuid_id!(/// Delivery id.
+crate::model::id_type!(/// Delivery id.
     DeliveryId);
 
 impl DeliveryId {
@@ -251,151 +216,6 @@ pub struct AttemptRecord {
     pub status: DeliveryStatus,
     /// When the next attempt is due (pending only).
     pub next_attempt_at: OffsetDateTime,
-}
-
-/// Subscriptions storage.
-#[async_trait]
-pub trait SubscriptionStore: Send + Sync {
-    /// Creates a subscription; `Conflict(AlreadyExists)` on an id collision.
-    async fn create_subscription(&self, s: &Subscription) -> Result<()>;
-    /// Reads a subscription of a documentation.
-    async fn get_subscription(
-        &self,
-        doc: DocId,
-        id: SubscriptionId,
-    ) -> Result<Option<Subscription>>;
-    /// A documentation's subscriptions, oldest first.
-    async fn list_subscriptions(&self, doc: DocId) -> Result<Vec<Subscription>>;
-    /// Writes the API-managed fields (url, description, branches, enabled, disabled reason, secrets,
-    /// updated_at); `NotFound` when it no longer exists. Never touches the failure streak.
-    async fn update_subscription(&self, s: &Subscription) -> Result<()>;
-    /// Deletes a subscription; `false` when it did not exist.
-    async fn delete_subscription(&self, doc: DocId, id: SubscriptionId) -> Result<bool>;
-    /// Records the outcome of an attempt on the endpoint's failure streak: a success clears it, a failure
-    /// starts it at `now` unless one is running. Returns the streak start after the update.
-    async fn record_endpoint_outcome(
-        &self,
-        doc: DocId,
-        id: SubscriptionId,
-        success: bool,
-        now: OffsetDateTime,
-    ) -> Result<Option<OffsetDateTime>>;
-    /// Disables a subscription automatically with a reason.
-    async fn disable_subscription(
-        &self,
-        doc: DocId,
-        id: SubscriptionId,
-        reason: &str,
-        now: OffsetDateTime,
-    ) -> Result<()>;
-}
-
-/// Deliveries storage.
-#[async_trait]
-pub trait DeliveryStore: Send + Sync {
-    /// Creates a delivery; `false` (and no change) when one with this id exists.
-    async fn create_delivery(&self, d: &Delivery) -> Result<bool>;
-    /// Reads a delivery.
-    async fn get_delivery(&self, id: DeliveryId) -> Result<Option<Delivery>>;
-    /// A subscription's deliveries, newest first.
-    async fn list_deliveries(&self, subscription: SubscriptionId) -> Result<Vec<Delivery>>;
-    /// Claims the next attempt: succeeds only if the delivery is pending, has made exactly `attempts_made`
-    /// attempts of its series and is due at `now`; then sets the count to `attempts_made + 1` and defers the
-    /// due time to `lease_until` (so a concurrent copy of the message does not attempt it too).
-    async fn claim_attempt(
-        &self,
-        id: DeliveryId,
-        attempts_made: u32,
-        now: OffsetDateTime,
-        lease_until: OffsetDateTime,
-    ) -> Result<bool>;
-    /// Records a claimed attempt and the new state; a no-op (`false`) if the claim was lost meanwhile.
-    async fn record_attempt(&self, id: DeliveryId, record: &AttemptRecord) -> Result<bool>;
-    /// Starts a new series of attempts on a finished delivery (manual redelivery):
-    /// `Conflict(Stale)` while it is still pending.
-    async fn restart_delivery(&self, id: DeliveryId, now: OffsetDateTime) -> Result<()>;
-    /// The payload recorded for an event's deliveries, if one was.
-    async fn get_event_payload(&self, event: EventId) -> Result<Option<String>>;
-    /// Records the payload of an event's deliveries unless one is recorded already, and returns the recorded one
-    /// (the first writer's): every delivery of an event carries the same bytes, and a redelivered event message
-    /// does not compute the diff again. Kept as long as deliveries ([`DELIVERY_RETENTION`]).
-    async fn record_event_payload(
-        &self,
-        event: EventId,
-        payload: &str,
-        now: OffsetDateTime,
-    ) -> Result<String>;
-}
-
-/// A message as received from a queue.
-#[derive(Debug, Clone)]
-pub struct ReceivedMessage {
-    /// Queue-assigned message id.
-    pub message_id: String,
-    /// Handle for delete and visibility changes.
-    pub receipt: String,
-    /// The body.
-    pub body: String,
-    /// How many times it has been received (1 on the first receive).
-    pub receive_count: u32,
-}
-
-/// The webhook work queue: SQS in AWS, the embedded persistent queue in `specpress serve`.
-#[async_trait]
-pub trait MessageQueue: Send + Sync {
-    /// Sends a message, visible after `delay` (at most 15 minutes).
-    async fn send(&self, body: &str, delay: Duration) -> Result<()>;
-    /// Receives up to `max` visible messages, waiting at most `wait` for the first one.
-    async fn receive(&self, max: u32, wait: Duration) -> Result<Vec<ReceivedMessage>>;
-    /// Deletes a received message.
-    async fn delete(&self, receipt: &str) -> Result<()>;
-    /// Deletes several received messages, in as few requests as the queue allows. The default deletes them one by
-    /// one, stopping at the first failure.
-    async fn delete_batch(&self, receipts: &[String]) -> Result<()> {
-        for receipt in receipts {
-            self.delete(receipt).await?;
-        }
-        Ok(())
-    }
-    /// Makes a received message visible again after `delay` (at most 12 hours).
-    async fn change_visibility(&self, receipt: &str, delay: Duration) -> Result<()>;
-    /// Puts a message on the dead-letter queue (deliveries whose schedule is exhausted).
-    async fn send_to_dead_letter(&self, body: &str) -> Result<()>;
-}
-
-/// Hands a committed event to the queue. Best effort: failures are logged by the implementation and left
-/// to the sweeper, so a deploy never fails because of the queue.
-#[async_trait]
-pub trait EventPublisher: Send + Sync {
-    /// Sends the event message and marks the event enqueued.
-    async fn publish_event(&self, event: &Event);
-}
-
-/// The result of one HTTP POST to a subscriber.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PostOutcome {
-    /// An HTTP response.
-    Response {
-        /// Status code.
-        status: u16,
-        /// Raw `Retry-After` header.
-        retry_after: Option<String>,
-        /// First bytes of the body, lossy UTF-8.
-        body_excerpt: String,
-    },
-    /// The 15 s budget ran out.
-    Timeout,
-    /// No response: DNS, connect, TLS, refused address. A user-safe description.
-    Failed(String),
-}
-
-/// Outbound HTTP for webhooks (the hardened client in production).
-#[async_trait]
-pub trait WebhookSender: Send + Sync {
-    /// Checks a subscriber URL (scheme, public address); the error is a user-safe sentence.
-    async fn check_url(&self, url: &str) -> std::result::Result<(), String>;
-    /// POSTs `body` with `headers` to `url`: no redirects followed, 15 s timeout.
-    async fn post(&self, url: &str, headers: &[(String, String)], body: &[u8]) -> PostOutcome;
 }
 
 /// Seals webhook secrets at rest with XChaCha20-Poly1305 under a 32-byte key from configuration

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
+use specpress_local::embedded::{Embedded, Storage};
 
 fn pct(sorted: &[Duration], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;

@@ -1,4 +1,5 @@
-//! AttributeValue helpers and SDK error mapping. Every SDK type stays inside this crate.
+//! AttributeValue helpers and SDK error mapping, shared with the table-resident queue (`specpress-local`). The SDK
+//! types stay in the adapters.
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::primitives::Blob;

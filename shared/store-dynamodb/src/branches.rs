@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{ConditionCheck, Delete, TransactWriteItem, Update};
 use specpress_domain::model::{BranchGeneration, BranchName, DocId, Documentation, Slug};
-use specpress_domain::usecases::branches::{BranchAdminStore, BranchWriteError};
+use specpress_domain::ports::{BranchAdminStore, BranchWriteError};
 use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
 

@@ -20,11 +20,10 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     AttributeValue, Delete, DeleteRequest, Put, PutRequest, TransactWriteItem, Update, WriteRequest,
 };
+use specpress_domain::model::{AnonymousSlot, DiffId, DiffPart, DiffRecord, DiffStorage};
 use specpress_domain::model::{BlobRef, Bundle};
+use specpress_domain::ports::DiffStore;
 use specpress_domain::ports::{BlobStore, EncodedBundle};
-use specpress_domain::usecases::diffs::{
-    AnonymousSlot, DiffId, DiffPart, DiffRecord, DiffStorage, DiffStore,
-};
 use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
 

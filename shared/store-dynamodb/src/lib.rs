@@ -1,25 +1,23 @@
 //! DynamoDB adapter for the Specpress storage ports (see `docs/storage.md` for the single-table design).
 //!
-//! - [`DynamoStore`] implements every port of `specpress_domain::ports` over `aws-sdk-dynamodb`.
+//! - [`DynamoStore`] implements every storage port of `specpress_domain::ports` over `aws-sdk-dynamodb`. It persists;
+//!   it never publishes (a deploy's commit writes a queue message only when the commit names a queue stored in this
+//!   table, see [`queue_items`]).
 //! - [`schema::ensure_table`] creates the table, its GSIs and TTL (local and test use; AWS uses template.yaml).
-//! - [`embedded`] runs dynoxide in this process, reached through the very same SDK code path (by default over
-//!   the [`in_process`] transport), for `specpress serve` and the tests.
+//! - [`queue_items`] and [`attr`]: the item layout of a queue stored in the table and the attribute helpers, shared
+//!   with that queue's adapter (`specpress-local`, which also runs the embedded engine).
 
-mod attr;
+pub mod attr;
 mod blob;
 mod branches;
 mod diffs;
-pub mod embedded;
-pub mod in_process;
 mod items;
-mod local_queue;
+pub mod queue_items;
 pub mod schema;
 mod store;
 mod webhooks;
 
-pub use local_queue::LocalQueue;
 pub use store::DynamoStore;
-pub use webhooks::EventQueueSlot;
 
 /// Builds an SDK client for a DynamoDB-compatible endpoint with static credentials (embedded engine, moto).
 pub async fn client_for_endpoint(endpoint: &str) -> aws_sdk_dynamodb::Client {
@@ -28,7 +26,7 @@ pub async fn client_for_endpoint(endpoint: &str) -> aws_sdk_dynamodb::Client {
 }
 
 /// SDK configuration for a local endpoint: fixed region and static credentials.
-fn local_config_loader(endpoint: &str) -> aws_config::ConfigLoader {
+pub fn local_config_loader(endpoint: &str) -> aws_config::ConfigLoader {
     aws_config::defaults(aws_config::BehaviorVersion::latest())
         .endpoint_url(endpoint)
         .region(aws_config::Region::new("us-east-1"))

@@ -27,8 +27,6 @@ const INLINE_ENCODE_BYTES: usize = 256 * 1024;
 pub struct DynamoStore {
     client: Client,
     table: String,
-    /// Webhook queue for committed events (issue 6, see `webhooks.rs`).
-    pub(crate) events: crate::webhooks::EventQueueSlot,
 }
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
@@ -39,7 +37,6 @@ impl DynamoStore {
         DynamoStore {
             client,
             table: table.into(),
-            events: Default::default(),
         }
     }
 
@@ -734,16 +731,12 @@ impl VersionStore for DynamoStore {
         }
         items.push(self.put(version_item(v, generation), Some(NOT_EXISTS))?);
         kinds.push(ConflictKind::AlreadyExists);
-        let mut in_table_queue = None;
         if let Some(e) = &c.event {
             let mut item = event_item(e);
-            // The action that goes with the event: its queue message (the embedded queue lives in this table), or,
-            // for a documentation that has never had a subscription, the check that it still has not.
+            // The action that goes with the event: its queue message (when the publisher's queue lives in this
+            // table), or, for a documentation that has never had a subscription, the check that it still has not.
             let mut companion = None;
-            let queue = match &self.events {
-                crate::webhooks::EventQueueSlot::InTable(queue) if c.queue_event => Some(queue),
-                _ => None,
-            };
+            let queue = c.enqueue_in.as_deref().filter(|_| c.queue_event);
             if !c.queue_event || queue.is_some() {
                 // Not pending in the outbox: enqueued in this very transaction, or with nobody to notify (so the
                 // sweeper never sends it).
@@ -753,8 +746,9 @@ impl VersionStore for DynamoStore {
             if let Some(queue) = queue {
                 item.insert("enqueued_at".into(), ts(e.created_at));
                 let body = specpress_domain::webhooks::QueueBody::for_event(e).to_json();
-                companion = Some((queue.send_action(&body)?, ConflictKind::AlreadyExists));
-                in_table_queue = Some(queue);
+                let message =
+                    crate::queue_items::message_item(queue, &body, std::time::Duration::ZERO);
+                companion = Some((self.put(message, None)?, ConflictKind::AlreadyExists));
             } else if !c.queue_event && c.create_doc.is_none() {
                 // A first subscription clears the flag in the transaction that creates it, so a deploy that read
                 // the documentation before that cannot commit after it without queueing its event.
@@ -778,11 +772,7 @@ impl VersionStore for DynamoStore {
                 kinds.push(kind);
             }
         }
-        self.transact(items, &kinds).await?;
-        if let Some(queue) = in_table_queue {
-            queue.wake_receivers();
-        }
-        Ok(())
+        self.transact(items, &kinds).await
     }
 
     async fn get_version(&self, id: VersionId, now: OffsetDateTime) -> Result<Option<Version>> {

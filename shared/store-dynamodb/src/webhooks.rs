@@ -1,5 +1,4 @@
-//! Webhook subscriptions and deliveries over the single table (docs/storage.md, "Webhooks"), and the event
-//! publisher the deploy calls after its transaction.
+//! Webhook subscriptions and deliveries over the single table (docs/storage.md, "Webhooks").
 //!
 //! - `DOC#<doc>` / `WEBHOOK#<id>`: a subscription; secrets sealed (XChaCha20-Poly1305) as binary attributes.
 //! - `DELIVERY#<id>` / `DELIVERY`: a delivery with its attempt log; GSI1 `WEBHOOK#<subscription>` /
@@ -11,22 +10,20 @@
 //! (`ValidationException`, such as an item over 400 KB) is reported as [`DomainError::Invalid`], which the delivery
 //! use case treats as permanent.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use async_trait::async_trait;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, ReturnValue, TransactWriteItem, Update};
-use specpress_domain::model::{DocId, Event, EventId, OrgId};
+use specpress_domain::model::{DocId, EventId, OrgId};
+use specpress_domain::ports::{DeliveryStore, SubscriptionStore};
 use specpress_domain::webhooks::*;
 use specpress_domain::{ConflictKind, DomainError, Result};
 use time::OffsetDateTime;
 
+use crate::DynamoStore;
 use crate::attr::*;
 use crate::items::{doc_sk, event_pk, keyed, org_pk};
 use crate::schema::GSI1;
-use crate::{DynamoStore, LocalQueue};
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
 
@@ -85,49 +82,7 @@ fn from_millis(ms: i64) -> Result<OffsetDateTime> {
         .map_err(|_| bad("next_at"))
 }
 
-/// Where the deploy sends committed events.
-#[derive(Clone, Default)]
-pub enum EventQueueSlot {
-    /// No queue: events wait in the outbox for the sweeper.
-    #[default]
-    None,
-    /// A separate queue (SQS): sent right after the commit, then marked enqueued; the sweeper covers failures.
-    After(Arc<dyn MessageQueue>),
-    /// The persistent local queue in this same table: the message is written inside the deploy transaction
-    /// itself, so the event is enqueued atomically with the commit and never waits for the sweeper.
-    InTable(LocalQueue),
-}
-
-impl std::fmt::Debug for EventQueueSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            EventQueueSlot::None => "EventQueue(none)",
-            EventQueueSlot::After(_) => "EventQueue(after commit)",
-            EventQueueSlot::InTable(_) => "EventQueue(in the commit transaction)",
-        })
-    }
-}
-
 impl DynamoStore {
-    /// Sends committed events to `queue` right after each deploy transaction (see [`EventPublisher`]).
-    /// Without it, events wait in the outbox for the sweeper.
-    pub fn with_event_queue(mut self, queue: Arc<dyn MessageQueue>) -> Self {
-        self.events = EventQueueSlot::After(queue);
-        self
-    }
-
-    /// Enqueues committed events on `queue` inside the deploy transaction. The queue must live in this store's
-    /// table (it does when both come from the same embedded engine); otherwise this is an error.
-    pub fn with_in_table_queue(mut self, queue: LocalQueue) -> Result<Self> {
-        if queue.table() != self.table() {
-            return Err(DomainError::unexpected(
-                "the in-table queue must live in the store's own table",
-            ));
-        }
-        self.events = EventQueueSlot::InTable(queue);
-        Ok(self)
-    }
-
     /// An update of one subscription item; the caller adds the expressions.
     fn update_subscription_item(&self, doc: DocId, id: SubscriptionId) -> UpdateItemFluentBuilder {
         self.client()
@@ -186,26 +141,6 @@ impl DynamoStore {
             }
         }
         Ok(out)
-    }
-}
-
-#[async_trait]
-impl EventPublisher for DynamoStore {
-    async fn publish_event(&self, event: &Event) {
-        let EventQueueSlot::After(queue) = &self.events else {
-            // InTable: enqueued by the commit itself. None: the sweeper's job.
-            return;
-        };
-        let body = QueueBody::for_event(event).to_json();
-        if let Err(e) = queue.send(&body, Duration::ZERO).await {
-            tracing::warn!(event_id = %event.id, error = %e, "event not enqueued after commit; the outbox sweeper will send it");
-            return;
-        }
-        if let Err(e) =
-            specpress_domain::ports::EventStore::mark_event_enqueued(self, event.id).await
-        {
-            tracing::warn!(event_id = %event.id, error = %e, "event enqueued but not marked; the sweeper may send it again");
-        }
     }
 }
 

@@ -7,15 +7,14 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use aws_sdk_dynamodb::types::AttributeValue;
 use sha2::{Digest, Sha256};
-use specpress_domain::engine::{DiffSummary, SpecEngine};
 use specpress_domain::model::*;
 use specpress_domain::ports::*;
 use specpress_domain::token::{Scope, TokenHash, TokenKind, TokenOwner, mint};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::{auth, manage};
 use specpress_domain::{ConflictKind, DomainError};
+use specpress_local::embedded::{Embedded, Storage, Transport};
 use specpress_store_dynamodb::DynamoStore;
-use specpress_store_dynamodb::embedded::{Embedded, Storage, Transport};
 use time::{Duration, OffsetDateTime};
 
 /// Keeps the backend alive for the duration of a test.
@@ -199,6 +198,7 @@ fn branch_commit(
         branch: Some((branch, expected)),
         event: Some(event),
         queue_event: true,
+        enqueue_in: None,
         blob: None,
     }
 }
@@ -426,7 +426,7 @@ async fn concurrent_deploys_to_one_branch_all_land_in_a_defined_order_with_their
                 branch_name: Some("release/2".into()),
                 ..Default::default()
             };
-            deploy(store.as_ref(), &HashEngine, &p, input, now()).await
+            deploy(store.as_ref(), &NoPublisher, &HashEngine, &p, input, now()).await
         }));
     }
     let mut ids = Vec::new();
@@ -600,6 +600,7 @@ async fn an_expired_temporary_version_is_gone_even_before_ttl_deletion(store: Dy
             branch: None,
             event: None,
             queue_event: false,
+            enqueue_in: None,
             blob: None,
         })
         .await
@@ -947,6 +948,7 @@ async fn the_default_organization_is_recorded_once(store: DynamoStore) {
 
 async fn deploy_text(
     store: &DynamoStore,
+    publisher: &dyn EventPublisher,
     principal: &specpress_domain::token::Principal,
     text: String,
 ) -> Version {
@@ -958,7 +960,7 @@ async fn deploy_text(
         },
         ..Default::default()
     };
-    match deploy(store, &HashEngine, principal, input, now())
+    match deploy(store, publisher, &HashEngine, principal, input, now())
         .await
         .unwrap()
     {
@@ -975,7 +977,7 @@ async fn a_published_definition_is_written_by_the_commit_small_or_chunked(store:
         "openapi: 3.1.0\ninfo: {title: small}".to_owned(),
         incompressible(1024 * 1024),
     ] {
-        let v = deploy_text(&store, &principal, text.clone()).await;
+        let v = deploy_text(&store, &NoPublisher, &principal, text.clone()).await;
         let stored = store.get_version(v.id, now()).await.unwrap().unwrap();
         let back = store.get_bundle(&stored.blob).await.unwrap().unwrap();
         assert!(
@@ -1020,9 +1022,10 @@ async fn a_cancelled_commit_leaves_no_inline_definition(store: DynamoStore) {
 }
 
 async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: DynamoStore) {
-    use specpress_domain::webhooks::{MessageQueue, QueueBody};
+    use specpress_domain::ports::MessageQueue;
+    use specpress_domain::webhooks::QueueBody;
     let queue = test_queue(&store);
-    let store = store.with_in_table_queue(queue.clone()).unwrap();
+    let publisher = queue.in_commit_publisher(store.table()).unwrap();
     let (o, d) = org_with_doc(&store, "stored").await;
     let principal = TokenOwner::Org(o.id).principal();
     // A receive already waiting gets the message (well before its 5 s wait ends).
@@ -1038,7 +1041,13 @@ async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: Dynamo
         })
     };
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    let v = deploy_text(&store, &principal, "openapi: 3.1.0 # queued".into()).await;
+    let v = deploy_text(
+        &store,
+        &publisher,
+        &principal,
+        "openapi: 3.1.0 # queued".into(),
+    )
+    .await;
     let (got, waited) = waiting.await.unwrap();
     assert_eq!(got.len(), 1, "one message per published version");
     let Some(QueueBody::Event { event_id, doc_id }) = QueueBody::parse(&got[0].body) else {
@@ -1066,11 +1075,11 @@ async fn the_in_table_queue_is_sent_the_event_by_the_commit_itself(store: Dynamo
     );
     // A second store over another table refuses the queue: it could not join that table's transactions.
     let other = DynamoStore::new(store.client().clone(), "another-table");
-    assert!(other.with_in_table_queue(queue).is_err());
+    assert!(queue.in_commit_publisher(other.table()).is_err());
 }
 
-fn test_queue(store: &DynamoStore) -> specpress_store_dynamodb::LocalQueue {
-    specpress_store_dynamodb::LocalQueue::new(
+fn test_queue(store: &DynamoStore) -> specpress_local::LocalQueue {
+    specpress_local::LocalQueue::new(
         store.client().clone(),
         store.table(),
         &format!("q{}", uuid::Uuid::new_v4().simple()),
@@ -1080,11 +1089,11 @@ fn test_queue(store: &DynamoStore) -> specpress_store_dynamodb::LocalQueue {
 }
 
 async fn a_woken_receive_takes_every_message_sent_during_its_batching_window(store: DynamoStore) {
-    use specpress_domain::webhooks::MessageQueue;
+    use specpress_domain::ports::MessageQueue;
     use std::time::Duration;
     let queue = test_queue(&store).with_batching_window(Duration::from_millis(400));
     // The message is in the table before the receive is woken: as a committed deploy wakes it.
-    let send = |q: specpress_store_dynamodb::LocalQueue, body: &'static str| async move {
+    let send = |q: specpress_local::LocalQueue, body: &'static str| async move {
         q.send(body, Duration::ZERO).await.unwrap();
     };
     let waiting = {
@@ -1119,7 +1128,7 @@ async fn a_woken_receive_takes_every_message_sent_during_its_batching_window(sto
 }
 
 async fn messages_already_waiting_are_received_at_once_whatever_the_window(store: DynamoStore) {
-    use specpress_domain::webhooks::MessageQueue;
+    use specpress_domain::ports::MessageQueue;
     use std::time::Duration;
     // A window far longer than the test may take: a receive that waited it out would time out below.
     let queue = test_queue(&store).with_batching_window(Duration::from_secs(60));
@@ -1136,7 +1145,7 @@ async fn messages_already_waiting_are_received_at_once_whatever_the_window(store
 }
 
 async fn a_batch_delete_removes_every_message_in_one_go_and_tolerates_repeats(store: DynamoStore) {
-    use specpress_domain::webhooks::MessageQueue;
+    use specpress_domain::ports::MessageQueue;
     use std::time::Duration;
     let queue = test_queue(&store);
     // More than one transaction's worth (100 actions), so the delete is split.
@@ -1169,12 +1178,11 @@ async fn never_subscribed_doc(
     slug: &str,
 ) -> (
     DynamoStore,
-    specpress_store_dynamodb::LocalQueue,
+    specpress_local::LocalQueue,
     Organization,
     Documentation,
 ) {
     let queue = test_queue(&store);
-    let store = store.with_in_table_queue(queue.clone()).unwrap();
     let (o, _) = org(&store).await;
     let d = Documentation {
         never_subscribed: true,
@@ -1190,9 +1198,8 @@ async fn never_subscribed_doc(
 async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_first_subscription(
     store: DynamoStore,
 ) {
-    use specpress_domain::webhooks::{
-        MessageQueue, Subscription, SubscriptionId, SubscriptionStore,
-    };
+    use specpress_domain::ports::{MessageQueue, SubscriptionStore};
+    use specpress_domain::webhooks::{Subscription, SubscriptionId};
     let (store, queue, o, d) = never_subscribed_doc(store, "quiet").await;
     let read = store.get_doc(o.id, d.id).await.unwrap().unwrap();
     assert!(
@@ -1270,6 +1277,7 @@ async fn a_never_subscribed_documentation_records_its_events_unqueued_until_its_
     store
         .commit(&Commit {
             queue_event: true,
+            enqueue_in: Some(queue.name().to_owned()),
             ..branch_commit(v2.clone(), e2.clone(), main.clone(), at_one.clone())
         })
         .await
@@ -1331,7 +1339,7 @@ struct SubscribingEngine {
 #[async_trait]
 impl SpecEngine for SubscribingEngine {
     async fn check(&self, bundle: &Bundle) -> specpress_domain::Result<Analysis> {
-        use specpress_domain::webhooks::SubscriptionStore;
+        use specpress_domain::ports::SubscriptionStore;
         if !self.done.swap(true, std::sync::atomic::Ordering::SeqCst) {
             self.store
                 .create_subscription(&subscription(&self.doc))
@@ -1347,7 +1355,7 @@ impl SpecEngine for SubscribingEngine {
 async fn a_deploy_that_read_the_documentation_before_its_first_subscription_queues_its_event(
     store: DynamoStore,
 ) {
-    use specpress_domain::webhooks::MessageQueue;
+    use specpress_domain::ports::MessageQueue;
     let (store, queue, o, d) = never_subscribed_doc(store, "racy").await;
     let engine = SubscribingEngine {
         store: store.clone(),
@@ -1363,7 +1371,8 @@ async fn a_deploy_that_read_the_documentation_before_its_first_subscription_queu
         ..Default::default()
     };
     let principal = TokenOwner::Org(o.id).principal();
-    let outcome = deploy(&store, &engine, &principal, input, now()).await;
+    let publisher = queue.in_commit_publisher(store.table()).unwrap();
+    let outcome = deploy(&store, &publisher, &engine, &principal, input, now()).await;
     let Ok(DeployOutcome::Created { version, .. }) = outcome else {
         panic!("the deploy lands despite the subscription created under it: {outcome:?}");
     };
@@ -1388,7 +1397,7 @@ async fn a_deploy_that_read_the_documentation_before_its_first_subscription_queu
 }
 
 async fn an_event_payload_is_recorded_once_and_the_first_writer_wins(store: DynamoStore) {
-    use specpress_domain::webhooks::DeliveryStore;
+    use specpress_domain::ports::DeliveryStore;
     let (event, other) = (EventId::new(), EventId::new());
     let now = OffsetDateTime::now_utc();
     assert_eq!(store.get_event_payload(event).await.unwrap(), None);
@@ -1420,6 +1429,7 @@ async fn an_event_payload_is_recorded_once_and_the_first_writer_wins(store: Dyna
 async fn a_delivery_at_every_bound_is_stored_and_one_past_dynamodb_s_limit_is_refused_as_invalid(
     store: DynamoStore,
 ) {
+    use specpress_domain::ports::DeliveryStore;
     use specpress_domain::usecases::delivery::MAX_PAYLOAD_BYTES;
     use specpress_domain::webhooks::*;
     let now = OffsetDateTime::now_utc();
@@ -1494,7 +1504,7 @@ async fn deploy_to(
         branch_name: Some(branch.into()),
         ..Default::default()
     };
-    match deploy(store, &HashEngine, principal, input, now())
+    match deploy(store, &NoPublisher, &HashEngine, principal, input, now())
         .await
         .unwrap()
     {
@@ -1587,7 +1597,7 @@ async fn history_ranges_are_the_right_slices_at_any_depth(store: DynamoStore) {
 async fn a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_readable(
     store: DynamoStore,
 ) {
-    use specpress_domain::usecases::branches::BranchAdminStore;
+    use specpress_domain::ports::BranchAdminStore;
     let (o, d) = org_with_doc(&store, "again").await;
     let p = TokenOwner::Org(o.id).principal();
     let slug = Slug::parse("feature").unwrap();
@@ -1672,7 +1682,7 @@ async fn a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_re
 async fn a_commit_onto_a_deleted_incarnation_fails_even_when_the_new_one_is_at_the_same_seq(
     store: DynamoStore,
 ) {
-    use specpress_domain::usecases::branches::BranchAdminStore;
+    use specpress_domain::ports::BranchAdminStore;
     let (_, d) = org_with_doc(&store, "phoenix").await;
     let name = BranchName::parse("main").unwrap();
     let blob = permanent_blob(&store).await;
@@ -1810,7 +1820,7 @@ async fn legacy_histories_list_every_version_of_the_current_branch_and_only_thos
     store: DynamoStore,
 ) {
     use aws_sdk_dynamodb::types::AttributeValue::{N, S};
-    use specpress_domain::usecases::branches::BranchAdminStore;
+    use specpress_domain::ports::BranchAdminStore;
     let (o, d) = org_with_doc(&store, "legacy").await;
     let p = TokenOwner::Org(o.id).principal();
     let t = now() - Duration::hours(1);

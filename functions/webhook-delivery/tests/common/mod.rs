@@ -9,19 +9,22 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use specpress_api::engine::Engines;
-use specpress_domain::engine::SpecEngine;
 use specpress_domain::model::{Bundle, Documentation, Version};
+use specpress_domain::ports::MessageQueue;
+use specpress_domain::ports::SpecEngine;
 use specpress_domain::token::Principal;
 use specpress_domain::usecases::delivery::DeliveryService;
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org, create_doc};
+use specpress_domain::usecases::outbox::QueuePublisher;
 use specpress_domain::usecases::webhooks as uc;
-use specpress_domain::webhooks::{MessageQueue, SecretSealer, Subscription};
-use specpress_queue_sqs::sender::FetchSender;
-use specpress_queue_sqs::{BatchOptions, run_consumer};
-use specpress_store_dynamodb::embedded::{Embedded, Storage};
-use specpress_store_dynamodb::{DynamoStore, LocalQueue};
+use specpress_domain::webhooks::{SecretSealer, Subscription};
+use specpress_local::LocalQueue;
+use specpress_local::embedded::{Embedded, Storage};
+use specpress_store_dynamodb::DynamoStore;
 use specpress_webhook::RetryPolicy;
+use specpress_workers::sender::FetchSender;
+use specpress_workers::{BatchOptions, run_consumer};
 use time::OffsetDateTime;
 use tokio::sync::watch;
 
@@ -226,7 +229,7 @@ pub struct Setup {
 
 impl World {
     /// A world with the given retry policy; `queue` defaults to the persistent local queue on the same table.
-    /// `publish` wires the queue into the store (the deploy's inline send).
+    /// `publish` is the queue the deploys publish to after their commit.
     pub async fn new(
         policy: RetryPolicy,
         queue: Option<Arc<dyn MessageQueue>>,
@@ -284,7 +287,10 @@ impl World {
                 20,
             )),
         };
-        let store = Arc::new(base.with_event_queue(setup.publish.unwrap_or_else(|| queue.clone())));
+        let store = Arc::new(base);
+        let publisher = Arc::new(QueuePublisher(
+            setup.publish.unwrap_or_else(|| queue.clone()),
+        ));
         let limits = specpress_spec::Limits {
             max_bytes: setup
                 .max_document_bytes
@@ -296,6 +302,7 @@ impl World {
             store: store.clone(),
             engine,
             queue: queue.clone(),
+            publisher,
             sender: Arc::new(FetchSender::new(true).expect("sender")),
             sealer: sealer(),
             policy: setup.policy.unwrap_or_default(),
@@ -373,6 +380,7 @@ impl World {
         };
         match deploy(
             self.store.as_ref(),
+            self.service.publisher.as_ref(),
             self.service.engine.as_ref(),
             &self.principal,
             input,
@@ -472,7 +480,7 @@ pub struct DeployedPair {
     pub subscription: Subscription,
     pub second: Version,
     /// The diff the engine computes for the pair (what the details link serves in full).
-    pub full: specpress_domain::engine::DiffSummary,
+    pub full: specpress_domain::ports::DiffSummary,
 }
 
 /// Subscribes the receiver at `path` to a new documentation, then deploys the pair through the deploy use case
@@ -757,7 +765,7 @@ impl SpecEngine for CountingEngine {
         &self,
         previous: &Bundle,
         current: &Bundle,
-    ) -> specpress_domain::Result<specpress_domain::engine::DiffSummary> {
+    ) -> specpress_domain::Result<specpress_domain::ports::DiffSummary> {
         self.diffs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.inner.diff(previous, current).await
     }

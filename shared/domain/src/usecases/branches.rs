@@ -15,57 +15,18 @@
 //! with the same slug starts an empty history without any filter, and every version committed to an incarnation is
 //! in that incarnation's history, whatever the interleaving of the deploys that created it.
 
-use async_trait::async_trait;
 use serde::Serialize;
 use time::OffsetDateTime;
 
 use crate::branch_rules::{slug_from_path, validate_branch_name};
 use crate::error::{ConflictKind, DomainError, Result};
-use crate::model::{Branch, BranchName, DocId, Documentation, Slug, Version};
-use crate::ports::Store;
+use crate::model::{Branch, Documentation, Slug, Version};
+use crate::ports::{BranchWriteError, Store};
 use crate::token::Principal;
 use crate::usecases::resolve::resolve_doc;
 
 /// Attempts of an optimistic promotion before giving up (each attempt re-reads the documentation).
 const MAX_PROMOTE_ATTEMPTS: usize = 16;
-
-/// Why a branch delete or promotion was refused by its transaction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BranchWriteError {
-    /// The branch does not exist (any more).
-    BranchMissing,
-    /// The branch exists but has no published version.
-    BranchEmpty,
-    /// The branch is the documentation's default branch (delete).
-    IsDefault,
-    /// The documentation's default branch changed since it was read (promotion): re-read and retry.
-    DefaultMoved,
-    /// The documentation no longer exists.
-    DocMissing,
-}
-
-/// Branch writes beyond what deploys do.
-#[async_trait]
-pub trait BranchAdminStore: Send + Sync {
-    /// Creates an empty branch. `Conflict(AlreadyExists)` if a branch with that slug exists; `NotFound` if the
-    /// documentation is gone.
-    async fn create_branch(&self, doc: DocId, name: &BranchName, now: OffsetDateTime)
-    -> Result<()>;
-    /// Deletes a branch unless it is the default one, atomically. `Ok(Err(reason))` when a condition failed.
-    async fn delete_branch(
-        &self,
-        doc: &Documentation,
-        slug: &Slug,
-    ) -> Result<Result<(), BranchWriteError>>;
-    /// Makes `slug` the default branch if the documentation's default is still `doc.default_branch` and the branch
-    /// has a head, atomically. `Ok(Err(reason))` when a condition failed.
-    async fn set_default_branch(
-        &self,
-        doc: &Documentation,
-        slug: &Slug,
-        now: OffsetDateTime,
-    ) -> Result<Result<(), BranchWriteError>>;
-}
 
 /// The contract's `Branch` object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -15,10 +15,11 @@ use specpress_webhook::{AttemptOutcome, Decision, RetryPolicy, parse_retry_after
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use crate::engine::SpecEngine;
 use crate::error::{DomainError, Result};
 use crate::model::{DocId, Documentation, EVENT_DOCUMENTATION_PUBLISHED, Event, EventId, Version};
+use crate::ports::SpecEngine;
 use crate::ports::Store;
+use crate::ports::{EventPublisher, MessageQueue, PostOutcome, WebhookSender};
 use crate::webhooks::*;
 
 /// How long a claimed attempt holds its delivery (the 15 s request plus margin); a crashed consumer's claim
@@ -47,6 +48,9 @@ pub struct DeliveryService {
     pub engine: Arc<dyn SpecEngine>,
     /// The work queue.
     pub queue: Arc<dyn MessageQueue>,
+    /// Where this process's deploys hand their committed events (the queue above, after the commit or within it):
+    /// what `specpress serve` puts in its app state with the webhook routes.
+    pub publisher: Arc<dyn EventPublisher>,
     /// Outbound HTTP.
     pub sender: Arc<dyn WebhookSender>,
     /// Opens the sealed secrets.

@@ -2,10 +2,10 @@
 
 use time::OffsetDateTime;
 
-use crate::engine::SpecEngine;
 use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::*;
-use crate::ports::{BranchExpectation, Commit, Store};
+use crate::ports::SpecEngine;
+use crate::ports::{BranchExpectation, Commit, EventPublisher, EventRoute, Store};
 use crate::token::{Principal, Scope, TokenKind, mint};
 use crate::usecases::resolve::{DocLookup, find_doc, resolve_hub_in_scope};
 use crate::usecases::{MAX_COMMIT_ATTEMPTS, TEMPORARY_VERSION_TTL};
@@ -52,9 +52,11 @@ pub enum DeployOutcome {
 
 /// Deploys a version. Nothing is written unless the whole deploy succeeds (a temporary version's blob, or a
 /// published definition too large for one item, content-addressed and idempotent, is the only thing written before
-/// the transaction).
+/// the transaction). A published version's event is committed with it, then handed to `publisher`
+/// ([`hand_over`](crate::usecases::outbox::hand_over)).
 pub async fn deploy(
     store: &dyn Store,
+    publisher: &dyn EventPublisher,
     engine: &dyn SpecEngine,
     p: &Principal,
     input: DeployInput,
@@ -143,6 +145,10 @@ pub async fn deploy(
         (encoded.blob.clone(), Some(encoded))
     };
     let doc_token = mint(TokenKind::Doc);
+    let enqueue_in = match publisher.route() {
+        EventRoute::InCommit { queue } => Some(queue),
+        EventRoute::Outbox | EventRoute::AfterCommit => None,
+    };
 
     for _ in 0..MAX_COMMIT_ATTEMPTS {
         let doc = match (&lookup, &to_create) {
@@ -217,14 +223,15 @@ pub async fn deploy(
             event,
             // A documentation nobody ever subscribed to has nobody to notify (the commit checks it still is so).
             queue_event: !doc.never_subscribed,
+            enqueue_in: enqueue_in.clone(),
             blob: encoded.clone(),
         };
         match store.commit(&commit).await {
             Ok(()) => {
                 if let Some(event) = commit.event.as_ref().filter(|_| commit.queue_event) {
-                    // Hand the committed event to the webhook queue. Best effort: the publisher logs a failure
-                    // and the outbox sweeper re-sends the event, so the deploy never fails because of it.
-                    store.publish_event(event).await;
+                    // Hand the committed event to the webhook queue. Best effort: a failure is logged and the
+                    // outbox sweeper re-sends the event, so the deploy never fails because of it.
+                    crate::usecases::outbox::hand_over(store, publisher, event).await;
                 }
                 return Ok(DeployOutcome::Created { version, doc });
             }

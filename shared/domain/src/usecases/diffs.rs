@@ -13,21 +13,20 @@
 //! diffs together, in a slot written before any of its bytes. When the quota is full, expired diffs are removed
 //! first, then the oldest: the disk the anonymous public can use is bounded whatever the number of clients.
 
-use async_trait::async_trait;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
-use std::fmt;
 use std::sync::Arc;
 
 use futures_channel::oneshot;
 use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Date, Duration, OffsetDateTime};
-use uuid::Uuid;
 
 use crate::error::{ConflictKind, DomainError, Result};
-use crate::model::{BlobRef, Bundle, Reference, Retention};
-use crate::ports::{EncodedBundle, Store};
+use crate::model::{
+    AnonymousSlot, BlobRef, Bundle, DiffId, DiffPart, DiffRecord, DiffStorage, Reference, Retention,
+};
+use crate::ports::{Comparison, DiffEngine, DocumentFetcher, Store};
 
 /// Life of a diff when `expires_at` is absent (bump-api.md §3.6: "defaults to 1 day").
 pub const DEFAULT_DIFF_TTL: Duration = Duration::days(1);
@@ -77,139 +76,6 @@ pub enum Creator {
     Anonymous(AnonymousLimits),
 }
 
-/// Diff id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct DiffId(pub Uuid);
-
-impl DiffId {
-    /// A fresh random id.
-    pub fn new() -> Self {
-        Self(Uuid::new_v4())
-    }
-    /// Parses a UUID; `None` for anything else.
-    pub fn parse(s: &str) -> Option<Self> {
-        Uuid::try_parse(s).ok().map(Self)
-    }
-}
-
-impl Default for DiffId {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl fmt::Display for DiffId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.hyphenated().fmt(f)
-    }
-}
-
-/// A stored public diff.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiffRecord {
-    /// Id.
-    pub id: DiffId,
-    /// `info.title` of the current definition.
-    pub title: String,
-    /// Any breaking change.
-    pub breaking: bool,
-    /// The previous bundle.
-    pub previous: BlobRef,
-    /// The current bundle.
-    pub current: BlobRef,
-    /// The rendered results ([`Rendered`] as JSON in a bundle's `definition`).
-    pub result: BlobRef,
-    /// Expiry; `None` for `"never"`.
-    pub expires_at: Option<OffsetDateTime>,
-    /// Creation time.
-    pub created_at: OffsetDateTime,
-    /// Where its parts live.
-    pub storage: DiffStorage,
-}
-
-impl DiffRecord {
-    /// True once past its expiry (TTL deletion is lazy, so reads must check).
-    pub fn is_expired(&self, now: OffsetDateTime) -> bool {
-        self.expires_at.is_some_and(|e| e <= now)
-    }
-}
-
-/// Where a diff's three parts live.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DiffStorage {
-    /// Content-addressed blobs, possibly shared with other diffs or deployed versions: diffs created with a token,
-    /// and every diff stored before anonymous diffs owned their bytes.
-    Shared,
-    /// The diff's own (anonymous diffs): stored under the diff, with its expiry, and deleted with it; `bytes` is
-    /// what its slot counts in the anonymous quota.
-    Owned {
-        /// Bytes counted for the diff (its parts, record and slot).
-        bytes: u64,
-    },
-}
-
-/// One of the three stored parts of a diff.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DiffPart {
-    /// The previous bundle.
-    Previous,
-    /// The current bundle.
-    Current,
-    /// The renderings.
-    Result,
-}
-
-impl DiffPart {
-    /// The part's name in storage keys.
-    pub fn name(self) -> &'static str {
-        match self {
-            DiffPart::Previous => "previous",
-            DiffPart::Current => "current",
-            DiffPart::Result => "result",
-        }
-    }
-}
-
-/// An anonymous diff's place in the quota. It is written, and its bytes counted, before any of those bytes; it is
-/// removed, and its bytes subtracted, after all of them are deleted: what the count says is always at least what
-/// anonymous diffs keep, and never more than the quota.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AnonymousSlot {
-    /// The diff.
-    pub id: DiffId,
-    /// When the diff was created: eviction goes oldest first.
-    pub created_at: OffsetDateTime,
-    /// When it expires: expired diffs are removed before any live one is evicted.
-    pub expires_at: OffsetDateTime,
-    /// Bytes counted for it.
-    pub bytes: u64,
-    /// While the diff is being created, until when it may not be evicted; `None` once its record is written.
-    pub lease_until: Option<OffsetDateTime>,
-}
-
-impl AnonymousSlot {
-    /// Whether the slot may be removed now: its diff is complete, or its creator has outlived its lease.
-    pub fn evictable(&self, now: OffsetDateTime) -> bool {
-        self.lease_until.is_none_or(|l| l <= now)
-    }
-}
-
-/// Every rendering of one diff, as the engine produces them and as they are stored (their JSON is the result
-/// blob's `definition`). Each is already JSON: the engine serializes them on its rendering threads, and they are
-/// stored and served without being parsed or escaped again.
-#[derive(Debug, Clone, Serialize)]
-pub struct Rendered {
-    /// `Modified: GET /x` lines (a JSON string).
-    pub text: Box<RawValue>,
-    /// Pull-request comment (a JSON string).
-    pub markdown: Box<RawValue>,
-    /// HTML fragment (a JSON string).
-    pub html: Box<RawValue>,
-    /// Bump.sh `DiffItem[]` tree.
-    pub details: Box<RawValue>,
-}
-
 /// The stored renderings of a diff, read back as raw JSON: `GET /diffs/{id}` copies the requested ones into its
 /// answer without rebuilding the `details` tree or re-escaping the strings.
 #[derive(Debug, Clone)]
@@ -244,96 +110,6 @@ impl StoredRendered {
 /// A rendering that is a JSON string, unescaped.
 pub fn unescape(raw: &RawValue) -> Result<String> {
     serde_json::from_str(raw.get()).map_err(DomainError::unexpected)
-}
-
-/// What the engine found when comparing two bundles.
-#[derive(Debug, Clone)]
-pub struct Comparison {
-    /// `info.title` of the current definition.
-    pub title: String,
-    /// Any breaking change.
-    pub breaking: bool,
-    /// Renderings.
-    pub rendered: Rendered,
-}
-
-/// The diff engine as the diff use cases need it (implemented over `specpress-spec` + `specpress-diff`, off the
-/// async executor).
-#[async_trait]
-pub trait DiffEngine: Send + Sync {
-    /// Parses both bundles and diffs them. An unparseable bundle is `Invalid` with field `previous_definition` or
-    /// `definition` (`previous_url`/`url` when `from_urls`) and the engine's located messages. The bundles are shared,
-    /// not copied: the engine runs on other threads while the caller stores them. `parsed` is sent once both bundles
-    /// have parsed (and dropped unsent if either does not).
-    async fn compare(
-        &self,
-        previous: Arc<Bundle>,
-        current: Arc<Bundle>,
-        from_urls: bool,
-        parsed: oneshot::Sender<()>,
-    ) -> Result<Comparison>;
-    /// The document as JSON text (references kept as `$ref`s), for `previous.json`/`current.json`.
-    async fn to_json(&self, bundle: &Bundle) -> Result<String>;
-}
-
-/// Downloads a definition for URL comparisons through the hardened HTTP client.
-#[async_trait]
-pub trait DocumentFetcher: Send + Sync {
-    /// The body of `url`. A refused or failed download is `Invalid` on `field` with a message that says why
-    /// without internal detail.
-    async fn fetch(&self, field: &str, url: &str) -> Result<String>;
-}
-
-/// Storage of diffs: records, the parts anonymous diffs own, and the anonymous quota's slots and count.
-#[async_trait]
-pub trait DiffStore: Send + Sync {
-    /// Writes a new diff record whose parts are shared blobs (written first). `Conflict(AlreadyExists)` on an id
-    /// collision.
-    async fn create_diff(&self, diff: &DiffRecord) -> Result<()>;
-    /// Reads a diff; `None` when absent or expired at `now`.
-    async fn get_diff(&self, id: DiffId, now: OffsetDateTime) -> Result<Option<DiffRecord>>;
-    /// One part of a diff: its own stored part for an owned diff, the content-addressed blob otherwise. `None` when
-    /// absent, or (owned) incomplete because the diff is being removed.
-    async fn get_diff_part(&self, diff: &DiffRecord, part: DiffPart) -> Result<Option<Bundle>>;
-
-    /// Bytes a part takes once stored as an owned part (its data and its items).
-    fn owned_part_bytes(&self, encoded: &EncodedBundle) -> u64;
-    /// Bytes an anonymous diff takes besides its parts and its title: its record and its slot.
-    fn anonymous_fixed_bytes(&self) -> u64;
-    /// Writes one part of an anonymous diff under the diff, expiring with it.
-    async fn put_owned_part(
-        &self,
-        id: DiffId,
-        part: DiffPart,
-        encoded: &EncodedBundle,
-        expires_at: OffsetDateTime,
-    ) -> Result<()>;
-
-    /// Bytes counted for anonymous diffs: the sum of every slot's `bytes`.
-    async fn anonymous_usage(&self) -> Result<u64>;
-    /// Writes a new slot and adds its bytes to the count, in one transaction, if the count stays within `quota`;
-    /// `Ok(false)` (nothing written) when it would not.
-    async fn reserve_anonymous(&self, slot: &AnonymousSlot, quota: u64) -> Result<bool>;
-    /// Grows a slot still being created from `slot.bytes` to `bytes`, adding the difference to the count, if the
-    /// count stays within `quota`; `Ok(false)` (nothing written) when it would not. `Conflict(Stale)` when the slot
-    /// is gone or no longer as given (evicted).
-    async fn grow_anonymous(&self, slot: &AnonymousSlot, bytes: u64, quota: u64) -> Result<bool>;
-    /// Writes the record of an anonymous diff and ends its slot's lease, in one transaction. `Conflict(Stale)`
-    /// (nothing written) when the slot is gone or no longer counts `slot.bytes`.
-    async fn commit_anonymous(&self, diff: &DiffRecord, slot: &AnonymousSlot) -> Result<()>;
-    /// Slots of diffs expired at `now`, soonest expired first, at most `limit`.
-    async fn expired_anonymous(
-        &self,
-        now: OffsetDateTime,
-        limit: u32,
-    ) -> Result<Vec<AnonymousSlot>>;
-    /// The oldest slots, at most `limit`.
-    async fn oldest_anonymous(&self, limit: u32) -> Result<Vec<AnonymousSlot>>;
-    /// Deletes an anonymous diff (record and parts), then its slot, subtracting its bytes in the transaction that
-    /// deletes the slot, on condition that the slot still counts `slot.bytes`. `Ok(true)` when this call removed
-    /// the slot; `Ok(false)` when it was already gone or changed (then nothing is subtracted), so a diff removed
-    /// twice, even concurrently, is subtracted once.
-    async fn remove_anonymous(&self, slot: &AnonymousSlot) -> Result<bool>;
 }
 
 /// The `POST /diffs` body, as received.

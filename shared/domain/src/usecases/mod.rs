@@ -1,4 +1,5 @@
-//! Use cases: each HTTP handler calls exactly one of these.
+//! Use cases: each HTTP handler calls exactly one of these; the queue consumer and the sweeper call
+//! [`delivery`].
 
 pub mod auth;
 pub mod branches;
@@ -7,6 +8,7 @@ pub mod deploy;
 pub mod diffs;
 pub mod hubs;
 pub mod manage;
+pub mod outbox;
 pub mod previews;
 pub mod public;
 pub mod resolve;

@@ -2,9 +2,9 @@
 
 use time::OffsetDateTime;
 
-use crate::engine::SpecEngine;
 use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::{Analysis, Bundle, Preview, PreviewId, Retention};
+use crate::ports::SpecEngine;
 use crate::ports::Store;
 use crate::usecases::PREVIEW_TTL;
 

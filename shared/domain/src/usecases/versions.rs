@@ -2,10 +2,10 @@
 
 use time::OffsetDateTime;
 
-use crate::engine::{DiffSummary, SpecEngine};
 use crate::error::{DomainError, Result};
 use crate::model::{Documentation, Version, VersionId};
 use crate::ports::Store;
+use crate::ports::{DiffSummary, SpecEngine};
 use crate::token::Principal;
 use crate::usecases::auth::can_access_doc;
 

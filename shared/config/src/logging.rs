@@ -1,16 +1,21 @@
-//! Logging set-up, one function for every Specpress process.
+//! The tracing set-up: one function, [`init_tracing`], for every Specpress binary.
 //!
-//! - **Lambda** ([`init_lambda`], every function's `main.rs`): JSON lines on stdout by default, which CloudWatch Logs
+//! - **Lambda** (`Runtime::Lambda`, every function's `main.rs` through its Lambda helper): JSON lines on stdout by default, which CloudWatch Logs
 //!   Insights parses; `AWS_LAMBDA_LOG_FORMAT=Text` (Lambda's advanced logging controls) switches to plain text. The
 //!   level follows the runtime's own helper: `AWS_LAMBDA_LOG_LEVEL` (`TRACE` .. `FATAL`) sets the default level,
 //!   `RUST_LOG` directives refine it, `INFO` otherwise. Never ANSI colours (CloudWatch shows them as `[2m...`).
-//! - **Local server** ([`init_local`], `specpress serve` and the admin commands): text on stderr by default,
+//! - **Local server** (`Runtime::Local`, `specpress serve` and the admin commands): text on stderr by default,
 //!   `SPECPRESS_LOG_FORMAT=json` for JSON lines; filter `SPECPRESS_LOG` (`RUST_LOG` syntax, default `info`). ANSI
 //!   colours only when stderr is a terminal and `NO_COLOR` is not set, so piped or redirected logs are plain.
 //!
-//! Logs never carry headers, bodies or tokens (see [`crate::with_common_layers`]).
+//! These variables belong to the tracing set-up, read when it runs (first thing in `main`), before [`Config`] is read,
+//! so that configuration warnings are logged. Logs never carry headers, bodies or tokens.
+//!
+//! [`Config`]: crate::Config
 
 use std::io::IsTerminal as _;
+
+use crate::Runtime;
 
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::filter::LevelFilter;
@@ -155,15 +160,14 @@ pub fn init(settings: &LogSettings) {
     };
 }
 
-/// Logging of every Lambda function (see the module documentation).
-pub fn init_lambda() {
-    init(&LogSettings::lambda(env_var));
-}
-
-/// Logging of the local server and the operator commands (see the module documentation). `Err` names a variable
-/// with an unusable value.
-pub fn init_local() -> Result<(), LogConfigError> {
-    let settings = LogSettings::local(env_var, std::io::stderr().is_terminal())?;
+/// Installs the tracing subscriber of a process running as `runtime` (see the module documentation): JSON lines
+/// on Lambda, human-readable text locally (colours only on a terminal). `Err` names a variable with an unusable
+/// value (local only: Lambda falls back to its defaults). A second call leaves the first subscriber in place.
+pub fn init_tracing(runtime: Runtime) -> Result<(), LogConfigError> {
+    let settings = match runtime {
+        Runtime::Lambda => LogSettings::lambda(env_var),
+        Runtime::Local => LogSettings::local(env_var, std::io::stderr().is_terminal())?,
+    };
     init(&settings);
     Ok(())
 }

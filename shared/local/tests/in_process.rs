@@ -8,8 +8,8 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem,
 };
-use specpress_store_dynamodb::embedded::{Embedded, Storage, Transport};
-use specpress_store_dynamodb::in_process::handle;
+use specpress_local::embedded::{Embedded, Storage, Transport};
+use specpress_local::in_process::handle;
 
 const TABLE: &str = "specpress";
 

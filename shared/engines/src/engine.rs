@@ -3,8 +3,8 @@
 //! the process's [`CpuGate`] (one job per core at a time, in arrival order).
 
 use async_trait::async_trait;
-use specpress_domain::engine::{DiffSummary, SpecEngine};
 use specpress_domain::model::{Analysis, Bundle};
+use specpress_domain::ports::{DiffSummary, SpecEngine};
 use specpress_domain::{DomainError, Result};
 use specpress_spec::{Invalid, Limits};
 
@@ -18,7 +18,9 @@ pub struct Engines {
 
 impl Default for Engines {
     fn default() -> Self {
-        Engines::new(admission_limits(crate::DEFAULT_MAX_DOCUMENT_BYTES))
+        Engines::new(admission_limits(
+            specpress_config::DEFAULT_MAX_DOCUMENT_BYTES,
+        ))
     }
 }
 

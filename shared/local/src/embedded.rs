@@ -14,8 +14,8 @@ use specpress_domain::{DomainError, Result};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use crate::DynamoStore;
 use crate::in_process::InProcessClient;
+use specpress_store_dynamodb::DynamoStore;
 
 /// Endpoint the SDK is configured with in in-process mode. Never connected to (the transport answers every
 /// request itself); the SDK's endpoint resolution needs a URL, and `.invalid` cannot resolve anywhere.
@@ -129,7 +129,7 @@ impl Embedded {
     /// An SDK client for this engine, through its transport.
     pub async fn client(&self) -> aws_sdk_dynamodb::Client {
         match &self.endpoint {
-            Some(endpoint) => crate::client_for_endpoint(endpoint).await,
+            Some(endpoint) => specpress_store_dynamodb::client_for_endpoint(endpoint).await,
             None => self.in_process_client().await,
         }
     }
@@ -139,7 +139,7 @@ impl Embedded {
         // The request never leaves the process, so two things the SDK does for a network are pure overhead here:
         // SigV4 signing (a canonical request, an HMAC chain and a SHA-256 of the body per call; with no credentials
         // and `allow_no_auth`, the request goes unsigned) and the stalled-stream throughput checks on the bodies.
-        let conf = crate::local_config_loader(IN_PROCESS_ENDPOINT)
+        let conf = specpress_store_dynamodb::local_config_loader(IN_PROCESS_ENDPOINT)
             .no_credentials()
             .stalled_stream_protection(StalledStreamProtectionConfig::disabled())
             .http_client(InProcessClient::new(self.db.clone()))
@@ -154,7 +154,7 @@ impl Embedded {
     /// A store over a table on this engine, creating the table if needed.
     pub async fn store(&self, table: &str) -> Result<DynamoStore> {
         let client = self.client().await;
-        crate::schema::ensure_table(&client, table).await?;
+        specpress_store_dynamodb::schema::ensure_table(&client, table).await?;
         Ok(DynamoStore::new(client, table))
     }
 

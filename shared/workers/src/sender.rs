@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use http::{HeaderMap, HeaderName, HeaderValue};
-use specpress_domain::webhooks::{PostOutcome, WebhookSender};
+use specpress_domain::ports::{PostOutcome, WebhookSender};
 use specpress_fetch::{FetchError, FetchPolicy, SafeClient};
 
 /// The request timeout of one delivery attempt.

@@ -21,13 +21,13 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use aws_sdk_dynamodb::Client;
 use aws_sdk_dynamodb::types::{Delete, Put, TransactWriteItem};
-use specpress_domain::webhooks::{MessageQueue, ReceivedMessage};
+use specpress_domain::model::Event;
+use specpress_domain::ports::{EventPublisher, EventRoute, MessageQueue, ReceivedMessage};
 use specpress_domain::{DomainError, Result};
-use time::OffsetDateTime;
 use tokio::sync::Notify;
 
-use crate::attr::*;
-use crate::items::keyed;
+use specpress_store_dynamodb::attr::*;
+use specpress_store_dynamodb::queue_items::{self, message_id, ms, now_ms, sort_key};
 
 /// Longest a waiting receive sleeps between looks at the queue. Sends from this process wake a receive at once and
 /// a look tells when the next delayed message is due (see [`LocalQueue::receive`]); this bound matters only for
@@ -76,25 +76,6 @@ impl Drop for Gathering<'_> {
     fn drop(&mut self) {
         self.0.store(false, Ordering::Release);
     }
-}
-
-fn now_ms() -> u64 {
-    u64::try_from(OffsetDateTime::now_utc().unix_timestamp_nanos() / 1_000_000).unwrap_or(0)
-}
-
-fn sort_key(visible_at_ms: u64, id: &str) -> String {
-    format!("{visible_at_ms:015}#{id}")
-}
-
-fn message_id(receipt: &str) -> Option<&str> {
-    receipt
-        .split_once('#')
-        .map(|(_, id)| id)
-        .filter(|id| !id.is_empty())
-}
-
-fn ms(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX / 2)
 }
 
 impl LocalQueue {
@@ -160,46 +141,35 @@ impl LocalQueue {
         &self.table
     }
 
+    /// The queue's name (its partition is `LQ#<name>`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// A new message item (visible after `delay`).
     fn message_item(&self, body: &str, delay: Duration) -> Item {
-        let id = uuid::Uuid::new_v4().simple().to_string();
-        let mut item = keyed(self.pk(), &sort_key(now_ms() + ms(delay), &id));
-        item.insert("id".into(), s(&id));
-        item.insert("body".into(), s(body));
-        item.insert("receive_count".into(), n(0));
-        item.insert("sent_at".into(), ts(OffsetDateTime::now_utc()));
-        item
+        queue_items::message_item(&self.name, body, delay)
     }
 
     /// A dead-letter item for message `id`, received `receive_count` times.
     fn dead_letter_item(&self, id: &str, body: &str, receive_count: u32) -> Item {
-        let mut item = keyed(self.dlq_pk(), &sort_key(now_ms(), id));
-        item.insert("id".into(), s(id));
-        item.insert("body".into(), s(body));
-        item.insert("receive_count".into(), n(receive_count));
-        item
-    }
-
-    /// The transaction action that sends `body` (visible at once): lets another write commit atomically with the
-    /// send. Call [`LocalQueue::wake_receivers`] once the transaction has committed.
-    pub(crate) fn send_action(&self, body: &str) -> Result<TransactWriteItem> {
-        self.put(self.message_item(body, Duration::ZERO), None)
+        queue_items::dead_letter_item(&self.name, id, body, receive_count)
     }
 
     /// Wakes one receive waiting on this queue (after a message was written or made visible); if none is
     /// waiting, the next receive that waits returns to look at once. One is enough: a receive takes up to ten.
-    pub(crate) fn wake_receivers(&self) {
+    fn wake_receivers(&self) {
         if !self.gathering.load(Ordering::Acquire) {
             self.wake.notify_one();
         }
     }
 
     fn pk(&self) -> String {
-        format!("LQ#{}", self.name)
+        queue_items::message_pk(&self.name)
     }
 
     fn dlq_pk(&self) -> String {
-        format!("LQ#{}#DLQ", self.name)
+        queue_items::dead_letter_pk(&self.name)
     }
 
     fn put(&self, item: Item, condition: Option<&str>) -> Result<TransactWriteItem> {
@@ -369,6 +339,44 @@ impl LocalQueue {
             });
         }
         Ok((got, next_due))
+    }
+}
+
+/// The publisher of a [`LocalQueue`] that lives in the deploys' own table: each deploy commit writes its event's
+/// message into the queue within its transaction ([`EventRoute::InCommit`]), so the event is enqueued atomically with
+/// the version and never waits for the sweeper; publishing after the commit only wakes the queue's receivers.
+#[derive(Clone, Debug)]
+pub struct InCommitPublisher {
+    queue: LocalQueue,
+}
+
+impl LocalQueue {
+    /// The publisher that has the commits of a store over `store_table` write their events' messages into this
+    /// queue. The queue must live in that same table (it does when both come from the same engine): a transaction
+    /// cannot reach another table's queue, so anything else is an error.
+    pub fn in_commit_publisher(&self, store_table: &str) -> Result<InCommitPublisher> {
+        if store_table != self.table {
+            return Err(DomainError::unexpected(
+                "the in-table queue must live in the store's own table",
+            ));
+        }
+        Ok(InCommitPublisher {
+            queue: self.clone(),
+        })
+    }
+}
+
+#[async_trait]
+impl EventPublisher for InCommitPublisher {
+    fn route(&self) -> EventRoute {
+        EventRoute::InCommit {
+            queue: self.queue.name.clone(),
+        }
+    }
+
+    async fn publish(&self, _: &Event) -> Result<()> {
+        self.queue.wake_receivers();
+        Ok(())
     }
 }
 

@@ -1,5 +1,5 @@
-//! The spec/diff engine port. The implementation (over `specpress-spec` and `specpress-diff`) lives in
-//! `specpress-api`; it runs CPU-heavy work off the async executor.
+//! The spec engine port: validation and diffing of API definitions. The implementation (over `specpress-spec` and
+//! `specpress-diff`) runs the CPU-heavy work off the async executor.
 
 use async_trait::async_trait;
 

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use specpress_api::cpu::CpuGate;
+use specpress_engines::cpu::CpuGate;
 
 /// A job that records when it starts and how many jobs run beside it.
 fn job(

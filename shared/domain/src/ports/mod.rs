@@ -1,0 +1,96 @@
+//! Ports: the traits the use cases need from the world, one file per capability. Adapters implement them
+//! (`specpress-store-dynamodb`, `specpress-queue-sqs`, `specpress-embedded`, `specpress-engines`, ...); the domain
+//! never names an adapter. Every port is re-exported here, so callers write `ports::TokenStore`.
+//!
+//! | File | Ports |
+//! |---|---|
+//! | `tokens.rs` | [`TokenStore`] |
+//! | `orgs.rs` | [`OrgStore`] |
+//! | `hubs.rs` | [`HubStore`] |
+//! | `docs.rs` | [`DocStore`] |
+//! | `branches.rs` | [`BranchStore`], [`BranchAdminStore`] |
+//! | `versions.rs` | [`VersionStore`] and the deploy's [`Commit`] |
+//! | `blobs.rs` | [`BlobStore`] |
+//! | `previews.rs` | [`PreviewStore`] |
+//! | `events.rs` | [`EventStore`] (the outbox) |
+//! | `diffs.rs` | [`DiffStore`] |
+//! | `subscriptions.rs`, `deliveries.rs` | [`SubscriptionStore`], [`DeliveryStore`] |
+//! | `queue.rs` | [`MessageQueue`] (the webhook work queue) |
+//! | `publisher.rs` | [`EventPublisher`] (committed events to the queue) |
+//! | `sender.rs` | [`WebhookSender`] (outbound webhook POSTs) |
+//! | `engine.rs`, `diff_engine.rs` | [`SpecEngine`], [`DiffEngine`] |
+//! | `fetcher.rs` | [`DocumentFetcher`] (definitions by URL) |
+//!
+//! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
+//! narrowest trait they need. Conventions every storage implementation follows (the DynamoDB adapter is the
+//! reference, see docs/storage.md):
+//! - reads of single items are strongly consistent;
+//! - uniqueness (slugs, branch names, ids) is enforced by conditional writes and reported as
+//!   [`DomainError::Conflict`](crate::DomainError::Conflict);
+//! - expired temporary objects are reported as absent even if TTL has not deleted them yet.
+
+mod blobs;
+mod branches;
+mod deliveries;
+mod diff_engine;
+mod diffs;
+mod docs;
+mod engine;
+mod events;
+mod fetcher;
+mod hubs;
+mod orgs;
+mod previews;
+mod publisher;
+mod queue;
+mod sender;
+mod subscriptions;
+mod tokens;
+mod versions;
+
+pub use blobs::{BlobStore, EncodedBundle};
+pub use branches::{BranchAdminStore, BranchStore, BranchWriteError};
+pub use deliveries::DeliveryStore;
+pub use diff_engine::{Comparison, DiffEngine, Rendered};
+pub use diffs::DiffStore;
+pub use docs::DocStore;
+pub use engine::{DiffSummary, SpecEngine};
+pub use events::EventStore;
+pub use fetcher::DocumentFetcher;
+pub use hubs::HubStore;
+pub use orgs::OrgStore;
+pub use previews::PreviewStore;
+pub use publisher::{EventPublisher, EventRoute, NoPublisher};
+pub use queue::{MessageQueue, ReceivedMessage};
+pub use sender::{PostOutcome, WebhookSender};
+pub use subscriptions::SubscriptionStore;
+pub use tokens::TokenStore;
+pub use versions::{BranchExpectation, Commit, VersionStore};
+
+/// Declares [`Store`] over the list of storage ports, and implements it for every type implementing them all: the
+/// list is written once.
+macro_rules! store_of {
+    ($first:ident $(, $port:ident)* $(,)?) => {
+        /// Every storage port: what `AppState` holds (`Arc<dyn Store>`). Implemented for any type that implements
+        /// all of them.
+        pub trait Store: $first $(+ $port)* {}
+
+        impl<T: $first $(+ $port)* + ?Sized> Store for T {}
+    };
+}
+
+store_of!(
+    TokenStore,
+    OrgStore,
+    HubStore,
+    DocStore,
+    BranchStore,
+    BranchAdminStore,
+    VersionStore,
+    BlobStore,
+    PreviewStore,
+    EventStore,
+    DiffStore,
+    SubscriptionStore,
+    DeliveryStore,
+);
