@@ -1,4 +1,4 @@
-//! `cargo run -p specpress-diff --example dump -- OUT_DIR`: writes every output of the engine
+//! `cargo run -p specpress-diff --example diff-dump -- OUT_DIR`: writes every output of the engine
 //! (text, Markdown, HTML, pretty JSON, compact details, the change list with locations, counts)
 //! for every corpus pair in both directions and every catalogue example in both directions,
 //! with default options and with a set of level overrides and ignores, plus the catalogue

@@ -1,4 +1,4 @@
-//! `cargo run -p specpress-render --release --example dump -- OUT_DIR`: writes every output of the rendering
+//! `cargo run -p specpress-render --release --example render-dump -- OUT_DIR`: writes every output of the rendering
 //! engine for every document of the corpus, one file per output, so that a refactoring that must not change
 //! behaviour is checked byte for byte (`diff -r` of the folder written before and the one written after).
 //!

@@ -36,7 +36,7 @@
 //!
 //! `examples/dump.rs` writes every output of the engine for the whole corpus: run it before and
 //! after a change that must not alter the output and compare the two folders (`diff -r`).
-//! `tests/size.rs` keeps every file of `src/` at most 1,000 lines and every function at most 150.
+//! The workspace's `tests/tests/size.rs` keeps every file of `src/` at most 1,000 lines and every function at most 150.
 
 pub mod access;
 mod assets;

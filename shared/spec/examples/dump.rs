@@ -1,4 +1,4 @@
-//! `cargo run --release -p specpress-spec --example dump -- OUT_DIR`: writes everything the spec engine's public
+//! `cargo run --release -p specpress-spec --example spec-dump -- OUT_DIR`: writes everything the spec engine's public
 //! API yields for every document it can find, so that a change which must not alter behaviour (a refactoring) is
 //! checked by comparing two folders byte for byte (`diff -r BEFORE AFTER`).
 //!

@@ -5,8 +5,8 @@ use time::OffsetDateTime;
 use crate::error::{ConflictKind, DomainError, Result};
 use crate::model::*;
 use crate::ports::SpecEngine;
-use crate::ports::{BranchExpectation, Commit, EventPublisher, EventRoute, Store};
-use crate::token::{Principal, Scope, TokenKind, mint};
+use crate::ports::{BranchExpectation, Commit, EncodedBundle, EventPublisher, EventRoute, Store};
+use crate::token::{MintedToken, Principal, Scope, TokenKind, mint};
 use crate::usecases::resolve::{DocLookup, find_doc, resolve_hub_in_scope};
 use crate::usecases::{MAX_COMMIT_ATTEMPTS, TEMPORARY_VERSION_TTL};
 
@@ -54,6 +54,10 @@ pub enum DeployOutcome {
 /// published definition too large for one item, content-addressed and idempotent, is the only thing written before
 /// the transaction). A published version's event is committed with it, then handed to `publisher`
 /// ([`hand_over`](crate::usecases::outbox::hand_over)).
+///
+/// The steps: find the documentation (or decide to create it), check the branch name, check the document with the
+/// engine, store a temporary definition (a published one goes with the commit), then commit, reading the branch
+/// again and retrying when a concurrent deploy moved it first.
 pub async fn deploy(
     store: &dyn Store,
     publisher: &dyn EventPublisher,
@@ -62,79 +66,10 @@ pub async fn deploy(
     input: DeployInput,
     now: OffsetDateTime,
 ) -> Result<DeployOutcome> {
-    let key = input.documentation.trim();
-    if key.is_empty() {
-        return Err(DomainError::invalid(
-            "documentation",
-            "documentation is required (UUID or slug)",
-        ));
-    }
-    let hub = match input
-        .hub
-        .as_deref()
-        .map(str::trim)
-        .filter(|h| !h.is_empty())
-    {
-        Some(h) => Some(resolve_hub_in_scope(store, store, p, h).await?),
-        None => None,
-    };
-    let mut lookup = find_doc(store, p, key, hub.as_ref()).await?;
-    let mut to_create: Option<Documentation> = match &lookup {
-        DocLookup::Found(_) => None,
-        DocLookup::Hidden => return Err(not_found_doc()),
-        DocLookup::Absent if !input.auto_create => return Err(not_found_doc()),
-        DocLookup::Absent => Some(new_doc(
-            p,
-            key,
-            input.documentation_name.as_deref(),
-            hub.as_ref(),
-            now,
-        )?),
-    };
-
-    // Absent (bump-cli without `--branch` omits the field) means the default branch; given, it must be a valid
-    // name: a blank one is refused rather than read as "absent" and deployed to the default branch.
-    let branch_name = match input.branch_name.as_deref() {
-        Some(b) if b.trim().is_empty() => {
-            return Err(DomainError::invalid(
-                "branch_name",
-                "branch_name is blank: give a branch name, or omit the field to deploy to the default branch",
-            ));
-        }
-        // The same rules as `POST /docs/{doc}/branches` (length, characters, slug length, reserved names),
-        // reported on the deploy's own attribute.
-        Some(b) => Some(
-            crate::branch_rules::validate_branch_name(b).map_err(|e| match e {
-                DomainError::Invalid {
-                    message, messages, ..
-                } => DomainError::Invalid {
-                    message,
-                    field: "branch_name".to_owned(),
-                    messages,
-                },
-                other => other,
-            })?,
-        ),
-        None => None,
-    };
-    let explicit_previous = input
-        .previous_version_id
-        .as_deref()
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned);
-
+    let mut target = Target::resolve(store, p, &input, now).await?;
+    let branch_name = requested_branch(input.branch_name.as_deref())?;
     let analysis = engine.check(&input.bundle).await?;
-    // A documentation created without `documentation_name` is named after the document's `info.title`, as a
-    // reader would name it (the slug only when the title cannot be a name).
-    let unnamed = input
-        .documentation_name
-        .as_deref()
-        .is_none_or(|n| n.trim().is_empty());
-    if let Some(d) = to_create.as_mut().filter(|_| unnamed)
-        && let Some(title) = name_from_title(&analysis.title)
-    {
-        d.name = title;
-    }
+    target.name_after_title(&input, &analysis);
     // A published definition is written by the commit itself (nothing at all for an unchanged one); a temporary
     // one first, with its expiry (a temporary write never shortens the life of a blob that already exists).
     let (blob, encoded) = if input.temporary {
@@ -144,66 +79,272 @@ pub async fn deploy(
         let encoded = store.encode_bundle(&input.bundle).await?;
         (encoded.blob.clone(), Some(encoded))
     };
-    let doc_token = mint(TokenKind::Doc);
-    let enqueue_in = match publisher.route() {
-        EventRoute::InCommit { queue } => Some(queue),
-        EventRoute::Outbox | EventRoute::AfterCommit => None,
+    let plan = Plan {
+        temporary: input.temporary,
+        explicit_previous: input
+            .previous_version_id
+            .as_deref()
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned),
+        branch_name,
+        analysis,
+        blob,
+        encoded,
+        doc_token: mint(TokenKind::Doc),
+        enqueue_in: match publisher.route() {
+            EventRoute::InCommit { queue } => Some(queue),
+            EventRoute::Outbox | EventRoute::AfterCommit => None,
+        },
+        now,
     };
-
     for _ in 0..MAX_COMMIT_ATTEMPTS {
-        let doc = match (&lookup, &to_create) {
-            (_, Some(d)) => d.clone(),
-            (DocLookup::Found(d), None) => d.clone(),
-            _ => return Err(not_found_doc()),
+        match plan.attempt(store, publisher, &target).await? {
+            Attempt::Done(outcome) => return Ok(outcome),
+            Attempt::BranchMoved => continue,
+            Attempt::DocChanged => target.read_again(store, p).await?,
+        }
+    }
+    Err(DomainError::unexpected(
+        "too much contention on the branch; retry the deploy",
+    ))
+}
+
+/// The documentation a deploy goes to: found, or to be created with the commit.
+struct Target {
+    /// The request's `documentation` (id or slug), trimmed.
+    key: String,
+    /// The request's hub, resolved.
+    hub: Option<Hub>,
+    /// What the lookup found.
+    lookup: DocLookup,
+    /// The documentation to create in the commit (auto-create), when it does not exist.
+    to_create: Option<Documentation>,
+}
+
+impl Target {
+    /// Finds the documentation the request names (in its hub, if given), or prepares its creation when the request
+    /// may auto-create it; a documentation the token does not reach is the same 404 as an absent one.
+    async fn resolve(
+        store: &dyn Store,
+        p: &Principal,
+        input: &DeployInput,
+        now: OffsetDateTime,
+    ) -> Result<Target> {
+        let key = input.documentation.trim();
+        if key.is_empty() {
+            return Err(DomainError::invalid(
+                "documentation",
+                "documentation is required (UUID or slug)",
+            ));
+        }
+        let hub = match input
+            .hub
+            .as_deref()
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+        {
+            Some(h) => Some(resolve_hub_in_scope(store, store, p, h).await?),
+            None => None,
         };
-        let branch = branch_name.clone().unwrap_or_else(|| {
+        let lookup = find_doc(store, p, key, hub.as_ref()).await?;
+        let to_create = match &lookup {
+            DocLookup::Found(_) => None,
+            DocLookup::Hidden => return Err(not_found_doc()),
+            DocLookup::Absent if !input.auto_create => return Err(not_found_doc()),
+            DocLookup::Absent => Some(new_doc(
+                p,
+                key,
+                input.documentation_name.as_deref(),
+                hub.as_ref(),
+                now,
+            )?),
+        };
+        Ok(Target {
+            key: key.to_owned(),
+            hub,
+            lookup,
+            to_create,
+        })
+    }
+
+    /// A documentation created without `documentation_name` is named after the document's `info.title`, as a reader
+    /// would name it (the slug only when the title cannot be a name).
+    fn name_after_title(&mut self, input: &DeployInput, analysis: &Analysis) {
+        let unnamed = input
+            .documentation_name
+            .as_deref()
+            .is_none_or(|n| n.trim().is_empty());
+        if let Some(d) = self.to_create.as_mut().filter(|_| unnamed)
+            && let Some(title) = name_from_title(&analysis.title)
+        {
+            d.name = title;
+        }
+    }
+
+    /// The documentation as this attempt sees it.
+    fn doc(&self) -> Result<Documentation> {
+        match (&self.lookup, &self.to_create) {
+            (_, Some(d)) => Ok(d.clone()),
+            (DocLookup::Found(d), None) => Ok(d.clone()),
+            _ => Err(not_found_doc()),
+        }
+    }
+
+    /// Someone created the documentation meanwhile (deploy into it if we may), or it changed since it was read (its
+    /// first webhook subscription, so the event must be queued after all; or it was deleted): read it again.
+    async fn read_again(&mut self, store: &dyn Store, p: &Principal) -> Result<()> {
+        self.lookup = find_doc(store, p, &self.key, self.hub.as_ref()).await?;
+        self.to_create = None;
+        match self.lookup {
+            DocLookup::Found(_) => Ok(()),
+            _ => Err(not_found_doc()),
+        }
+    }
+}
+
+/// The branch a deploy names: absent (bump-cli without `--branch` omits the field) means the default branch; given,
+/// it must be a valid name, by the same rules as `POST /docs/{doc}/branches` (length, characters, slug length,
+/// reserved names), reported on the deploy's own attribute. A blank one is refused rather than read as absent.
+fn requested_branch(name: Option<&str>) -> Result<Option<BranchName>> {
+    match name {
+        Some(b) if b.trim().is_empty() => Err(DomainError::invalid(
+            "branch_name",
+            "branch_name is blank: give a branch name, or omit the field to deploy to the default branch",
+        )),
+        Some(b) => crate::branch_rules::validate_branch_name(b)
+            .map(Some)
+            .map_err(|e| match e {
+                DomainError::Invalid {
+                    message, messages, ..
+                } => DomainError::Invalid {
+                    message,
+                    field: "branch_name".to_owned(),
+                    messages,
+                },
+                other => other,
+            }),
+        None => Ok(None),
+    }
+}
+
+/// Everything a commit attempt needs that does not change between attempts.
+struct Plan {
+    temporary: bool,
+    explicit_previous: Option<String>,
+    branch_name: Option<BranchName>,
+    analysis: Analysis,
+    blob: BlobRef,
+    encoded: Option<EncodedBundle>,
+    doc_token: MintedToken,
+    enqueue_in: Option<String>,
+    now: OffsetDateTime,
+}
+
+/// How one commit attempt ended.
+// Matched at once by the retry loop: boxing the larger variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
+enum Attempt {
+    /// The deploy is answered.
+    Done(DeployOutcome),
+    /// A concurrent deploy moved the branch first: try again on the new head.
+    BranchMoved,
+    /// The documentation was created or changed meanwhile: read it again, then try again.
+    DocChanged,
+}
+
+impl Plan {
+    /// One attempt: read the branch, compare with the baseline, commit the version (and its branch move and event).
+    async fn attempt(
+        &self,
+        store: &dyn Store,
+        publisher: &dyn EventPublisher,
+        target: &Target,
+    ) -> Result<Attempt> {
+        let doc = target.doc()?;
+        let branch = self.branch_name.clone().unwrap_or_else(|| {
             BranchName::from_stored(
                 doc.default_branch.as_str().to_owned(),
                 doc.default_branch.clone(),
             )
         });
-        let current = if to_create.is_some() {
+        let current = if target.to_create.is_some() {
             None
         } else {
             store.get_branch(doc.id, branch.slug()).await?
         };
         let head = current.as_ref().and_then(|b| b.head.clone());
-
-        let previous = match &explicit_previous {
-            Some(s) => Some(load_previous(store, &doc, s, now).await?),
+        let previous = match &self.explicit_previous {
+            Some(s) => Some(load_previous(store, &doc, s, self.now).await?),
             None => None,
         };
-        let baseline = match (&previous, input.temporary) {
+        let baseline = match (&previous, self.temporary) {
             (Some(v), true) => Some(v.analysis.fingerprint.clone()),
             _ => head.as_ref().map(|h| h.fingerprint.clone()),
         };
-        if baseline.as_deref() == Some(analysis.fingerprint.as_str()) {
-            return Ok(DeployOutcome::Unchanged { doc });
+        if baseline.as_deref() == Some(self.analysis.fingerprint.as_str()) {
+            return Ok(Attempt::Done(DeployOutcome::Unchanged { doc }));
         }
         let previous_version_id = previous
             .as_ref()
             .map(|v| v.id)
             .or(head.as_ref().map(|h| h.version_id));
+        let commit = self.commit(target, &doc, branch, current.as_ref(), previous_version_id);
+        match store.commit(&commit).await {
+            Ok(()) => {
+                if let Some(event) = commit.event.as_ref().filter(|_| commit.queue_event) {
+                    // Hand the committed event to the webhook queue. Best effort: a failure is logged and the
+                    // outbox sweeper re-sends the event, so the deploy never fails because of it.
+                    crate::usecases::outbox::hand_over(store, publisher, event).await;
+                }
+                Ok(Attempt::Done(DeployOutcome::Created {
+                    version: commit.version,
+                    doc,
+                }))
+            }
+            Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => {
+                Ok(Attempt::BranchMoved)
+            }
+            Err(DomainError::Conflict(kind))
+                if matches!(
+                    (kind, &target.to_create),
+                    (ConflictKind::SlugTaken, Some(_)) | (ConflictKind::Stale, None)
+                ) =>
+            {
+                Ok(Attempt::DocChanged)
+            }
+            Err(e) => Err(e),
+        }
+    }
 
-        let seq = current.as_ref().map(|b| b.seq).unwrap_or(0);
+    /// The commit of a new version on `branch` (whose current state is `current`): for a published version, the
+    /// branch move expected from that state and the event.
+    fn commit(
+        &self,
+        target: &Target,
+        doc: &Documentation,
+        branch: BranchName,
+        current: Option<&Branch>,
+        previous_version_id: Option<VersionId>,
+    ) -> Commit {
+        let seq = current.map(|b| b.seq).unwrap_or(0);
         let version = Version {
             id: VersionId::new(),
             org_id: doc.org_id,
             doc_id: doc.id,
             branch: branch.slug().clone(),
-            seq: (!input.temporary).then_some(seq + 1),
+            seq: (!self.temporary).then_some(seq + 1),
             previous_version_id,
-            blob: blob.clone(),
-            analysis: analysis.clone(),
-            temporary: input.temporary,
-            expires_at: input.temporary.then_some(now + TEMPORARY_VERSION_TTL),
-            created_at: now,
+            blob: self.blob.clone(),
+            analysis: self.analysis.clone(),
+            temporary: self.temporary,
+            expires_at: self.temporary.then_some(self.now + TEMPORARY_VERSION_TTL),
+            created_at: self.now,
         };
-        let (branch_move, event) = if input.temporary {
+        let (branch_move, event) = if self.temporary {
             (None, None)
         } else {
             // A new branch gets a new incarnation; an existing one must still be the incarnation read.
-            let expect = BranchExpectation::of(current.as_ref());
+            let expect = BranchExpectation::of(current);
             let event = Event {
                 id: EventId::new(),
                 kind: EVENT_DOCUMENTATION_PUBLISHED.into(),
@@ -212,53 +353,24 @@ pub async fn deploy(
                 branch: branch.slug().clone(),
                 version_id: version.id,
                 previous_version_id,
-                created_at: now,
+                created_at: self.now,
             };
-            (Some((branch.clone(), expect)), Some(event))
+            (Some((branch, expect)), Some(event))
         };
-        let commit = Commit {
-            create_doc: to_create.clone().map(|d| (d, doc_token.hash.clone())),
-            version: version.clone(),
+        Commit {
+            create_doc: target
+                .to_create
+                .clone()
+                .map(|d| (d, self.doc_token.hash.clone())),
+            version,
             branch: branch_move,
             event,
             // A documentation nobody ever subscribed to has nobody to notify (the commit checks it still is so).
             queue_event: !doc.never_subscribed,
-            enqueue_in: enqueue_in.clone(),
-            blob: encoded.clone(),
-        };
-        match store.commit(&commit).await {
-            Ok(()) => {
-                if let Some(event) = commit.event.as_ref().filter(|_| commit.queue_event) {
-                    // Hand the committed event to the webhook queue. Best effort: a failure is logged and the
-                    // outbox sweeper re-sends the event, so the deploy never fails because of it.
-                    crate::usecases::outbox::hand_over(store, publisher, event).await;
-                }
-                return Ok(DeployOutcome::Created { version, doc });
-            }
-            Err(DomainError::Conflict(ConflictKind::BranchMoved | ConflictKind::AlreadyExists)) => {
-                continue;
-            }
-            Err(DomainError::Conflict(kind))
-                if matches!(
-                    (kind, &to_create),
-                    (ConflictKind::SlugTaken, Some(_)) | (ConflictKind::Stale, None)
-                ) =>
-            {
-                // Someone created the documentation meanwhile (deploy into it if we may), or the documentation
-                // changed since it was read (its first webhook subscription, so the event must be queued after all;
-                // or it was deleted): read it again.
-                lookup = find_doc(store, p, key, hub.as_ref()).await?;
-                to_create = None;
-                if !matches!(lookup, DocLookup::Found(_)) {
-                    return Err(not_found_doc());
-                }
-            }
-            Err(e) => return Err(e),
+            enqueue_in: self.enqueue_in.clone(),
+            blob: self.encoded.clone(),
         }
     }
-    Err(DomainError::unexpected(
-        "too much contention on the branch; retry the deploy",
-    ))
 }
 
 /// A documentation name from a document title: trimmed, cut to the name length limit, `None` when empty or when it

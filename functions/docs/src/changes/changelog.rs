@@ -1,0 +1,337 @@
+//! A documentation's changelog (per branch, paginated in the store) and its Atom and RSS feeds.
+
+use super::*;
+
+/// Which answer a changelog URL asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    Page,
+    Atom,
+    Rss,
+}
+
+/// `GET /doc/{doc}/changes[.atom|.rss]`.
+#[instrument(skip_all)]
+pub async fn changelog(
+    State(st): State<DocsState>,
+    Viewer(reader): Viewer,
+    parts: Parts,
+    Path(key): Path<String>,
+) -> Response {
+    let format = format_of(parts.uri.path());
+    changelog_of(&st, &reader, &parts, &key, None, format)
+        .await
+        .unwrap_or_else(|r| r)
+}
+
+/// `GET /doc/{doc}/branches/{branch}/changes[.atom|.rss]`.
+#[instrument(skip_all)]
+pub async fn branch_changelog(
+    State(st): State<DocsState>,
+    Viewer(reader): Viewer,
+    parts: Parts,
+    Path((key, branch)): Path<(String, String)>,
+) -> Response {
+    let format = format_of(parts.uri.path());
+    changelog_of(&st, &reader, &parts, &key, Some(&branch), format)
+        .await
+        .unwrap_or_else(|r| r)
+}
+
+fn format_of(path: &str) -> Format {
+    if path.ends_with(".atom") {
+        Format::Atom
+    } else if path.ends_with(".rss") {
+        Format::Rss
+    } else {
+        Format::Page
+    }
+}
+
+fn suffix(format: Format) -> &'static str {
+    match format {
+        Format::Page => "",
+        Format::Atom => ".atom",
+        Format::Rss => ".rss",
+    }
+}
+
+async fn changelog_of(
+    st: &DocsState,
+    reader: &Reader,
+    parts: &Parts,
+    key: &str,
+    branch: Option<&str>,
+    format: Format,
+) -> Answer {
+    let doc = open_doc(st, reader, key, &parts.uri).await?;
+    let branch = changelog_branch(st, &doc, branch, format)?;
+    let view = DocView::open(st, doc, branch).await?;
+    let total = view.branch.seq;
+    let pages = total.div_ceil(u64::from(PER_PAGE)).max(1);
+    let page = changelog_page_number(st, parts, format, pages)?;
+    let limit = if format == Format::Page {
+        PER_PAGE
+    } else {
+        FEED_ENTRIES
+    };
+    let mut h = Sha256::new();
+    view.hash_into(&mut h);
+    h.update(total.to_le_bytes());
+    h.update(view.head().to_string());
+    h.update(page.to_le_bytes());
+    h.update(suffix(format));
+    if format != Format::Page {
+        h.update(public_origin(st, parts));
+    }
+    let etag = etag_of(h);
+    if let Some(r) = not_modified(&parts.headers, &etag) {
+        return Ok(r);
+    }
+    let versions = public::releases(
+        st.app.store.as_ref(),
+        &view.doc,
+        &view.branch,
+        (page - 1) * u64::from(limit),
+        limit,
+    )
+    .await
+    .map_err(|e| page_error(st, e))?;
+    let mut states = Vec::with_capacity(versions.len());
+    for v in &versions {
+        states.push(release_state(st, v).await.map_err(|e| page_error(st, e))?);
+    }
+    let listed = Listed {
+        hrefs: versions
+            .iter()
+            .map(|v| format!("/doc/{}/changes/{}", view.doc.slug, v.id))
+            .collect(),
+        versions,
+        states,
+    };
+    if format != Format::Page {
+        return Ok(changelog_feed(st, parts, &view, &listed, format, &etag));
+    }
+    Ok(changelog_html(st, &view, &listed, page, pages, &etag).await)
+}
+
+/// The branch a changelog URL names (`None`: the default branch, whose changelog lives at the documentation's own
+/// URL: its named form is redirected there), or the answer already due (an unknown branch's 404 page).
+// The error is the handler's early answer, returned at most once per request: its size costs nothing.
+#[allow(clippy::result_large_err)]
+fn changelog_branch(
+    st: &DocsState,
+    doc: &PublicDoc,
+    branch: Option<&str>,
+    format: Format,
+) -> Result<Option<Slug>, Response> {
+    let Some(b) = branch else { return Ok(None) };
+    let Some(slug) = specpress_domain::branch_rules::slug_from_path(b) else {
+        return Err(not_found(
+            st,
+            "Branch not found",
+            "This documentation has no such branch.",
+        ));
+    };
+    if slug == doc.default_branch {
+        return Err(
+            Redirect::temporary(&format!("/doc/{}/changes{}", doc.slug, suffix(format)))
+                .into_response(),
+        );
+    }
+    Ok(Some(slug))
+}
+
+/// The page a changelog URL asks for (`?page=`, pages only; feeds hold the newest entries): 1 to `pages`, else a 404
+/// page.
+// The error is the handler's early answer, returned at most once per request: its size costs nothing.
+#[allow(clippy::result_large_err)]
+fn changelog_page_number(
+    st: &DocsState,
+    parts: &Parts,
+    format: Format,
+    pages: u64,
+) -> Result<u64, Response> {
+    match (format, query_value(&parts.uri, "page")) {
+        (Format::Page, Some(p)) => match p.parse::<u64>() {
+            Ok(n) if (1..=MAX_PAGE).contains(&n) && n <= pages => Ok(n),
+            _ => Err(not_found(
+                st,
+                "Page not found",
+                "This changelog has no such page.",
+            )),
+        },
+        _ => Ok(1),
+    }
+}
+
+/// The releases a changelog page or feed lists, with their changes and the paths of their change pages.
+struct Listed {
+    versions: Vec<Version>,
+    states: Vec<Shown>,
+    hrefs: Vec<String>,
+}
+
+/// A changelog as an Atom or RSS feed (absolute URLs on the public origin).
+fn changelog_feed(
+    st: &DocsState,
+    parts: &Parts,
+    view: &DocView,
+    listed: &Listed,
+    format: Format,
+    etag: &str,
+) -> Response {
+    let origin = public_origin(st, parts);
+    let changelog_path = format!("{}/changes", view.base);
+    let entries: Vec<FeedEntry> = listed
+        .versions
+        .iter()
+        .zip(&listed.states)
+        .zip(&listed.hrefs)
+        .map(|((v, s), href)| feed_entry(&origin, None, v, s, href))
+        .collect();
+    let title = match view.named {
+        true => format!("{} ({}): changelog", view.doc.name, view.branch.name.name()),
+        false => format!("{}: changelog", view.doc.name),
+    };
+    let feed = Feed {
+        title: &title,
+        subtitle: "Every published version, newest first, with its changes.",
+        self_url: &format!("{origin}{changelog_path}{}", suffix(format)),
+        page_url: &format!("{origin}{changelog_path}"),
+        updated: listed
+            .versions
+            .first()
+            .map_or(view.doc.created_at, |v| v.created_at),
+        entries: &entries,
+    };
+    feed_response(&feed, format, etag)
+}
+
+/// A changelog page: its releases with their changes, linked into the reference pages of the branch's head, and the
+/// pager.
+async fn changelog_html(
+    st: &DocsState,
+    view: &DocView,
+    listed: &Listed,
+    page: u64,
+    pages: u64,
+    etag: &str,
+) -> Response {
+    let head = crate::pages::loaded_version(st, view.head()).await.ok();
+    let head_version = head.as_ref().map(|(_, v)| v.clone());
+    let chrome = doc_chrome(st, view, head_version.as_ref(), true);
+    let published: Vec<String> = listed
+        .versions
+        .iter()
+        .map(|v| rfc3339_seconds(v.created_at))
+        .collect();
+    let ids: Vec<String> = listed.versions.iter().map(|v| v.id.to_string()).collect();
+    let releases: Vec<Release<'_>> = listed
+        .versions
+        .iter()
+        .enumerate()
+        .map(|(i, v)| Release {
+            href: &listed.hrefs[i],
+            id: &ids[i],
+            api_version: &v.analysis.api_version,
+            title: &v.analysis.title,
+            published_at: &published[i],
+            doc: None,
+            changes: listed.states[i].as_release(),
+        })
+        .collect();
+    let changelog_path = format!("{}/changes", view.base);
+    let page_href = |n: u64| {
+        if n == 1 {
+            changelog_path.clone()
+        } else {
+            format!("{changelog_path}?page={n}")
+        }
+    };
+    let newer = (page > 1).then(|| page_href(page - 1));
+    let older = (page < pages).then(|| page_href(page + 1));
+    let atom = format!("{changelog_path}.atom");
+    let rss = format!("{changelog_path}.rss");
+    let compare = format!("/doc/{}/compare", view.doc.slug);
+    let body = Changelog {
+        branch: view.named.then(|| view.branch.name.name()),
+        total: view.branch.seq,
+        releases: &releases,
+        pager: Pager {
+            page,
+            pages,
+            newer: newer.as_deref(),
+            older: older.as_deref(),
+        },
+        atom_href: &atom,
+        rss_href: &rss,
+        compare_href: &compare,
+    };
+    let link = linker(head.as_ref().map(|(l, _)| l.as_ref()), &view.base);
+    let html = chrome.with(|ctx| render::changelog_page(ctx, &body, &link));
+    html_page(html, etag)
+}
+
+pub(crate) fn feed_entry(
+    origin: &str,
+    doc_name: Option<&str>,
+    v: &Version,
+    state: &Shown,
+    href: &str,
+) -> FeedEntry {
+    let changes = state.as_release();
+    let version = if v.analysis.api_version.trim().is_empty() {
+        v.id.to_string()
+    } else {
+        v.analysis.api_version.clone()
+    };
+    let mut title = match doc_name {
+        Some(d) => format!("{d} {version}"),
+        None => format!("{version}: {}", v.analysis.title),
+    };
+    if changes.breaking() {
+        title.push_str(" (breaking)");
+    }
+    FeedEntry {
+        title,
+        url: format!("{origin}{href}"),
+        id: format!("urn:uuid:{}", v.id),
+        published: v.created_at,
+        summary: changes.summary_text(30),
+    }
+}
+
+pub(crate) fn feed_response(feed: &Feed<'_>, format: Format, etag: &str) -> Response {
+    let (body, ct) = match format {
+        Format::Rss => (feed::rss(feed), "application/rss+xml; charset=utf-8"),
+        _ => (feed::atom(feed), "application/atom+xml; charset=utf-8"),
+    };
+    let mut resp = (
+        [
+            (header::CONTENT_TYPE, ct),
+            (header::CACHE_CONTROL, "public, no-cache"),
+        ],
+        body,
+    )
+        .into_response();
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        resp.headers_mut().insert(header::ETAG, v);
+    }
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changelog_url_names_its_format_by_its_suffix() {
+        assert_eq!(format_of("/doc/pets/changes"), Format::Page);
+        assert_eq!(format_of("/doc/pets/changes.atom"), Format::Atom);
+        assert_eq!(
+            format_of("/doc/pets/branches/next/changes.rss"),
+            Format::Rss
+        );
+    }
+}

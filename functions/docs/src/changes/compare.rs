@@ -1,0 +1,146 @@
+//! The compare page between any two versions of a documentation, on one branch or across branches.
+
+use super::*;
+
+/// A version named by the compare form; `None` when it is not given or not one of this documentation's.
+async fn find_version(
+    st: &DocsState,
+    doc: &Documentation,
+    key: Option<&str>,
+) -> Result<Option<Version>, Response> {
+    let Some(key) = key else { return Ok(None) };
+    match public::doc_version(st.app.store.as_ref(), doc, key, st.app.now()).await {
+        Ok(v) => Ok(Some(v)),
+        Err(DomainError::NotFound(_)) => Ok(None),
+        Err(e) => Err(page_error(st, e)),
+    }
+}
+
+fn option_label(v: &Version) -> String {
+    let date = rfc3339_seconds(v.created_at);
+    let when = specpress_render::human_time(&date);
+    let id = v.id.to_string();
+    if v.analysis.api_version.trim().is_empty() {
+        format!("{} · {when}", &id[..8])
+    } else {
+        format!("{} · {when} · {}", v.analysis.api_version, &id[..8])
+    }
+}
+
+/// `GET /doc/{doc}/compare?from={version}&to={version}`: the changes between any two versions of a documentation,
+/// on one branch or across branches; without both, the form alone.
+#[instrument(skip_all)]
+pub async fn compare(
+    State(st): State<DocsState>,
+    Viewer(reader): Viewer,
+    parts: Parts,
+    Path(key): Path<String>,
+) -> Response {
+    compare_of(&st, &reader, &parts, &key)
+        .await
+        .unwrap_or_else(|r| r)
+}
+
+async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -> Answer {
+    let doc = open_doc(st, reader, key, &parts.uri).await?;
+    let view = DocView::open(st, doc, None).await?;
+    let store = st.app.store.as_ref();
+    let from_key = query_value(&parts.uri, "from");
+    let to_key = query_value(&parts.uri, "to");
+    let mut problem: Option<&str> = None;
+    let mut status = StatusCode::OK;
+    let from = find_version(st, &view.doc, from_key.as_deref()).await?;
+    let to = find_version(st, &view.doc, to_key.as_deref()).await?;
+    if (from_key.is_some() && from.is_none()) || (to_key.is_some() && to.is_none()) {
+        problem = Some("This documentation has no such version: choose one in the lists.");
+        status = StatusCode::NOT_FOUND;
+    }
+    let state = match (&from, &to) {
+        (Some(a), Some(b)) if a.id == b.id => None,
+        (Some(a), Some(b)) => Some(Shown::Diff(
+            outcome(st, a, b).await.map_err(|e| page_error(st, e))?,
+        )),
+        _ => None,
+    };
+    if let (Some(a), Some(b)) = (&from, &to)
+        && a.id == b.id
+    {
+        problem = Some("Both sides are the same version: choose two different versions.");
+    }
+    // The form's lists: the newest versions of each published branch.
+    let mut options_owned: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    for b in view.branches.iter().take(COMPARE_BRANCHES) {
+        let versions = public::releases(store, &view.doc, b, 0, COMPARE_VERSIONS)
+            .await
+            .map_err(|e| page_error(st, e))?;
+        options_owned.push((
+            b.name.name().to_owned(),
+            versions
+                .iter()
+                .map(|v| (v.id.to_string(), option_label(v)))
+                .collect(),
+        ));
+    }
+    let options: Vec<(&str, Vec<VersionOption<'_>>)> = options_owned
+        .iter()
+        .map(|(b, vs)| {
+            (
+                b.as_str(),
+                vs.iter()
+                    .map(|(id, label)| VersionOption { id, label })
+                    .collect(),
+            )
+        })
+        .collect();
+    let head = crate::pages::loaded_version(st, view.head()).await.ok();
+    let chrome = doc_chrome(st, &view, head.as_ref().map(|(_, hv)| hv), false);
+    let refs: Vec<Option<(String, String, String, String)>> = [&from, &to]
+        .iter()
+        .map(|v| {
+            v.as_ref().map(|v| {
+                (
+                    v.id.to_string(),
+                    rfc3339_seconds(v.created_at),
+                    branch_name(Some(&view), &v.branch),
+                    format!("/doc/{}/changes/{}", view.doc.slug, v.id),
+                )
+            })
+        })
+        .collect();
+    fn version_ref<'a>(
+        v: &'a Option<Version>,
+        r: &'a Option<(String, String, String, String)>,
+    ) -> Option<VersionRef<'a>> {
+        let v = v.as_ref()?;
+        let (id, at, branch, href) = r.as_ref()?;
+        Some(VersionRef {
+            id,
+            api_version: &v.analysis.api_version,
+            branch,
+            published_at: at,
+            href: Some(href),
+        })
+    }
+    let action = format!("/doc/{}/compare", view.doc.slug);
+    let changelog = format!("{}/changes", view.base);
+    let page = ComparePage {
+        action: &action,
+        options: &options,
+        from: version_ref(&from, &refs[0]),
+        to: version_ref(&to, &refs[1]),
+        changes: state.as_ref().map(Shown::as_release),
+        problem,
+        changelog_href: &changelog,
+    };
+    let link = linker(head.as_ref().map(|(l, _)| l.as_ref()), &view.base);
+    let html = chrome.with(|ctx| render::compare_page(ctx, &page, &link));
+    Ok((
+        status,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        html,
+    )
+        .into_response())
+}
