@@ -278,3 +278,82 @@ fn ping_is_delivered_and_logged_with_its_attempt() {
     );
     server.stop();
 }
+
+/// serde reads a struct from a JSON array too, so `[]` once updated a subscription (its fields are all optional)
+/// and answered 200 (schemathesis found it). Every JSON body of the API is an object: anything else is 422 in the
+/// documented shape, and malformed JSON stays 400.
+#[test]
+fn a_body_that_is_not_a_json_object_is_refused_on_every_endpoint_that_reads_json() {
+    let (_server, api, _dir) = start(&[]);
+    let t = api.token.clone();
+    let (s, _, _) = api.call(
+        "POST",
+        "/docs",
+        Some(&t),
+        Some(json!({"name": "A", "slug": "doc-a"})),
+    );
+    assert_eq!(s, 201);
+    let (s, _, _) = api.call(
+        "POST",
+        "/hubs",
+        Some(&t),
+        Some(json!({"name": "H", "slug": "hub-h"})),
+    );
+    assert_eq!(s, 201);
+    let (s, hook, _) = api.call(
+        "POST",
+        "/docs/doc-a/webhooks",
+        Some(&t),
+        Some(json!({"url": "https://93.184.215.14/h"})),
+    );
+    assert_eq!(s, 201, "{hook}");
+    let hook = format!("/docs/doc-a/webhooks/{}", hook["id"].as_str().expect("id"));
+    let endpoints = [
+        ("POST", "/versions".to_owned()),
+        ("POST", "/validations".to_owned()),
+        ("POST", "/previews".to_owned()),
+        ("POST", "/diffs".to_owned()),
+        ("POST", "/docs".to_owned()),
+        ("PATCH", "/docs/doc-a".to_owned()),
+        ("POST", "/hubs".to_owned()),
+        ("PATCH", "/hubs/hub-h".to_owned()),
+        ("POST", "/docs/doc-a/branches".to_owned()),
+        ("POST", "/docs/doc-a/webhooks".to_owned()),
+        ("PATCH", hook.clone()),
+        ("PUT", hook.clone()),
+    ];
+    for (method, path) in &endpoints {
+        for body in [
+            json!([]),
+            json!([{"enabled": false}]),
+            json!("x"),
+            json!(42),
+            Value::Null,
+        ] {
+            let (s, b, _) = api.call(method, path, Some(&t), Some(body.clone()));
+            assert_eq!(s, 422, "{method} {path} with {body}: {b}");
+            assert!(
+                b["message"].is_string() && b["errors"].is_object(),
+                "{method} {path}: {b}"
+            );
+        }
+        let url = format!("{}/api/v1{path}", api.base);
+        let r = api
+            .http
+            .request(method.parse().expect("method"), url)
+            .header("Authorization", format!("Token {t}"))
+            .header("Content-Type", "application/json")
+            .body("[1,")
+            .send()
+            .expect("request");
+        assert_eq!(
+            r.status().as_u16(),
+            400,
+            "{method} {path} with malformed JSON"
+        );
+    }
+    // Nothing was changed by the refused bodies.
+    let (s, got, _) = api.call("GET", &hook, Some(&t), None);
+    assert_eq!(s, 200);
+    assert_eq!(got["enabled"], true, "{got}");
+}

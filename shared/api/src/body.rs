@@ -154,7 +154,8 @@ pub async fn read_limited(
 }
 
 /// A JSON body: over the configured limit is 413 (422 for bump-cli) `{message, errors}`; invalid JSON is 400
-/// `{message}`; valid JSON of the wrong shape is 422 `{message, errors: {body: [...]}}`.
+/// `{message}`; valid JSON of the wrong shape (anything but an object, or an object whose members do not fit) is 422
+/// `{message, errors: {body: [...]}}`.
 #[derive(Debug, Clone)]
 pub struct JsonBody<T>(pub T);
 
@@ -173,6 +174,20 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for JsonBody<T> {
             return Err(ApiError::BadJson(
                 "The request body is empty; send a JSON object.".into(),
             ));
+        }
+        // Every body of this API is one JSON object. serde would also read a struct from an array (`[]` filled a
+        // body whose fields are all optional), so anything else is refused before it gets there.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(
+                match serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
+                    Ok(_) => DomainError::invalid(
+                        "body",
+                        "Invalid request body: expected a JSON object.".to_owned(),
+                    )
+                    .into(),
+                    Err(e) => ApiError::BadJson(format!("Malformed JSON body: {e}")),
+                },
+            );
         }
         match serde_json::from_slice::<T>(&bytes) {
             Ok(v) => Ok(JsonBody(v)),
