@@ -4,6 +4,7 @@
 //!   it never publishes (a deploy's commit writes a queue message only when the commit names a queue stored in this
 //!   table, see [`queue_items`]).
 //! - [`schema::ensure_table`] creates the table, its GSIs and TTL (local and test use; AWS uses template.yaml).
+//! - [`items`]: keys and entity <-> item conversions (docs/storage.md).
 //! - [`queue_items`] and [`attr`]: the item layout of a queue stored in the table and the attribute helpers, shared
 //!   with that queue's adapter (`specpress-local`, which also runs the embedded engine).
 
@@ -11,7 +12,7 @@ pub mod attr;
 mod blob;
 mod branches;
 mod diffs;
-mod items;
+pub mod items;
 pub mod queue_items;
 pub mod schema;
 mod store;
