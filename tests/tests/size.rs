@@ -167,3 +167,31 @@ fn functions_are_measured_from_fn_to_their_closing_brace_whatever_their_text_hol
         .collect();
     assert_eq!(summary, vec![("long", 3, 151), ("short", 155, 1)]);
 }
+
+/// Issue 22: a function's `main.rs` is wiring only, at most 15 lines, the rest in the helper of its kind.
+#[test]
+fn every_function_main_is_at_most_15_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../functions");
+    let mut mains = Vec::new();
+    for entry in std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .flatten()
+    {
+        let main = entry.path().join("src/main.rs");
+        if main.is_file() {
+            mains.push(main);
+        }
+    }
+    assert!(mains.len() >= 9, "only {} main.rs found", mains.len());
+    let long: Vec<String> = mains
+        .iter()
+        .filter_map(|m| {
+            let lines = std::fs::read_to_string(m)
+                .unwrap_or_default()
+                .lines()
+                .count();
+            (lines > 15).then(|| format!("{}: {lines} lines", m.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}

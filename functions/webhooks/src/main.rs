@@ -1,11 +1,9 @@
 //! The webhooks Lambda: wiring only (the HTTP Lambda helper, plus the SQS queue and the delivery service).
 
-use std::sync::Arc;
-
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
     specpress_api::lambda::run(|w| {
-        let queue = Arc::new(specpress_queue_sqs::SqsQueue::from_config(
+        let queue = std::sync::Arc::new(specpress_queue_sqs::SqsQueue::from_config(
             &w.aws, &w.config,
         )?);
         let (store, engine) = (w.state.store.clone(), w.state.engine.clone());
