@@ -99,6 +99,7 @@ fn urls_of(site: &Site, who: As<'_>, slug: &str, doc_id: &str, v1: &str, v2: &st
         format!("/doc/{slug}/compare?from={v1}&to={v2}"),
         format!("/doc/{slug}/compare"),
         format!("/doc/{slug}/search?q=pets"),
+        format!("/doc/{slug}/search.json?q=pets"),
         format!("/doc/{slug}/llms.txt"),
         format!("/doc/{slug}/sitemap.xml"),
         format!("/doc/{slug}/versions/{v1}/source"),
@@ -106,6 +107,7 @@ fn urls_of(site: &Site, who: As<'_>, slug: &str, doc_id: &str, v1: &str, v2: &st
         format!("/doc/{slug}/branches/next/changes"),
         format!("/doc/{slug}/branches/next/changes.atom"),
         format!("/doc/{slug}/branches/next/search?q=pets"),
+        format!("/doc/{slug}/branches/next/search.json?q=pets"),
         format!("/doc/{slug}/branches/next.md"),
     ] {
         if !urls.contains(&u) {
@@ -265,6 +267,7 @@ fn every_public_url_of_a_private_documentation_is_a_404_to_anonymous_readers_and
         "/hub/internal/llms.txt",
         "/hub/internal/sitemap.xml",
         "/hub/internal/search?q=pets",
+        "/hub/internal/search.json?q=pets",
     ] {
         let (s, _, body) = get(site, As::Anonymous, hub_url);
         assert_eq!(s, 200, "{hub_url}");
@@ -490,6 +493,7 @@ fn a_private_hub_hides_itself_and_every_documentation_in_it() {
         "/hub/internal/llms.txt",
         "/hub/internal/sitemap.xml",
         "/hub/internal/search?q=pets",
+        "/hub/internal/search.json?q=pets",
     ] {
         let (s, _, body) = get(site, As::Anonymous, u);
         let twin = u.replace("internal", "no-such-hub");

@@ -448,3 +448,124 @@ fn search_results_and_sign_in_pages_pass_axe_in_headless_chromium_with_and_witho
     let shots = specpress_e2e::browser::check_statuses(&tools, &urls, 1400);
     assert_eq!(shots, urls.len() * 5, "screenshots taken");
 }
+
+/// The `.json` twin of every search URL: the same results, in the same order, with the same words as the page,
+/// document text as JSON strings (never markup), the same 400 for a refused query and the same 404 for what does
+/// not exist; what the search fields read to suggest results as one types.
+#[test]
+fn every_search_has_a_json_twin_with_the_results_of_its_page() {
+    let site = Site::start(ORG);
+    let (s, b) = site.api(
+        reqwest::Method::POST,
+        "/api/v1/hubs",
+        Some(json!({"name": "Vets", "slug": "vets"})),
+    );
+    assert_eq!(s, 201, "{b}");
+    site.create_doc("clinic", "Clinic", Some("vets"));
+    site.deploy("clinic", None, CLINIC);
+    site.deploy("clinic", Some("next"), CLINIC);
+    for (page, json) in [
+        ("/doc/clinic/search", "/doc/clinic/search.json"),
+        (
+            "/doc/clinic/branches/next/search",
+            "/doc/clinic/branches/next/search.json",
+        ),
+        ("/hub/vets/search", "/hub/vets/search.json"),
+    ] {
+        for q in ["vacinations", "owner", "zzzqqq"] {
+            let (s, _, html) = site.get(&format!("{page}?q={q}"));
+            assert_eq!(s, 200);
+            let (s, headers, body) = site.get(&format!("{json}?q={q}"));
+            assert_eq!(s, 200, "{json}?q={q}: {body}");
+            assert!(
+                specpress_e2e::site::header(&headers, "content-type")
+                    .starts_with("application/json"),
+                "{headers:?}"
+            );
+            assert!(!specpress_e2e::site::header(&headers, "etag").is_empty());
+            let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+            let rows = results(&html);
+            let got = v["results"].as_array().expect("results");
+            assert_eq!(got.len(), rows.len(), "{json}?q={q}: {v}");
+            for (row, r) in rows.iter().zip(got) {
+                assert_eq!(r["href"].as_str(), Some(row.href.as_str()), "{v}");
+                let kind = row.kind.split(" · ").next().unwrap_or_default();
+                assert_eq!(r["kind_label"].as_str(), Some(kind), "{v}");
+            }
+            let summary = v["summary"].as_str().expect("summary");
+            assert!(html.contains(summary), "{summary} is the page's summary");
+            assert_eq!(v["query"], q);
+        }
+    }
+    // Hostile document text stays text: the JSON carries it as a string, the script inserts it as text.
+    let (_, _, body) = site.get("/doc/clinic/search.json?q=owner");
+    let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert!(
+        v["results"][0]["title"]
+            .as_str()
+            .is_some_and(|t| t.contains("<img src=x onerror=alert(1)>")),
+        "{v}"
+    );
+    // Refused and unknown, as the pages are.
+    let (s, _, body) = site.get(&format!("/doc/clinic/search.json?q={}", "x".repeat(150)));
+    assert_eq!(s, 400);
+    let v: serde_json::Value = serde_json::from_str(&body).expect("JSON");
+    assert!(
+        v["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too long")),
+        "{v}"
+    );
+    assert_eq!(site.get("/doc/nothing-here/search.json?q=pets").0, 404);
+    assert_eq!(site.get("/hub/nothing-here/search.json?q=pets").0, 404);
+    assert_eq!(
+        site.get("/doc/clinic/branches/nothing-here/search.json?q=pets")
+            .0,
+        404
+    );
+    // A revalidation with the ETag is a 304; the page's ETag is not the JSON's.
+    let (_, headers, _) = site.get("/doc/clinic/search.json?q=owner");
+    let etag = specpress_e2e::site::header(&headers, "etag").to_owned();
+    let (_, page_headers, _) = site.get("/doc/clinic/search?q=owner");
+    assert_ne!(etag, specpress_e2e::site::header(&page_headers, "etag"));
+    let r = reqwest::blocking::Client::new()
+        .get(site.url("/doc/clinic/search.json?q=owner"))
+        .header("If-None-Match", &etag)
+        .send()
+        .expect("GET");
+    assert_eq!(r.status().as_u16(), 304);
+}
+
+/// Typing in the header's search field suggests results (headless Chromium, light desktop and dark phone): a
+/// listbox with the combobox's ARIA state, the operation first for a typo, a last entry to all results, no axe
+/// violation with the list open, Escape closes it, ArrowDown and Enter open the chosen page.
+#[test]
+fn the_search_field_suggests_results_as_one_types_in_headless_chromium() {
+    let Some(tools) = specpress_e2e::browser::tools() else {
+        return;
+    };
+    let site = clinic_site();
+    let out = specpress_e2e::temp_dir();
+    let keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(std::path::PathBuf::from);
+    let dir = keep.clone().unwrap_or_else(|| out.path().to_path_buf());
+    let run = std::process::Command::new("node")
+        .arg(specpress_e2e::repo_root().join("tests/browser/suggest.js"))
+        .arg("--out")
+        .arg(&dir)
+        .arg(site.url("/doc/clinic"))
+        .arg("vacinations")
+        .arg("List vaccinations")
+        .arg("/doc/clinic/operation/operation-get-pets-petid-vaccinations")
+        .env("SPECPRESS_CHROMIUM", &tools.0)
+        .env("SPECPRESS_NODE_MODULES", &tools.1)
+        .output()
+        .expect("node runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        run.status.success(),
+        "suggestions check failed:\n{stdout}\n{stderr}"
+    );
+    assert!(dir.join("suggest--light-desktop.png").is_file());
+    assert!(dir.join("suggest--dark-phone.png").is_file());
+}

@@ -11,7 +11,8 @@
 //! - `GET /hub/{hub}` and `/hub/{hub}/changes.atom|.rss`: a hub's APIs and combined changelog ([`hub`]).
 //! - `GET /doc/{doc}/versions/{version}/source`: a version's definition exactly as deployed.
 //! - `GET /doc/{doc}/search?q=`, `GET /doc/{doc}/branches/{branch}/search?q=`, `GET /hub/{hub}/search?q=`: search
-//!   results pages ([`search`]).
+//!   results pages ([`search`]); each with a `.json` twin (`/doc/{doc}/search.json?q=`...), the same results as
+//!   JSON, which the search fields use to suggest results as one types.
 //! - For machines ([`machine`]): `{page URL}.md` (every reference page as Markdown), `GET /doc/{doc}/llms.txt`,
 //!   `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET /hub/{hub}/sitemap.xml` (a sitemap index).
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
@@ -143,6 +144,12 @@ pub fn router_for(state: DocsState) -> Router {
             get(search::branch_search),
         )
         .route("/hub/{hub}/search", get(search::hub_search))
+        .route("/doc/{doc}/search.json", get(search::doc_search_json))
+        .route(
+            "/doc/{doc}/branches/{branch}/search.json",
+            get(search::branch_search_json),
+        )
+        .route("/hub/{hub}/search.json", get(search::hub_search_json))
         .route("/doc/{doc}/llms.txt", get(machine::doc_llms))
         .route("/doc/{doc}/sitemap.xml", get(machine::doc_sitemap))
         .route("/hub/{hub}/llms.txt", get(machine::hub_llms))

@@ -1,6 +1,7 @@
 //! Search: `GET /doc/{doc}/search?q=`, `GET /doc/{doc}/branches/{branch}/search?q=` (one documentation on one
 //! branch) and `GET /hub/{hub}/search?q=` (every documentation of a hub, default branches), answered as a results
-//! page in the site shell (a plain GET form: no script needed).
+//! page in the site shell (a plain GET form: no script needed). Each has a `.json` twin (`/doc/{doc}/search.json?q=`
+//! ...): the same results, order and words as JSON, which the search fields use to suggest results as one types.
 //!
 //! The index of a version ([`specpress_render::SearchIndex`]) is built on demand from the parsed document the page
 //! cache holds, off the async workers, and kept in its own cache keyed like it by the definition's content address
@@ -25,7 +26,7 @@ use specpress_domain::usecases::public::{self, PublicDoc};
 
 use crate::access::Viewer;
 use specpress_render::search::{Found, MAX_RESULTS, QueryError};
-use specpress_render::{SearchIndex, SearchPage, SearchResult, search_page};
+use specpress_render::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
 use tracing::instrument;
 
 use crate::DocsState;
@@ -144,48 +145,117 @@ fn status_of(error: Option<QueryError>) -> StatusCode {
     }
 }
 
-fn results_response(status: StatusCode, html: String, etag: &str) -> Response {
-    let mut resp = crate::view::html_page(html, etag);
+/// What a search answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// The results page.
+    Page,
+    /// The results as JSON (the `.json` twin of the page's URL).
+    Json,
+}
+
+impl Format {
+    /// The last segment of the search URL.
+    fn segment(self) -> &'static str {
+        match self {
+            Format::Page => "search",
+            Format::Json => "search.json",
+        }
+    }
+}
+
+fn results_response(status: StatusCode, body: String, etag: &str, format: Format) -> Response {
+    let mut resp = crate::view::html_page(body, etag);
     *resp.status_mut() = status;
+    if format == Format::Json {
+        resp.headers_mut().insert(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json; charset=utf-8"),
+        );
+    }
     resp
 }
 
 /// `GET /doc/{doc}/search`.
-#[instrument(skip_all)]
 pub async fn doc_search(
+    st: State<DocsState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    key: Path<String>,
+    raw: RawQuery,
+) -> Response {
+    doc_search_as(st, viewer, headers, key, raw, Format::Page).await
+}
+
+/// `GET /doc/{doc}/search.json`.
+pub async fn doc_search_json(
+    st: State<DocsState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    key: Path<String>,
+    raw: RawQuery,
+) -> Response {
+    doc_search_as(st, viewer, headers, key, raw, Format::Json).await
+}
+
+#[instrument(skip_all)]
+async fn doc_search_as(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
     Path(key): Path<String>,
     RawQuery(raw): RawQuery,
+    format: Format,
 ) -> Response {
     let q = query_param(raw.as_deref());
     let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
         Ok(doc) if doc.by_id => {
-            return Redirect::permanent(&with_query(&format!("/doc/{}/search", doc.slug), &q))
-                .into_response();
+            let path = format!("/doc/{}/{}", doc.slug, format.segment());
+            return Redirect::permanent(&with_query(&path, &q)).into_response();
         }
         Ok(doc) => doc,
         Err(e) => return page_error(&st, e),
     };
-    search_doc(&st, &headers, doc, None, &q)
+    search_doc(&st, &headers, doc, None, &q, format)
         .await
         .unwrap_or_else(|r| r)
 }
 
 /// `GET /doc/{doc}/branches/{branch}/search`.
-#[instrument(skip_all)]
 pub async fn branch_search(
+    st: State<DocsState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    path: Path<(String, String)>,
+    raw: RawQuery,
+) -> Response {
+    branch_search_as(st, viewer, headers, path, raw, Format::Page).await
+}
+
+/// `GET /doc/{doc}/branches/{branch}/search.json`.
+pub async fn branch_search_json(
+    st: State<DocsState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    path: Path<(String, String)>,
+    raw: RawQuery,
+) -> Response {
+    branch_search_as(st, viewer, headers, path, raw, Format::Json).await
+}
+
+#[instrument(skip_all)]
+async fn branch_search_as(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
     Path((key, branch)): Path<(String, String)>,
     RawQuery(raw): RawQuery,
+    format: Format,
 ) -> Response {
     let q = query_param(raw.as_deref());
     let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
         Ok(doc) if doc.by_id => {
-            let path = format!("/doc/{}/branches/{branch}/search", doc.slug);
+            let path = format!("/doc/{}/branches/{branch}/{}", doc.slug, format.segment());
             return Redirect::permanent(&with_query(&path, &q)).into_response();
         }
         Ok(doc) => doc,
@@ -199,10 +269,10 @@ pub async fn branch_search(
         );
     };
     if slug == doc.default_branch {
-        let path = format!("/doc/{}/search", doc.slug);
+        let path = format!("/doc/{}/{}", doc.slug, format.segment());
         return Redirect::temporary(&with_query(&path, &q)).into_response();
     }
-    search_doc(&st, &headers, doc, Some(slug), &q)
+    search_doc(&st, &headers, doc, Some(slug), &q, format)
         .await
         .unwrap_or_else(|r| r)
 }
@@ -227,12 +297,14 @@ async fn search_doc(
     doc: PublicDoc,
     branch: Option<Slug>,
     q: &str,
+    format: Format,
 ) -> Answer {
     let view = DocView::open(st, doc, branch).await?;
     let mut h = Sha256::new();
     view.hash_into(&mut h);
     h.update(view.head().to_string());
-    h.update("search\0");
+    h.update(format.segment());
+    h.update("\0");
     h.update(q);
     let etag = etag_of(h);
     if let Some(r) = not_modified(headers, &etag) {
@@ -243,7 +315,7 @@ async fn search_doc(
     let action = format!("{}/search", view.base);
     let base = view.base.clone();
     let q = q.to_owned();
-    let (status, html) = CpuGate::shared()
+    let (status, body) = CpuGate::shared()
         .run(move || {
             let found = index.search(&loaded.site, &q, MAX_RESULTS);
             let (found, error) = match found {
@@ -255,25 +327,24 @@ async fn search_doc(
                 .iter()
                 .map(|hit| SearchResult::of(hit, &base, None))
                 .collect();
-            let html = chrome.with(|ctx| {
-                search_page(
-                    ctx,
-                    &SearchPage {
-                        query: &q,
-                        action: &action,
-                        scope: "this documentation",
-                        results: &results,
-                        total: found.total,
-                        partial: found.partial,
-                        error,
-                    },
-                )
-            });
-            (status_of(error), html)
+            let page = SearchPage {
+                query: &q,
+                action: &action,
+                scope: "this documentation",
+                results: &results,
+                total: found.total,
+                partial: found.partial,
+                error,
+            };
+            let body = match format {
+                Format::Page => chrome.with(|ctx| search_page(ctx, &page)),
+                Format::Json => search_json(&page),
+            };
+            (status_of(error), body)
         })
         .await
         .map_err(|e| page_error(st, e))?;
-    Ok(results_response(status, html, &etag))
+    Ok(results_response(status, body, &etag, format))
 }
 
 /// The chrome of a hub's pages: the hub's name in the header, its search form.
@@ -293,13 +364,35 @@ pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
 }
 
 /// `GET /hub/{hub}/search`: every documentation of the hub (its default branch), results merged by score.
-#[instrument(skip_all)]
 pub async fn hub_search(
+    st: State<DocsState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    key: Path<String>,
+    raw: RawQuery,
+) -> Response {
+    hub_search_as(st, viewer, headers, key, raw, Format::Page).await
+}
+
+/// `GET /hub/{hub}/search.json`.
+pub async fn hub_search_json(
+    st: State<DocsState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    key: Path<String>,
+    raw: RawQuery,
+) -> Response {
+    hub_search_as(st, viewer, headers, key, raw, Format::Json).await
+}
+
+#[instrument(skip_all)]
+async fn hub_search_as(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
     Path(key): Path<String>,
     RawQuery(raw): RawQuery,
+    format: Format,
 ) -> Response {
     let q = query_param(raw.as_deref());
     let answer = async {
@@ -325,7 +418,8 @@ pub async fn hub_search(
             v.hash_into(&mut h);
             h.update(v.head().to_string());
         }
-        h.update("search\0");
+        h.update(format.segment());
+        h.update("\0");
         h.update(&q);
         let etag = etag_of(h);
         if let Some(r) = not_modified(&headers, &etag) {
@@ -345,7 +439,7 @@ pub async fn hub_search(
         let action = format!("/hub/{}/search", hub.slug);
         let scope = format!("the {} hub", hub.name);
         let q = q.clone();
-        let (status, html) =
+        let (status, body) =
             CpuGate::shared()
                 .run(move || {
                     let mut error = None;
@@ -377,25 +471,24 @@ pub async fn hub_search(
                     all.sort_by(|a, b| b.1.total_cmp(&a.1));
                     all.truncate(MAX_RESULTS);
                     let results: Vec<SearchResult<'_>> = all.into_iter().map(|(r, _)| r).collect();
-                    let html = chrome.with(|ctx| {
-                        search_page(
-                            ctx,
-                            &SearchPage {
-                                query: &q,
-                                action: &action,
-                                scope: &scope,
-                                results: &results,
-                                total,
-                                partial,
-                                error,
-                            },
-                        )
-                    });
-                    (status_of(error), html)
+                    let page = SearchPage {
+                        query: &q,
+                        action: &action,
+                        scope: &scope,
+                        results: &results,
+                        total,
+                        partial,
+                        error,
+                    };
+                    let body = match format {
+                        Format::Page => chrome.with(|ctx| search_page(ctx, &page)),
+                        Format::Json => search_json(&page),
+                    };
+                    (status_of(error), body)
                 })
                 .await
                 .map_err(|e| page_error(&st, e))?;
-        Ok(results_response(status, html, &etag))
+        Ok(results_response(status, body, &etag, format))
     };
     answer.await.unwrap_or_else(|r| r)
 }

@@ -1,6 +1,7 @@
 // Specpress pages work without this script. It adds: copy buttons on code samples, a filter
 // over the navigation ("/" focuses it), the current page scrolled into view in the
-// navigation, and every collapsed section opened for printing.
+// navigation, every collapsed section opened for printing, and suggestions as one types in a
+// search field.
 (function () {
   "use strict";
 
@@ -104,10 +105,170 @@
     });
   }
 
+  // Suggestions as one types in a search field: the first results of the search's JSON twin
+  // (`<action>.json?q=`), in a listbox under the field (the ARIA combobox pattern: arrows move,
+  // Enter follows the chosen one, Escape closes). Enter with nothing chosen submits the form to
+  // the results page, as it does without this script. Document text is inserted as text only.
+  var SUGGESTIONS = 8;
+
+  function suggestions() {
+    if (!window.fetch) return;
+    var forms = document.querySelectorAll("form[role=search]");
+    for (var i = 0; i < forms.length; i++) suggest(forms[i], "suggest" + i);
+  }
+
+  function suggest(form, id) {
+    var input = form.querySelector("input[name=q]");
+    if (!input) return;
+    var list = document.createElement("ul");
+    list.id = id;
+    list.className = "suggest";
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", "Suggestions");
+    list.hidden = true;
+    var status = document.createElement("p");
+    status.className = "sr";
+    status.setAttribute("role", "status");
+    form.classList.add("suggesting");
+    form.appendChild(list);
+    form.appendChild(status);
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    input.setAttribute("aria-expanded", "false");
+    input.setAttribute("aria-controls", id);
+    input.setAttribute("autocomplete", "off");
+    var timer = null;
+    var asked = 0;
+    var active = -1;
+    var options = [];
+
+    function close() {
+      list.hidden = true;
+      list.textContent = "";
+      options = [];
+      active = -1;
+      input.setAttribute("aria-expanded", "false");
+      input.removeAttribute("aria-activedescendant");
+    }
+
+    function choose(i) {
+      if (active >= 0) options[active].setAttribute("aria-selected", "false");
+      active = i;
+      options[i].setAttribute("aria-selected", "true");
+      input.setAttribute("aria-activedescendant", options[i].id);
+      if (options[i].scrollIntoView) options[i].scrollIntoView({ block: "nearest" });
+    }
+
+    function option(href, build) {
+      var li = document.createElement("li");
+      li.id = id + "-" + options.length;
+      li.setAttribute("role", "option");
+      li.setAttribute("aria-selected", "false");
+      li.setAttribute("data-href", href);
+      build(li);
+      // Keep the focus in the field; the click follows the suggestion.
+      li.addEventListener("mousedown", function (e) { e.preventDefault(); });
+      li.addEventListener("click", function () { window.location.assign(href); });
+      list.appendChild(li);
+      options.push(li);
+    }
+
+    function span(cls, text) {
+      var s = document.createElement("span");
+      s.className = cls;
+      s.textContent = text;
+      return s;
+    }
+
+    function show(q, data) {
+      close();
+      var results = data.results || [];
+      status.textContent = data.message || data.summary || "";
+      if (results.length === 0) return;
+      for (var i = 0; i < results.length && i < SUGGESTIONS; i++) {
+        (function (r) {
+          option(r.href, function (li) {
+            if (r.badge) {
+              li.appendChild(span("m " + r.badge, r.badge_text));
+              li.appendChild(document.createTextNode(" "));
+            }
+            li.appendChild(span("sgt", r.title));
+            li.appendChild(span("rk", r.kind_label + (r.api ? " · " + r.api : "")));
+          });
+        })(results[i]);
+      }
+      option(form.action + "?q=" + encodeURIComponent(q), function (li) {
+        li.className = "all";
+        li.textContent = "All results for “" + q + "”";
+      });
+      list.hidden = false;
+      input.setAttribute("aria-expanded", "true");
+      place();
+    }
+
+    // Keeps the list inside the viewport wherever the field sits (the header wraps on small screens).
+    function place() {
+      list.style.transform = "";
+      var box = list.getBoundingClientRect();
+      var width = document.documentElement.clientWidth;
+      var dx = 0;
+      if (box.right > width - 8) dx = width - 8 - box.right;
+      if (box.left + dx < 8) dx = 8 - box.left;
+      if (dx) list.style.transform = "translateX(" + Math.round(dx) + "px)";
+    }
+
+    function ask() {
+      var q = input.value.trim();
+      var mine = ++asked;
+      if (q.length < 2 || q.length > 100) {
+        close();
+        status.textContent = "";
+        return;
+      }
+      fetch(form.action + ".json?q=" + encodeURIComponent(q), {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) {
+          if (mine !== asked) return;
+          if (data) show(q, data);
+          else close();
+        })
+        .catch(function () { if (mine === asked) close(); });
+    }
+
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(ask, 120);
+    });
+    input.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && !list.hidden) {
+        e.preventDefault();
+        e.stopPropagation();
+        close();
+        return;
+      }
+      if (list.hidden || options.length === 0) return;
+      if (e.key === "ArrowDown") {
+        e.preventDefault();
+        choose(active < 0 ? 0 : (active + 1) % options.length);
+      } else if (e.key === "ArrowUp") {
+        e.preventDefault();
+        choose(active <= 0 ? options.length - 1 : active - 1);
+      } else if (e.key === "Enter" && active >= 0) {
+        e.preventDefault();
+        window.location.assign(options[active].getAttribute("data-href"));
+      }
+    });
+    input.addEventListener("blur", close);
+  }
+
   function start() {
     copyButtons();
     navFilter();
     printing();
+    suggestions();
   }
 
   if (document.readyState === "loading") {

@@ -54,7 +54,7 @@ mod usage;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};
 pub use html::{Html, escape};
-pub use search::{SearchIndex, SearchPage, SearchResult, search_page};
+pub use search::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
 pub use shell::{Layout, layout};
 pub use site::Site;
 pub use text::{MarkdownContext, escape_markdown, md_href};

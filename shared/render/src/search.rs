@@ -27,7 +27,7 @@ mod terms;
 
 use fst::Map;
 
-pub use results_page::{SearchPage, SearchResult, search_page};
+pub use results_page::{SearchPage, SearchResult, search_json, search_page};
 pub use terms::query_words;
 
 /// Longest query accepted, in characters.

@@ -50,6 +50,7 @@ pub struct SearchPage<'a> {
     pub error: Option<QueryError>,
 }
 
+#[derive(serde::Serialize)]
 struct RowView<'a> {
     href: &'a str,
     badge: Option<&'static str>,
@@ -74,11 +75,9 @@ struct ResultsBody<'a> {
     results: Vec<RowView<'a>>,
 }
 
-/// The results page: the search form with the query, what was found (best first, linked into the reference
-/// pages), or why nothing was searched. A whole HTML document in the site shell.
-pub fn search_page(ctx: &crate::PageContext<'_>, page: &SearchPage<'_>) -> String {
-    use askama::Template;
-    let shown: String = page.query.chars().take(MAX_QUERY_CHARS).collect();
+/// The words above the results: why the query was not searched (`message`), or how many results it found
+/// (`summary`); neither for an empty query.
+fn messages(page: &SearchPage<'_>, shown: &str) -> (Option<String>, Option<String>) {
     let blank = page.query.trim().is_empty();
     let message = match page.error {
         Some(QueryError::TooLong) => Some(format!(
@@ -106,13 +105,11 @@ pub fn search_page(ctx: &crate::PageContext<'_>, page: &SearchPage<'_>) -> Strin
             counted
         }
     });
-    let heading = if blank || page.error.is_some() {
-        "Search".to_string()
-    } else {
-        format!("Search results for “{shown}”")
-    };
-    let results = page
-        .results
+    (message, summary)
+}
+
+fn rows<'a>(page: &'a SearchPage<'a>) -> Vec<RowView<'a>> {
+    page.results
         .iter()
         .map(|r| RowView {
             href: &r.href,
@@ -124,7 +121,49 @@ pub fn search_page(ctx: &crate::PageContext<'_>, page: &SearchPage<'_>) -> Strin
             api: r.api,
             context: r.context,
         })
-        .collect();
+        .collect()
+}
+
+#[derive(serde::Serialize)]
+struct ResultsJson<'a> {
+    query: &'a str,
+    total: usize,
+    partial: bool,
+    message: Option<String>,
+    summary: Option<String>,
+    results: Vec<RowView<'a>>,
+}
+
+/// The results as JSON, for the search field's suggestions as one types (and for scripts): the same results,
+/// order and words as the page. Document text is returned as text; the client inserts it as text.
+pub fn search_json(page: &SearchPage<'_>) -> String {
+    let shown: String = page.query.chars().take(MAX_QUERY_CHARS).collect();
+    let (message, summary) = messages(page, &shown);
+    let body = ResultsJson {
+        query: &shown,
+        total: page.total,
+        partial: page.partial,
+        message,
+        summary,
+        results: rows(page),
+    };
+    // Serializing plain strings, numbers and booleans cannot fail.
+    serde_json::to_string(&body).unwrap_or_default()
+}
+
+/// The results page: the search form with the query, what was found (best first, linked into the reference
+/// pages), or why nothing was searched. A whole HTML document in the site shell.
+pub fn search_page(ctx: &crate::PageContext<'_>, page: &SearchPage<'_>) -> String {
+    use askama::Template;
+    let shown: String = page.query.chars().take(MAX_QUERY_CHARS).collect();
+    let blank = page.query.trim().is_empty();
+    let (message, summary) = messages(page, &shown);
+    let heading = if blank || page.error.is_some() {
+        "Search".to_string()
+    } else {
+        format!("Search results for “{shown}”")
+    };
+    let results = rows(page);
     let body = ResultsBody {
         heading: heading.clone(),
         action: page.action,
