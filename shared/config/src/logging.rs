@@ -176,18 +176,7 @@ pub fn init_tracing(runtime: Runtime) -> Result<(), LogConfigError> {
 mod tests {
     use super::*;
 
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
-        let pairs: Vec<(String, String)> = pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        move |name| {
-            pairs
-                .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        }
-    }
+    use crate::tests::lookup as env;
 
     #[test]
     fn lambda_logs_json_without_colours_by_default() {
