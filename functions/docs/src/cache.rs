@@ -85,26 +85,37 @@ pub fn load(bundle: &Bundle) -> Result<Loaded> {
     })
 }
 
+/// A cache of at most about `budget` bytes as `weighter` counts them, in one shard: entries are few and large, and a
+/// shard's capacity is its share of the budget, so several shards would refuse a large entry that fits the whole.
+/// `items` is the expected number of entries (a sizing hint).
+pub(crate) fn weighted<K, V, W>(items: usize, budget: u64, weighter: W) -> Cache<K, V, W>
+where
+    K: Eq + std::hash::Hash,
+    V: Clone,
+    W: Weighter<K, V> + Clone,
+{
+    let budget = budget.max(1);
+    match OptionsBuilder::new()
+        .estimated_items_capacity(items)
+        .weight_capacity(budget)
+        .shards(1)
+        .build()
+    {
+        Ok(o) => Cache::with_options(
+            o,
+            weighter,
+            DefaultHashBuilder::default(),
+            DefaultLifecycle::default(),
+        ),
+        Err(_) => Cache::with_weighter(items, budget, weighter),
+    }
+}
+
 impl SiteCache {
     /// A cache holding at most about `budget` bytes of parsed documents. A document heavier than the whole budget is
     /// parsed for each request that needs it and never kept.
     pub fn new(budget: u64) -> Self {
-        // One shard: entries are few and large, and a shard's capacity is its share of the budget, so several
-        // shards would refuse a large document that fits the whole.
-        let options = OptionsBuilder::new()
-            .estimated_items_capacity(64)
-            .weight_capacity(budget.max(1))
-            .shards(1)
-            .build();
-        let cache = match options {
-            Ok(o) => Cache::with_options(
-                o,
-                ByWeight,
-                DefaultHashBuilder::default(),
-                DefaultLifecycle::default(),
-            ),
-            Err(_) => Cache::with_weighter(64, budget.max(1), ByWeight),
-        };
+        let cache = weighted(64, budget, ByWeight);
         SiteCache { cache, budget }
     }
 

@@ -144,12 +144,12 @@ pub fn router_for(state: DocsState) -> Router {
             get(search::branch_search),
         )
         .route("/hub/{hub}/search", get(search::hub_search))
-        .route("/doc/{doc}/search.json", get(search::doc_search_json))
+        .route("/doc/{doc}/search.json", get(search::doc_search))
         .route(
             "/doc/{doc}/branches/{branch}/search.json",
-            get(search::branch_search_json),
+            get(search::branch_search),
         )
-        .route("/hub/{hub}/search.json", get(search::hub_search_json))
+        .route("/hub/{hub}/search.json", get(search::hub_search))
         .route("/doc/{doc}/llms.txt", get(machine::doc_llms))
         .route("/doc/{doc}/sitemap.xml", get(machine::doc_sitemap))
         .route("/hub/{hub}/llms.txt", get(machine::hub_llms))

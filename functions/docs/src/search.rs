@@ -16,8 +16,8 @@ use std::sync::Arc;
 use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
+use quick_cache::Weighter;
 use quick_cache::sync::Cache;
-use quick_cache::{DefaultHashBuilder, OptionsBuilder, Weighter};
 use sha2::{Digest, Sha256};
 use specpress_api::cpu::CpuGate;
 use specpress_domain::DomainError;
@@ -67,17 +67,7 @@ impl std::fmt::Debug for SearchCache {
 impl SearchCache {
     /// A cache holding at most about `budget` bytes of indexes (one larger than that is built per request).
     pub fn new(budget: u64) -> Self {
-        let options = OptionsBuilder::new()
-            .estimated_items_capacity(64)
-            .weight_capacity(budget.max(1))
-            .shards(1)
-            .build();
-        let cache = match options {
-            Ok(o) => {
-                Cache::with_options(o, BySize, DefaultHashBuilder::default(), Default::default())
-            }
-            Err(_) => Cache::with_weighter(64, budget.max(1), BySize),
-        };
+        let cache = crate::cache::weighted(64, budget, BySize);
         SearchCache { cache }
     }
 
@@ -154,6 +144,22 @@ pub enum Format {
     Json,
 }
 
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Format {
+    type Rejection = std::convert::Infallible;
+
+    /// The format a search URL names: its `.json` twin, else the page.
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(if parts.uri.path().ends_with(".json") {
+            Format::Json
+        } else {
+            Format::Page
+        })
+    }
+}
+
 impl Format {
     /// The last segment of the search URL.
     fn segment(self) -> &'static str {
@@ -176,30 +182,9 @@ fn results_response(status: StatusCode, body: String, etag: &str, format: Format
     resp
 }
 
-/// `GET /doc/{doc}/search`.
-pub async fn doc_search(
-    st: State<DocsState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    key: Path<String>,
-    raw: RawQuery,
-) -> Response {
-    doc_search_as(st, viewer, headers, key, raw, Format::Page).await
-}
-
-/// `GET /doc/{doc}/search.json`.
-pub async fn doc_search_json(
-    st: State<DocsState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    key: Path<String>,
-    raw: RawQuery,
-) -> Response {
-    doc_search_as(st, viewer, headers, key, raw, Format::Json).await
-}
-
+/// `GET /doc/{doc}/search` and its `.json` twin.
 #[instrument(skip_all)]
-async fn doc_search_as(
+pub async fn doc_search(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
@@ -221,30 +206,9 @@ async fn doc_search_as(
         .unwrap_or_else(|r| r)
 }
 
-/// `GET /doc/{doc}/branches/{branch}/search`.
-pub async fn branch_search(
-    st: State<DocsState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    path: Path<(String, String)>,
-    raw: RawQuery,
-) -> Response {
-    branch_search_as(st, viewer, headers, path, raw, Format::Page).await
-}
-
-/// `GET /doc/{doc}/branches/{branch}/search.json`.
-pub async fn branch_search_json(
-    st: State<DocsState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    path: Path<(String, String)>,
-    raw: RawQuery,
-) -> Response {
-    branch_search_as(st, viewer, headers, path, raw, Format::Json).await
-}
-
+/// `GET /doc/{doc}/branches/{branch}/search` and its `.json` twin.
 #[instrument(skip_all)]
-async fn branch_search_as(
+pub async fn branch_search(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
@@ -363,30 +327,10 @@ pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
     }
 }
 
-/// `GET /hub/{hub}/search`: every documentation of the hub (its default branch), results merged by score.
-pub async fn hub_search(
-    st: State<DocsState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    key: Path<String>,
-    raw: RawQuery,
-) -> Response {
-    hub_search_as(st, viewer, headers, key, raw, Format::Page).await
-}
-
-/// `GET /hub/{hub}/search.json`.
-pub async fn hub_search_json(
-    st: State<DocsState>,
-    viewer: Viewer,
-    headers: HeaderMap,
-    key: Path<String>,
-    raw: RawQuery,
-) -> Response {
-    hub_search_as(st, viewer, headers, key, raw, Format::Json).await
-}
-
+/// `GET /hub/{hub}/search` and its `.json` twin: every documentation of the hub (its default branch), results
+/// merged by score.
 #[instrument(skip_all)]
-async fn hub_search_as(
+pub async fn hub_search(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,

@@ -82,7 +82,7 @@ async fn changelog_of(
     h.update(page.to_le_bytes());
     h.update(suffix(format));
     if format != Format::Page {
-        h.update(public_origin(st, parts));
+        h.update(origin_of(st, parts));
     }
     let etag = etag_of(h);
     if let Some(r) = not_modified(&parts.headers, &etag) {
@@ -181,7 +181,7 @@ fn changelog_feed(
     format: Format,
     etag: &str,
 ) -> Response {
-    let origin = public_origin(st, parts);
+    let origin = origin_of(st, parts);
     let changelog_path = format!("{}/changes", view.base);
     let entries: Vec<FeedEntry> = listed
         .versions

@@ -14,8 +14,8 @@ use axum::extract::{Path, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use quick_cache::sync::{Cache, DefaultLifecycle};
-use quick_cache::{DefaultHashBuilder, OptionsBuilder, Weighter};
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
 use sha2::{Digest, Sha256};
 use specpress_api::ApiError;
 use specpress_api::cpu::CpuGate;
@@ -96,20 +96,7 @@ pub struct DiffCache {
 impl DiffCache {
     /// A cache of about `budget` bytes.
     pub fn new(budget: u64) -> Self {
-        let options = OptionsBuilder::new()
-            .estimated_items_capacity(256)
-            .weight_capacity(budget.max(1))
-            .shards(1)
-            .build();
-        let cache = match options {
-            Ok(o) => Cache::with_options(
-                o,
-                ByWeight,
-                DefaultHashBuilder::default(),
-                DefaultLifecycle::default(),
-            ),
-            Err(_) => Cache::with_weighter(256, budget.max(1), ByWeight),
-        };
+        let cache = crate::cache::weighted(256, budget, ByWeight);
         DiffCache { cache }
     }
 }
@@ -273,38 +260,8 @@ fn branch_name(view: Option<&DocView>, slug: &Slug) -> String {
 }
 
 /// The origin of absolute URLs (feeds): the configured public base, else the request's host.
-fn public_origin(st: &DocsState, parts: &Parts) -> String {
-    if !st.app.config.public_base_url.is_empty() {
-        return st.app.config.public_base_url.clone();
-    }
-    let header = |name: &str| {
-        parts
-            .headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::trim)
-    };
-    let host = header("x-forwarded-host")
-        .or_else(|| header("host"))
-        .filter(|h| {
-            !h.is_empty()
-                && h.len() <= 255
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
-        })
-        .unwrap_or("localhost");
-    let proto = match header("x-forwarded-proto") {
-        Some("http") => "http",
-        Some(_) => "https",
-        // `specpress serve` answers plain HTTP on its own port.
-        None if host.starts_with("127.0.0.1") || host.starts_with("localhost") => "http",
-        None => "https",
-    };
-    format!("{proto}://{host}")
-}
-
 pub(crate) fn origin_of(st: &DocsState, parts: &Parts) -> String {
-    public_origin(st, parts)
+    specpress_api::urls::public_base(&st.app.config, &parts.headers)
 }
 
 #[cfg(test)]
