@@ -58,6 +58,13 @@ impl Site {
         (s, r.json().unwrap_or(Value::Null))
     }
 
+    /// Creates the hub `slug` named `name`; asserts the 201.
+    pub fn create_hub(&self, slug: &str, name: &str) {
+        let body = json!({"name": name, "slug": slug});
+        let (s, b) = self.api(reqwest::Method::POST, "/api/v1/hubs", Some(body));
+        assert_eq!(s, 201, "{b}");
+    }
+
     /// Creates the documentation `slug` named `name` (in `hub` when given); asserts the 201.
     pub fn create_doc(&self, slug: &str, name: &str, hub: Option<&str>) {
         let mut body = json!({"name": name, "slug": slug});

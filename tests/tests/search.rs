@@ -2,7 +2,6 @@
 //! documentation (on its default branch and on another branch) and of a hub, ranking, typos, links into the reference
 //! pages, hostile and out-of-bounds queries, and unknown documentations, branches and hubs.
 
-use serde_json::json;
 use specpress_e2e::corpus;
 use specpress_e2e::site::Site;
 
@@ -351,12 +350,7 @@ fn a_branch_is_searched_at_its_own_url_and_unknown_documentations_branches_and_h
 #[test]
 fn a_hub_search_merges_its_documentations_results_and_names_the_api_of_each() {
     let site = Site::start(ORG);
-    let (s, b) = site.api(
-        reqwest::Method::POST,
-        "/api/v1/hubs",
-        Some(json!({"name": "Vets", "slug": "vets"})),
-    );
-    assert_eq!(s, 201, "{b}");
+    site.create_hub("vets", "Vets");
     site.create_doc("clinic", "Clinic", Some("vets"));
     site.create_doc("farm", "Farm", Some("vets"));
     site.create_doc("outside", "Outside", None);
@@ -426,12 +420,7 @@ fn search_results_and_sign_in_pages_pass_axe_in_headless_chromium_with_and_witho
         return;
     };
     let site = Site::start(ORG);
-    let (s, b) = site.api(
-        reqwest::Method::POST,
-        "/api/v1/hubs",
-        Some(json!({"name": "Vets", "slug": "vets"})),
-    );
-    assert_eq!(s, 201, "{b}");
+    site.create_hub("vets", "Vets");
     site.create_doc("clinic", "Clinic", Some("vets"));
     site.deploy("clinic", None, CLINIC);
     let too_long = "x".repeat(150);
@@ -455,12 +444,7 @@ fn search_results_and_sign_in_pages_pass_axe_in_headless_chromium_with_and_witho
 #[test]
 fn every_search_has_a_json_twin_with_the_results_of_its_page() {
     let site = Site::start(ORG);
-    let (s, b) = site.api(
-        reqwest::Method::POST,
-        "/api/v1/hubs",
-        Some(json!({"name": "Vets", "slug": "vets"})),
-    );
-    assert_eq!(s, 201, "{b}");
+    site.create_hub("vets", "Vets");
     site.create_doc("clinic", "Clinic", Some("vets"));
     site.deploy("clinic", None, CLINIC);
     site.deploy("clinic", Some("next"), CLINIC);
