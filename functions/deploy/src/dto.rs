@@ -172,6 +172,8 @@ pub struct DocOut {
     pub doc_public_url: String,
     /// `public` or `private` (the documentation's own setting; a private hub makes it private as well).
     pub visibility: &'static str,
+    /// What readers meet: `private` when the documentation or its hub is private, else `public`.
+    pub effective_visibility: &'static str,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: time::OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]

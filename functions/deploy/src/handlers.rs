@@ -261,8 +261,9 @@ pub async fn create_doc(
     ))
 }
 
-fn doc_out(base: &str, d: Documentation) -> DocOut {
+fn doc_out(base: &str, d: Documentation, effective: Visibility) -> DocOut {
     DocOut {
+        effective_visibility: effective.as_str(),
         id: d.id.to_string(),
         slug: d.slug.to_string(),
         doc_public_url: doc_public_url(base, &d.slug),
@@ -284,7 +285,8 @@ pub async fn get_doc(
     Path(doc): Path<String>,
 ) -> Result<Json<DocOut>> {
     let d = manage::get_doc(st.store.as_ref(), &p, &doc).await?;
-    Ok(Json(doc_out(&base, d)))
+    let effective = manage::effective_visibility(st.store.as_ref(), &d).await?;
+    Ok(Json(doc_out(&base, d, effective)))
 }
 
 /// `PATCH /docs/{doc}` `{"visibility": "public" | "private"}` (organization token, or its hub's token): 200 the
@@ -299,7 +301,8 @@ pub async fn update_doc(
 ) -> Result<Json<DocOut>> {
     let visibility = required_visibility(&req)?;
     let d = manage::set_doc_visibility(st.store.as_ref(), &p, &doc, visibility, st.now()).await?;
-    Ok(Json(doc_out(&base, d)))
+    let effective = manage::effective_visibility(st.store.as_ref(), &d).await?;
+    Ok(Json(doc_out(&base, d, effective)))
 }
 
 /// `GET /docs[?hub=]` (organization token).
@@ -312,7 +315,12 @@ pub async fn list_docs(
     list: specpress_api::pagination::ListRequest,
 ) -> Result<axum::response::Response> {
     let docs = manage::list_docs(st.store.as_ref(), &p, q.hub.as_deref()).await?;
-    let items: Vec<DocOut> = docs.into_iter().map(|d| doc_out(&base, d)).collect();
+    let effective = manage::effective_visibilities(st.store.as_ref(), p.org_id, &docs).await?;
+    let items: Vec<DocOut> = docs
+        .into_iter()
+        .zip(effective)
+        .map(|(d, e)| doc_out(&base, d, e))
+        .collect();
     // Cursors are bound to the organization and the hub filter (a cursor of one list is refused by another).
     let scope = format!("docs:{}:{}", p.org_id, q.hub.as_deref().unwrap_or("*"));
     specpress_api::pagination::paginate(&list, &scope, items, |d| d.slug.clone())

@@ -1,25 +1,23 @@
 //! A hub's public page (`/hub/{slug}`, the `url` that `GET /api/v1/hubs/{hub}` returns): its APIs (name,
 //! description, version, type, last release, link) and their combined changelog, with Atom and RSS feeds
-//! (`/hub/{slug}/changes.atom`, `.rss`). The hub and its documentations are found through the public lookups
-//! (`usecases::public`), which decide what a reader may see.
+//! (`/hub/{slug}/changes.atom`, `.rss`). The hub and its documentations are found by the reader layer, which decides
+//! what a reader may see.
 
 use axum::extract::{Path, State};
 use axum::http::request::Parts;
 use axum::response::Response;
-use sha2::{Digest, Sha256};
 use specpress_domain::model::Hub;
 use specpress_domain::usecases::hubs::HubApi;
-use specpress_domain::usecases::public::{self, Reader};
-
-use crate::access::Viewer;
+use specpress_domain::usecases::public::Reader;
 use specpress_render::changes::{self as render, HubPage};
 use specpress_render::feed::Feed;
 use tracing::instrument;
 
 use crate::DocsState;
-use crate::changes::{HubReleases, hub_feed, hub_releases, origin_of};
-use crate::view::{
-    Answer, Chrome, build_id, etag_of, html_page, not_modified, page_error, rfc3339_seconds,
+use crate::access::Viewer;
+use crate::changes::{HubReleases, hub_feed};
+use crate::respond::{
+    Answer, Chrome, Validator, html_page, not_modified, origin_of, page_error, rfc3339_seconds,
 };
 
 /// Releases in a hub's combined changelog (page and feeds).
@@ -62,26 +60,26 @@ pub async fn hub_changes_feed(
 
 /// The validator of a hub's page or feed: the hub, each API's head, and the build.
 fn hub_etag(hub: &Hub, apis: &[HubApi], what: &str, origin: &str) -> String {
-    let mut h = Sha256::new();
-    h.update(build_id());
-    h.update(what);
-    h.update(origin);
-    h.update(hub.id.to_string());
-    h.update(&hub.name);
-    h.update(hub.description.as_deref().unwrap_or(""));
-    h.update(hub.modified_at.unix_timestamp().to_le_bytes());
+    let mut v = Validator::new()
+        .add(what)
+        .add(origin)
+        .add(hub.id.to_string())
+        .add(&hub.name)
+        .add(hub.description.as_deref().unwrap_or(""))
+        .add(hub.modified_at.unix_timestamp().to_le_bytes());
     for a in apis {
-        h.update(a.doc.id.to_string());
-        h.update(&a.doc.name);
-        h.update(a.doc.slug.as_str());
-        h.update(
-            a.head
-                .as_ref()
-                .map(|v| v.id.to_string())
-                .unwrap_or_default(),
-        );
+        v = v
+            .add(a.doc.id.to_string())
+            .add(&a.doc.name)
+            .add(a.doc.slug.as_str())
+            .add(
+                a.head
+                    .as_ref()
+                    .map(|v| v.id.to_string())
+                    .unwrap_or_default(),
+            );
     }
-    etag_of(h)
+    v.etag()
 }
 
 async fn hub_of(
@@ -91,11 +89,14 @@ async fn hub_of(
     key: &str,
     feed: Option<bool>,
 ) -> Answer {
-    let store = st.app.store.as_ref();
-    let hub = public::find_hub(store, reader, key)
+    let hub = st
+        .library
+        .find_hub(reader, key)
         .await
         .map_err(|e| page_error(st, e))?;
-    let apis = public::hub_apis(store, reader, &hub, st.app.now())
+    let apis = st
+        .library
+        .hub_apis(reader, &hub)
         .await
         .map_err(|e| page_error(st, e))?;
     let origin = if feed.is_some() {
@@ -113,7 +114,8 @@ async fn hub_of(
         return Ok(r);
     }
     let releases = HubReleases::new(
-        hub_releases(st, &apis, HUB_RELEASES)
+        st.library
+            .hub_releases(&apis, HUB_RELEASES)
             .await
             .map_err(|e| page_error(st, e))?,
     );
@@ -162,13 +164,6 @@ async fn hub_of(
         })
         .collect();
     let chrome = Chrome {
-        base: base.clone(),
-        doc_name: hub.name.clone(),
-        branches: Vec::new(),
-        version: None,
-        assets: st.assets.clone(),
-        links: Vec::new(),
-        search_action: None,
         alternates: vec![
             (
                 atom.clone(),
@@ -182,7 +177,7 @@ async fn hub_of(
             ),
         ],
         noindex: hub.visibility.is_private() || apis.iter().any(|a| a.doc.visibility.is_private()),
-        signed_in: crate::access::signed_in(),
+        ..Chrome::bare(st, base.clone(), hub.name.clone())
     };
     let entries = releases.releases();
     let page = HubPage {

@@ -13,7 +13,8 @@
 //! - `GET /doc/{doc}/search?q=`, `GET /doc/{doc}/branches/{branch}/search?q=`, `GET /hub/{hub}/search?q=`: search
 //!   results pages ([`search`]); each with a `.json` twin (`/doc/{doc}/search.json?q=`...), the same results as
 //!   JSON, which the search fields use to suggest results as one types.
-//! - For machines ([`machine`]): `{page URL}.md` (every reference page as Markdown), `GET /doc/{doc}/llms.txt`,
+//! - `{page URL}.md`: every reference page as Markdown ([`reference`] presents both forms of a page).
+//! - For machines ([`machine`]): `GET /doc/{doc}/llms.txt`,
 //!   `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET /hub/{hub}/sitemap.xml` (a sitemap index).
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
 //! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
@@ -21,94 +22,56 @@
 //!   reader through [`access::readers`]: a private documentation or hub answers a reader who may not see it
 //!   exactly as an unknown one does (404).
 //!
+//! This crate is presenters and wiring. Which documentation, branch and version a URL names, whether its reader may
+//! see it, the parsed site, search and diffs are the reader layer's (`specpress_reader::Library`), shared with every
+//! other output; how an answer is shaped (error pages, validators, redirects, the page chrome) is [`respond`]'s.
 //! Every request reads which documentation, branch and head it is about, so a deploy or a promotion shows at once;
-//! what is cached is only the parsed document of a published version ([`cache`]), which never changes. Pages carry
-//! an `ETag` (304 on a match), a strict Content-Security-Policy and the other headers of [`headers`], and are
-//! compressed (br, gzip).
+//! what is cached is only what a content-addressed definition yields, which never changes. Answers carry an `ETag`
+//! (304 on a match), a strict Content-Security-Policy and the other headers of [`headers`], and are compressed.
 //!
 //! [`router`] is mounted by the Lambda binary and by `specpress serve`.
 
 pub mod access;
-pub mod cache;
 mod changes;
 mod headers;
 mod hub;
 mod machine;
 mod pages;
-pub mod search;
-pub mod view;
+mod reference;
+mod respond;
+mod search;
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::routing::{get, post};
 use specpress_api::AppState;
-
-use crate::cache::SiteCache;
-
-/// Default budget of the parsed-document cache (`SPECPRESS_PAGE_CACHE_BYTES`).
-pub const DEFAULT_CACHE_BYTES: u64 = 256 * 1024 * 1024;
-
-/// Settings of the docs function.
-#[derive(Debug, Clone)]
-pub struct DocsConfig {
-    /// Memory budget of the parsed documents kept for the pages, in bytes (estimated).
-    pub cache_bytes: u64,
-    /// Memory budget of the search indexes, in bytes.
-    pub search_cache_bytes: u64,
-}
-
-impl Default for DocsConfig {
-    fn default() -> Self {
-        DocsConfig {
-            cache_bytes: DEFAULT_CACHE_BYTES,
-            search_cache_bytes: search::DEFAULT_SEARCH_CACHE_BYTES,
-        }
-    }
-}
-
-impl DocsConfig {
-    /// The settings of `config` (`SPECPRESS_PAGE_CACHE_BYTES`, `SPECPRESS_SEARCH_CACHE_BYTES`; a malformed value was
-    /// ignored with a warning when the configuration was read).
-    pub fn from_config(config: &specpress_api::Config) -> Self {
-        DocsConfig {
-            cache_bytes: config.docs.page_cache_bytes,
-            search_cache_bytes: config.docs.search_cache_bytes,
-        }
-    }
-}
+use specpress_reader::{Budgets, Library};
 
 /// What the docs handlers share.
 #[derive(Clone)]
 pub struct DocsState {
     pub(crate) app: AppState,
-    pub(crate) cache: Arc<SiteCache>,
+    /// The reader layer: every lookup, parsed site, search index and diff the pages present.
+    pub(crate) library: Arc<Library>,
     pub(crate) assets: Arc<specpress_render::AssetUrls>,
-    pub(crate) diffs: Arc<changes::DiffCache>,
-    pub(crate) search: Arc<search::SearchCache>,
 }
 
 impl DocsState {
-    /// The parsed-document cache (its usage, for benchmarks and tests).
-    pub fn cache(&self) -> &SiteCache {
-        &self.cache
+    /// The reader layer (its caches' usage, for benchmarks and tests).
+    pub fn library(&self) -> &Library {
+        &self.library
     }
 }
 
-/// Every public route, with the settings of the state's configuration.
-pub fn router(state: AppState) -> Router {
-    let config = DocsConfig::from_config(&state.settings);
-    router_with(state, config)
-}
-
-/// Every public route, with explicit settings.
-pub fn router_with(app: AppState, config: DocsConfig) -> Router {
+/// Every public route, with the cache budgets of the state's configuration (`SPECPRESS_PAGE_CACHE_BYTES`,
+/// `SPECPRESS_SEARCH_CACHE_BYTES`).
+pub fn router(app: AppState) -> Router {
+    let budgets = Budgets::from_config(&app.settings);
     router_for(DocsState {
+        library: Arc::new(Library::new(app.store.clone(), budgets)),
         app,
-        cache: Arc::new(SiteCache::new(config.cache_bytes)),
         assets: Arc::new(specpress_render::asset_urls(headers::STATIC_PREFIX)),
-        diffs: Arc::new(changes::DiffCache::new(changes::DEFAULT_DIFF_CACHE_BYTES)),
-        search: Arc::new(search::SearchCache::new(config.search_cache_bytes)),
     })
 }
 
@@ -116,6 +79,7 @@ pub fn router_with(app: AppState, config: DocsConfig) -> Router {
 pub fn router_for(state: DocsState) -> Router {
     Router::new()
         .route("/doc/{doc}", get(pages::doc_root))
+        .route("/doc/{doc}/", get(pages::doc_root_slash))
         .route("/doc/{doc}/{*rest}", get(pages::doc_path))
         .route("/doc/{doc}/changes", get(changes::changelog))
         .route("/doc/{doc}/changes.atom", get(changes::changelog))

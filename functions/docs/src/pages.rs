@@ -1,30 +1,31 @@
-//! The handlers: which documentation, branch, version and page a URL names, and the answer.
+//! The documentation's own URLs: which documentation, branch, page and form a URL names, handed to the presenter
+//! that answers it. `/doc/{doc}[.json|.yaml|.md]`, `/doc/{doc}/` (redirected), `/doc/{doc}/{page}[.md]`,
+//! `/doc/{doc}/branches/{branch}[/{page}][.md]`, `/doc/{doc}/versions/{id}/source`, `/doc/{doc}/change/{id}`
+//! (redirected to `changes/`), and live previews (`/preview/{id}[/{page}]`).
 
-use std::sync::Arc;
-
-use crate::access::Viewer;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::{IntoResponse, Redirect, Response};
-use sha2::{Digest, Sha256};
-use specpress_api::ApiError;
-use specpress_api::cpu::CpuGate;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::Response;
 use specpress_domain::DomainError;
-use specpress_domain::model::{BlobRef, Bundle, Documentation, Slug, Version, VersionId};
+use specpress_domain::model::{Bundle, Slug};
 use specpress_domain::usecases::public::{self, PublicDoc};
-use specpress_render::Lookup;
+use specpress_engines::cpu::CpuGate;
+use specpress_reader::{BranchInUrl, Missing, ReadError, branch_in_url};
 use tracing::instrument;
 
 use crate::DocsState;
-use crate::cache::{Loaded, load};
-use crate::view::{
-    Answer, Chrome, DocView, etag_of, html_page, not_found, not_modified, page_error,
+use crate::access::Viewer;
+use crate::reference::{self, Form};
+use crate::respond::{
+    Answer, Chrome, Validator, data, json_error, moved_permanently, moved_temporarily, not_found,
+    not_modified, page_error, to_slug_form, types,
 };
 
-/// What follows a documentation key in its last path segment: `pets`, `pets.json`, `pets.yaml`.
+/// What follows a documentation key in its last path segment: `pets`, `pets.json`, `pets.yaml`, `pets.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Variant {
     Page,
+    Markdown,
     Json,
     Yaml,
 }
@@ -34,6 +35,7 @@ fn split_variant(segment: &str) -> (&str, Variant) {
     match segment.rsplit_once('.') {
         Some((key, "json")) => (key, Variant::Json),
         Some((key, "yaml" | "yml")) => (key, Variant::Yaml),
+        Some((key, "md")) => (key, Variant::Markdown),
         _ => (segment, Variant::Page),
     }
 }
@@ -42,226 +44,262 @@ fn looks_json(text: &str) -> bool {
     text.trim_start().starts_with(['{', '['])
 }
 
-/// The definition text as deployed, typed by its syntax.
-fn definition_response(b: Bundle) -> Response {
-    let ct = if looks_json(&b.definition) {
-        "application/json; charset=utf-8"
-    } else {
-        "application/yaml; charset=utf-8"
-    };
-    ([(header::CONTENT_TYPE, ct)], b.definition).into_response()
+/// A stored definition, with its validator: the same bytes for ever (content-addressed), revalidated like pages.
+fn definition_answer(headers: &HeaderMap, b: Bundle, content_type: &'static str) -> Response {
+    let etag = Validator::new().add(&b.definition).add(content_type).etag();
+    if let Some(r) = not_modified(headers, &etag) {
+        return r;
+    }
+    data(content_type, b.definition, &etag)
 }
 
 /// The definition in the syntax the URL asks for. JSON text is YAML 1.2 already, so `.yaml` of a JSON definition
 /// is its text; `.json` of a YAML definition is converted by the spec engine (`$ref`s kept as refs).
-async fn variant_response(b: Bundle, variant: Variant) -> Result<Response, ApiError> {
+async fn variant_answer(headers: &HeaderMap, b: Bundle, variant: Variant) -> Response {
     let json = looks_json(&b.definition);
     match variant {
         Variant::Json if !json => {
-            let text = CpuGate::shared()
+            let etag = Validator::new().add(&b.definition).add("as json").etag();
+            if let Some(r) = not_modified(headers, &etag) {
+                return r;
+            }
+            let converted = CpuGate::shared()
                 .run(move || {
-                    let refs = specpress_api::engine::references(&b);
+                    let refs = specpress_engines::engine::references(&b);
                     specpress_spec::parse(
                         &b.definition,
                         &refs,
-                        &specpress_api::engine::stored_limits(),
+                        &specpress_engines::engine::stored_limits(),
                     )
                     .map(|d| d.to_json())
                     .map_err(DomainError::unexpected)
                 })
-                .await??;
-            Ok((
-                [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
-                text,
-            )
-                .into_response())
+                .await
+                .and_then(|r| r);
+            match converted {
+                Ok(text) => data(types::JSON, text, &etag),
+                Err(e) => json_error(ReadError::Failed(e)),
+            }
         }
-        Variant::Yaml => Ok((
-            [(header::CONTENT_TYPE, "application/yaml; charset=utf-8")],
-            b.definition,
-        )
-            .into_response()),
-        _ => Ok(definition_response(b)),
+        Variant::Yaml => definition_answer(headers, b, types::YAML),
+        _ => {
+            let ct = if json { types::JSON } else { types::YAML };
+            definition_answer(headers, b, ct)
+        }
     }
 }
 
-/// Where the id form of a documentation URL goes: the same path with the slug in place of the id.
-fn canonical(doc: &Documentation, rest: &str) -> Response {
-    Redirect::permanent(&format!("/doc/{}{rest}", doc.slug)).into_response()
-}
-
-/// `GET /doc/{doc}[.json|.yaml]`.
+/// `GET /doc/{doc}[.json|.yaml|.md]`.
 #[instrument(skip_all)]
 pub async fn doc_root(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
+    uri: Uri,
     Path(segment): Path<String>,
 ) -> Response {
-    if let Some(key) = segment.strip_suffix(".md") {
-        return crate::machine::markdown_root(&st, &reader, &headers, key).await;
-    }
     let (key, variant) = split_variant(&segment);
-    let doc = match public::find_doc(st.app.store.as_ref(), &reader, key).await {
-        Ok(f) => f,
-        Err(e) if variant == Variant::Page => return page_error(&st, e),
-        Err(e) => return ApiError::from(e).into_response(),
+    let doc = match st.library.find_doc(&reader, key).await {
+        Ok(d) => d,
+        Err(e) if matches!(variant, Variant::Json | Variant::Yaml) => return json_error(e),
+        Err(e) => return page_error(&st, e),
     };
     if doc.by_id {
-        return canonical(&doc, &segment[key.len()..]);
+        return to_slug_form(doc.slug.as_str(), &uri, key);
     }
-    if variant != Variant::Page {
-        let answer = async {
-            let bundle = public::doc_definition(st.app.store.as_ref(), &doc).await?;
-            variant_response(bundle, variant).await
-        };
-        return answer.await.unwrap_or_else(IntoResponse::into_response);
+    match variant {
+        Variant::Page => doc_page(&st, &headers, &doc, None, "", Form::Html).await,
+        Variant::Markdown => doc_page(&st, &headers, &doc, None, "", Form::Markdown).await,
+        Variant::Json | Variant::Yaml => Ok(
+            match public::doc_definition(st.library.store(), &doc).await {
+                Ok(bundle) => variant_answer(&headers, bundle, variant).await,
+                Err(e) => json_error(ReadError::or_missing(e, Missing::NothingPublished)),
+            },
+        ),
     }
-    serve_page(&st, &headers, &doc, None, "")
-        .await
-        .unwrap_or_else(|r| r)
+    .unwrap_or_else(|r| r)
 }
 
-/// `GET /doc/{doc}/{rest}`: a page, a branch's page, a change, a version's source.
+/// `GET /doc/{doc}/`: the documentation's home, without the slash.
+#[instrument(skip_all)]
+pub async fn doc_root_slash(uri: Uri) -> Response {
+    let path = percent_encoding::percent_decode_str(uri.path()).decode_utf8_lossy();
+    moved_permanently(path.trim_end_matches('/'))
+}
+
+/// What a path under a documentation names.
+#[derive(Debug, PartialEq, Eq)]
+enum Under<'a> {
+    /// The contract's `/change/{id}` form of a change page.
+    Change(&'a str),
+    /// A version's definition as deployed.
+    Source(&'a str),
+    /// A page (possibly empty: the home) on a branch (`None`: the default one), in a form.
+    Page {
+        branch: Option<&'a str>,
+        page: &'a str,
+        form: Form,
+    },
+}
+
+/// Reads what follows `/doc/{doc}/`. A trailing `.md` names the Markdown form, except that a page whose own path
+/// ends in `.md` (a schema named `notes.md`) stays the HTML page: [`doc_path`] checks that against the site.
+fn read_under(rest: &str) -> Under<'_> {
+    let parts: Vec<&str> = rest.split('/').collect();
+    match parts.as_slice() {
+        ["change", version] => return Under::Change(version),
+        ["versions", version, "source"] => return Under::Source(version),
+        _ => {}
+    }
+    let (path, form) = match rest.strip_suffix(".md") {
+        Some(p)
+            if !p.is_empty()
+                && !["changes/", "change/", "versions/"]
+                    .iter()
+                    .any(|not_a_page| p.starts_with(not_a_page)) =>
+        {
+            (p, Form::Markdown)
+        }
+        _ => (rest, Form::Html),
+    };
+    match path.strip_prefix("branches/") {
+        Some(b) => match b.split_once('/') {
+            Some((branch, page)) => Under::Page {
+                branch: Some(branch),
+                page,
+                form,
+            },
+            None => Under::Page {
+                branch: Some(b),
+                page: "",
+                form,
+            },
+        },
+        None => Under::Page {
+            branch: None,
+            page: path,
+            form,
+        },
+    }
+}
+
+/// `GET /doc/{doc}/{rest}`: a page (HTML or Markdown), a branch's page, a change, a version's source.
 #[instrument(skip_all)]
 pub async fn doc_path(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
+    uri: Uri,
     Path((key, rest)): Path<(String, String)>,
 ) -> Response {
-    let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
-        Ok(f) => f,
+    let doc = match st.library.find_doc(&reader, &key).await {
+        Ok(d) => d,
         Err(e) => return page_error(&st, e),
     };
     if doc.by_id {
-        return canonical(&doc, &format!("/{rest}"));
+        return to_slug_form(doc.slug.as_str(), &uri, &key);
     }
-    if let Some(md) = crate::machine::markdown_request(&rest) {
-        return crate::machine::markdown(&st, &headers, &doc, &rest, md)
-            .await
-            .unwrap_or_else(|r| r);
-    }
-    let parts: Vec<&str> = rest.split('/').collect();
-    let answer = match parts.as_slice() {
-        ["change", version] => Ok(canonical(&doc, &format!("/changes/{version}"))),
-        ["versions", version, "source"] => version_definition(&st, &doc, version).await,
-        ["branches", branch] => branch_page(&st, &headers, &doc, branch, "").await,
-        ["branches", branch, page @ ..] => {
-            branch_page(&st, &headers, &doc, branch, &page.join("/")).await
+    let answer = match read_under(&rest) {
+        Under::Change(version) => Ok(moved_permanently(&format!(
+            "/doc/{}/changes/{version}",
+            doc.slug
+        ))),
+        Under::Source(version) => Ok(version_source(&st, &headers, &doc, version).await),
+        Under::Page {
+            branch: None,
+            page,
+            form,
+        } => {
+            // One open and one load, whichever form the page turns out to be.
+            match form {
+                Form::Markdown => markdown_or_page(&st, &headers, &doc, &rest, page).await,
+                Form::Html => doc_page(&st, &headers, &doc, None, page, form).await,
+            }
         }
-        _ => serve_page(&st, &headers, &doc, None, &rest).await,
+        Under::Page {
+            branch: Some(b),
+            page,
+            form,
+        } => match branch_in_url(&doc, b) {
+            Err(e) => Err(page_error(&st, e)),
+            Ok(BranchInUrl::Default) => {
+                let suffix = if form == Form::Markdown { ".md" } else { "" };
+                let target = if page.is_empty() {
+                    format!("/doc/{}{suffix}", doc.slug)
+                } else {
+                    format!("/doc/{}/{page}{suffix}", doc.slug)
+                };
+                Ok(moved_temporarily(&target))
+            }
+            Ok(BranchInUrl::Named(slug)) => {
+                doc_page(&st, &headers, &doc, Some(slug), page, form).await
+            }
+        },
     };
     answer.unwrap_or_else(|r| r)
 }
 
-async fn version_definition(st: &DocsState, doc: &Documentation, version: &str) -> Answer {
-    let now = st.app.now();
-    match public::version_definition(st.app.store.as_ref(), doc, version, now).await {
-        Ok(b) => Ok(definition_response(b)),
-        Err(e) => Err(ApiError::from(e).into_response()),
-    }
-}
-
-async fn branch_page(
+/// `/doc/{doc}/{rest}` where `rest` ends in `.md` on the default branch: the HTML page when the site has a page of
+/// that very path, else the Markdown form of `page`.
+async fn markdown_or_page(
     st: &DocsState,
     headers: &HeaderMap,
     doc: &PublicDoc,
-    branch: &str,
+    rest: &str,
     page: &str,
 ) -> Answer {
-    let Some(slug) = specpress_domain::branch_rules::slug_from_path(branch) else {
-        return Err(not_found(
-            st,
-            "Branch not found",
-            "This documentation has no such branch.",
-        ));
-    };
-    if slug == doc.default_branch {
-        // The default branch's pages live at the documentation's own URLs (temporary: the default may change).
-        let target = if page.is_empty() {
-            format!("/doc/{}", doc.slug)
-        } else {
-            format!("/doc/{}/{page}", doc.slug)
-        };
-        return Ok(Redirect::temporary(&target).into_response());
-    }
-    serve_page(st, headers, doc, Some(slug), page).await
-}
-
-/// The published version behind a branch's pages, parsed (from the cache when it is there).
-pub(crate) async fn loaded_version(
-    st: &DocsState,
-    id: VersionId,
-) -> Result<(Arc<Loaded>, Version), DomainError> {
-    let store = st.app.store.clone();
-    let now = st.app.now();
-    let version = store
-        .get_version(id, now)
-        .await?
-        .ok_or_else(|| DomainError::NotFound("Version not found".into()))?;
-    let loaded = load_blob(st, &version.blob).await?;
-    Ok((loaded, version))
-}
-
-/// A stored definition, parsed (from the cache when it is there).
-pub(crate) async fn load_blob(st: &DocsState, blob: &BlobRef) -> Result<Arc<Loaded>, DomainError> {
-    let store = st.app.store.clone();
-    let wanted = blob.clone();
-    st.cache
-        .get_or_load(blob, || async move {
-            let bundle = store
-                .get_bundle(&wanted)
-                .await?
-                .ok_or_else(|| DomainError::unexpected("stored definition missing"))?;
-            CpuGate::shared().run(move || load(&bundle)).await?
-        })
+    let view = st
+        .library
+        .open(doc.clone(), None)
         .await
+        .map_err(|e| page_error(st, e))?;
+    let head = st
+        .library
+        .load_head(&view)
+        .await
+        .map_err(|e| page_error(st, e))?;
+    if matches!(head.0.site.lookup(rest), specpress_render::Lookup::Page(_)) {
+        return reference::present(st, headers, &view, head, rest, Form::Html).await;
+    }
+    reference::present(st, headers, &view, head, page, Form::Markdown).await
 }
 
-/// One page of a documentation on one branch (`None`: the default branch).
-pub(crate) async fn serve_page(
+/// One page of a documentation on one branch (`None`: the default branch), in `form`.
+async fn doc_page(
     st: &DocsState,
     headers: &HeaderMap,
     doc: &PublicDoc,
     branch: Option<Slug>,
     page: &str,
+    form: Form,
 ) -> Answer {
-    let view = DocView::open(st, doc.clone(), branch).await?;
-    let (loaded, version) = view.load_head(st).await?;
-    let page_ref = match loaded.site.lookup(page) {
-        Lookup::Page(p) => p,
-        Lookup::Redirect(to) => {
-            let target = if to.is_empty() {
-                view.base.clone()
-            } else {
-                format!("{}/{to}", view.base)
-            };
-            return Ok(Redirect::permanent(&target).into_response());
-        }
-        Lookup::NotFound => {
-            return Err(not_found(
-                st,
-                "Page not found",
-                "This documentation has no such page (it may have been removed in a later version).",
-            ));
-        }
-    };
-    // The validator: the version, the page, and everything else the page shows (name, branches), for this build.
-    let mut h = Sha256::new();
-    view.hash_into(&mut h);
-    h.update(version.id.to_string());
-    h.update(page);
-    let etag = etag_of(h);
-    if let Some(r) = not_modified(headers, &etag) {
-        return Ok(r);
-    }
-    let chrome = view.chrome(st, Some(&version));
-    let html = CpuGate::shared()
-        .run(move || chrome.with(|ctx| loaded.site.render(&loaded.doc, &page_ref, ctx).html))
+    let view = st
+        .library
+        .open(doc.clone(), branch)
         .await
         .map_err(|e| page_error(st, e))?;
-    Ok(html_page(html, &etag))
+    reference::page(st, headers, &view, page, form).await
+}
+
+/// `GET /doc/{doc}/versions/{id}/source`: a version's definition exactly as deployed.
+async fn version_source(
+    st: &DocsState,
+    headers: &HeaderMap,
+    doc: &PublicDoc,
+    version: &str,
+) -> Response {
+    let now = st.app.now();
+    match public::version_definition(st.library.store(), doc, version, now).await {
+        Ok(b) => {
+            let ct = if looks_json(&b.definition) {
+                types::JSON
+            } else {
+                types::YAML
+            };
+            definition_answer(headers, b, ct)
+        }
+        Err(e) => json_error(ReadError::or_missing(e, Missing::Version)),
+    }
 }
 
 /// `GET /preview/{id}[.json|.yaml]`.
@@ -272,93 +310,70 @@ pub async fn preview_root(
     Path(segment): Path<String>,
 ) -> Response {
     let (id, variant) = split_variant(&segment);
-    if variant != Variant::Page {
-        let answer = async {
-            let bundle =
-                public::preview_definition(st.app.store.as_ref(), id, st.app.now()).await?;
-            let mut resp = variant_response(bundle, variant).await?;
-            resp.headers_mut()
-                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-            Ok::<_, ApiError>(resp)
-        };
-        return answer.await.unwrap_or_else(IntoResponse::into_response);
+    match variant {
+        Variant::Json | Variant::Yaml => {
+            match public::preview_definition(st.library.store(), id, st.app.now()).await {
+                Ok(bundle) => {
+                    let mut resp = variant_answer(&headers, bundle, variant).await;
+                    let h = resp.headers_mut();
+                    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                    h.remove(header::ETAG);
+                    resp
+                }
+                Err(e) => json_error(ReadError::or_missing(e, Missing::Preview)),
+            }
+        }
+        _ => preview_page(&st, &segment, "").await.unwrap_or_else(|r| r),
     }
-    preview_page(&st, &headers, id, "")
-        .await
-        .unwrap_or_else(|r| r)
 }
 
 /// `GET /preview/{id}/{page}`.
 #[instrument(skip_all)]
 pub async fn preview_path(
     State(st): State<DocsState>,
-    headers: HeaderMap,
     Path((id, rest)): Path<(String, String)>,
 ) -> Response {
-    preview_page(&st, &headers, &id, &rest)
-        .await
-        .unwrap_or_else(|r| r)
+    preview_page(&st, &id, &rest).await.unwrap_or_else(|r| r)
 }
 
 /// A live preview, rendered like a documentation (not indexed, not cached by browsers: it changes on every `PUT`).
-async fn preview_page(st: &DocsState, _headers: &HeaderMap, id: &str, page: &str) -> Answer {
-    let now = st.app.now();
-    let not_found_preview = || DomainError::NotFound("Preview not found".into());
-    let preview_id = specpress_domain::model::PreviewId::parse(id)
-        .ok_or_else(|| page_error(st, not_found_preview()))?;
+async fn preview_page(st: &DocsState, id: &str, page: &str) -> Answer {
+    let gone = || page_error(st, ReadError::Missing(Missing::Preview));
+    let preview_id = specpress_domain::model::PreviewId::parse(id).ok_or_else(gone)?;
     let preview = st
-        .app
-        .store
-        .get_preview(preview_id, now)
+        .library
+        .store()
+        .get_preview(preview_id, st.app.now())
         .await
-        .map_err(|e| page_error(st, e))?
-        .ok_or_else(|| page_error(st, not_found_preview()))?;
-    let loaded = load_blob(st, &preview.blob)
+        .map_err(|e| page_error(st, e.into()))?
+        .ok_or_else(gone)?;
+    let loaded = st
+        .library
+        .load_blob(&preview.blob)
         .await
         .map_err(|e| page_error(st, e))?;
     let base = format!("/preview/{id}");
-    let page_ref = match loaded.site.lookup(page) {
-        Lookup::Page(p) => p,
-        Lookup::Redirect(to) => {
-            let target = if to.is_empty() {
-                base
-            } else {
-                format!("{base}/{to}")
-            };
-            return Ok(Redirect::permanent(&target).into_response());
-        }
-        Lookup::NotFound => {
+    let page_ref = match reference::lookup(st, &loaded, &base, page, Form::Html) {
+        Ok(p) => p,
+        Err(r) if r.status() == StatusCode::NOT_FOUND => {
             return Err(not_found(
                 st,
                 "Page not found",
                 "This preview has no such page.",
             ));
         }
+        Err(r) => return Err(r),
     };
-    let chrome = Chrome {
-        base,
-        doc_name: loaded.doc.title().to_owned(),
-        branches: Vec::new(),
-        version: None,
-        assets: st.assets.clone(),
-        links: Vec::new(),
-        search_action: None,
-        alternates: Vec::new(),
-        noindex: true,
-        signed_in: crate::access::signed_in(),
-    };
+    let chrome = Chrome::bare(st, base, loaded.doc.title().to_owned());
     let html = CpuGate::shared()
         .run(move || chrome.with(|ctx| loaded.site.render(&loaded.doc, &page_ref, ctx).html))
         .await
-        .map_err(|e| page_error(st, e))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
+        .map_err(|e| page_error(st, e.into()))?;
+    Ok(crate::respond::html_no_store(
+        StatusCode::OK,
         html,
-    )
-        .into_response())
+        "no-store",
+    ))
 }
 
 #[cfg(test)]
@@ -371,6 +386,35 @@ mod tests {
         assert_eq!(split_variant("pets.json"), ("pets", Variant::Json));
         assert_eq!(split_variant("pets.yaml"), ("pets", Variant::Yaml));
         assert_eq!(split_variant("pets.yml"), ("pets", Variant::Yaml));
+        assert_eq!(split_variant("pets.md"), ("pets", Variant::Markdown));
         assert_eq!(split_variant("pets.txt"), ("pets.txt", Variant::Page));
+    }
+
+    #[test]
+    fn a_path_under_a_documentation_names_a_branch_a_page_and_a_form() {
+        let page = |branch, page, form| Under::Page { branch, page, form };
+        assert_eq!(
+            read_under("operation/x.md"),
+            page(None, "operation/x", Form::Markdown)
+        );
+        assert_eq!(
+            read_under("branches/next.md"),
+            page(Some("next"), "", Form::Markdown)
+        );
+        assert_eq!(
+            read_under("branches/next/schema/Pet.md"),
+            page(Some("next"), "schema/Pet", Form::Markdown)
+        );
+        assert_eq!(
+            read_under("operation/x"),
+            page(None, "operation/x", Form::Html)
+        );
+        assert_eq!(read_under(".md"), page(None, ".md", Form::Html));
+        assert_eq!(read_under("change/abc"), Under::Change("abc"));
+        assert_eq!(
+            read_under("changes/abc.md"),
+            page(None, "changes/abc.md", Form::Html)
+        );
+        assert_eq!(read_under("versions/abc/source"), Under::Source("abc"));
     }
 }

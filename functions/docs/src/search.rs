@@ -11,100 +11,25 @@
 //! Documentations and hubs are resolved through `specpress_domain::usecases::public` and [`DocView`], like every
 //! other page, so whatever those lookups hide (unknown slugs, documentations a reader may not see) is hidden here too.
 
-use std::sync::Arc;
-
 use axum::extract::{Path, RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Redirect, Response};
-use quick_cache::Weighter;
-use quick_cache::sync::Cache;
-use sha2::{Digest, Sha256};
-use specpress_api::cpu::CpuGate;
-use specpress_domain::DomainError;
-use specpress_domain::model::{BlobRef, Hub, Slug, Version};
-use specpress_domain::usecases::public::{self, PublicDoc};
-
-use crate::access::Viewer;
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::Response;
+use specpress_domain::model::{Hub, Slug};
+use specpress_domain::usecases::public::PublicDoc;
+use specpress_engines::cpu::CpuGate;
+use specpress_reader::{BranchInUrl, DocView, branch_in_url};
 use specpress_render::search::{Found, MAX_RESULTS, QueryError};
-use specpress_render::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
+use specpress_render::{SearchPage, SearchResult, search_json, search_page};
 use tracing::instrument;
 
 use crate::DocsState;
-use crate::cache::Loaded;
-use crate::view::{
-    Answer, Chrome, DocView, build_id, etag_of, not_found, not_modified, page_error,
+use crate::access::Viewer;
+use crate::respond::{
+    Answer, Chrome, Validator, not_modified, page_error, redirect, revalidated, to_slug_form, types,
 };
-
-/// Default budget of the search index cache (`SPECPRESS_SEARCH_CACHE_BYTES`).
-pub const DEFAULT_SEARCH_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Documentations of a hub searched together (the first ones by slug).
 pub const MAX_HUB_DOCS: usize = 50;
-
-#[derive(Clone)]
-struct BySize;
-
-impl Weighter<String, Arc<SearchIndex>> for BySize {
-    fn weight(&self, _: &String, v: &Arc<SearchIndex>) -> u64 {
-        (v.size_bytes() as u64).max(1)
-    }
-}
-
-/// The search indexes of parsed versions, by the definition's content address.
-pub struct SearchCache {
-    cache: Cache<String, Arc<SearchIndex>, BySize>,
-}
-
-impl std::fmt::Debug for SearchCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SearchCache")
-            .field("entries", &self.cache.len())
-            .field("weight", &self.cache.weight())
-            .finish()
-    }
-}
-
-impl SearchCache {
-    /// A cache holding at most about `budget` bytes of indexes (one larger than that is built per request).
-    pub fn new(budget: u64) -> Self {
-        let cache = crate::cache::weighted(64, budget, BySize);
-        SearchCache { cache }
-    }
-
-    /// The index of a loaded definition, built (on the CPU gate) when it is not cached.
-    pub async fn get_or_build(
-        &self,
-        blob: &BlobRef,
-        loaded: Arc<Loaded>,
-    ) -> Result<Arc<SearchIndex>, DomainError> {
-        self.cache
-            .get_or_insert_async(&blob.sha256, async move {
-                CpuGate::shared()
-                    .run(move || Arc::new(SearchIndex::build(&loaded.doc, &loaded.site)))
-                    .await
-            })
-            .await
-    }
-
-    /// Entries and the bytes they count.
-    pub fn usage(&self) -> (usize, u64) {
-        (self.cache.len(), self.cache.weight())
-    }
-}
-
-/// Reads `SPECPRESS_SEARCH_CACHE_BYTES` (a malformed value is logged and the default kept).
-pub fn cache_bytes_from_env() -> u64 {
-    match std::env::var("SPECPRESS_SEARCH_CACHE_BYTES") {
-        Ok(v) => v.trim().parse().unwrap_or_else(|_| {
-            tracing::warn!(
-                variable = "SPECPRESS_SEARCH_CACHE_BYTES",
-                "ignoring a malformed byte count"
-            );
-            DEFAULT_SEARCH_CACHE_BYTES
-        }),
-        Err(_) => DEFAULT_SEARCH_CACHE_BYTES,
-    }
-}
 
 /// The `q` parameter of a query string (the first one; `+` and percent escapes decoded, invalid UTF-8 replaced).
 fn query_param(raw: Option<&str>) -> String {
@@ -117,14 +42,11 @@ fn query_param(raw: Option<&str>) -> String {
     .unwrap_or_default()
 }
 
-/// `?q=` with the query percent-encoded, for redirects.
-fn with_query(path: &str, q: &str) -> String {
-    if q.is_empty() {
-        path.to_string()
-    } else {
-        let encoded: String = form_urlencoded::byte_serialize(q.as_bytes()).collect();
-        format!("{path}?q={encoded}")
-    }
+/// A redirect to a search URL, the query `q` kept (percent-encoded).
+fn search_redirect(status: StatusCode, path: &str, q: &str) -> Response {
+    let encoded: String = form_urlencoded::byte_serialize(q.as_bytes()).collect();
+    let query = (!q.is_empty()).then(|| format!("q={encoded}"));
+    redirect(status, path, query.as_deref())
 }
 
 /// The status of a results page: 400 when the query is refused (too long), else 200.
@@ -171,15 +93,27 @@ impl Format {
 }
 
 fn results_response(status: StatusCode, body: String, etag: &str, format: Format) -> Response {
-    let mut resp = crate::view::html_page(body, etag);
+    let content_type = match format {
+        Format::Page => types::HTML,
+        Format::Json => types::JSON,
+    };
+    let mut resp = revalidated(content_type, body, etag);
     *resp.status_mut() = status;
-    if format == Format::Json {
-        resp.headers_mut().insert(
-            axum::http::header::CONTENT_TYPE,
-            axum::http::HeaderValue::from_static("application/json; charset=utf-8"),
-        );
-    }
     resp
+}
+
+/// The documentation a search URL names, or the answer already due (the slug form, a 404 page).
+async fn searched_doc(
+    st: &DocsState,
+    reader: &specpress_domain::usecases::public::Reader,
+    key: &str,
+    uri: &Uri,
+) -> Result<PublicDoc, Response> {
+    match st.library.find_doc(reader, key).await {
+        Ok(doc) if doc.by_id => Err(to_slug_form(doc.slug.as_str(), uri, key)),
+        Ok(doc) => Ok(doc),
+        Err(e) => Err(page_error(st, e)),
+    }
 }
 
 /// `GET /doc/{doc}/search` and its `.json` twin.
@@ -188,18 +122,15 @@ pub async fn doc_search(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
+    uri: Uri,
     Path(key): Path<String>,
     RawQuery(raw): RawQuery,
     format: Format,
 ) -> Response {
     let q = query_param(raw.as_deref());
-    let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
-        Ok(doc) if doc.by_id => {
-            let path = format!("/doc/{}/{}", doc.slug, format.segment());
-            return Redirect::permanent(&with_query(&path, &q)).into_response();
-        }
+    let doc = match searched_doc(&st, &reader, &key, &uri).await {
         Ok(doc) => doc,
-        Err(e) => return page_error(&st, e),
+        Err(r) => return r,
     };
     search_doc(&st, &headers, doc, None, &q, format)
         .await
@@ -212,47 +143,27 @@ pub async fn branch_search(
     State(st): State<DocsState>,
     Viewer(reader): Viewer,
     headers: HeaderMap,
+    uri: Uri,
     Path((key, branch)): Path<(String, String)>,
     RawQuery(raw): RawQuery,
     format: Format,
 ) -> Response {
     let q = query_param(raw.as_deref());
-    let doc = match public::find_doc(st.app.store.as_ref(), &reader, &key).await {
-        Ok(doc) if doc.by_id => {
-            let path = format!("/doc/{}/branches/{branch}/{}", doc.slug, format.segment());
-            return Redirect::permanent(&with_query(&path, &q)).into_response();
-        }
+    let doc = match searched_doc(&st, &reader, &key, &uri).await {
         Ok(doc) => doc,
+        Err(r) => return r,
+    };
+    let slug = match branch_in_url(&doc, &branch) {
         Err(e) => return page_error(&st, e),
+        Ok(BranchInUrl::Default) => {
+            let path = format!("/doc/{}/{}", doc.slug, format.segment());
+            return search_redirect(StatusCode::TEMPORARY_REDIRECT, &path, &q);
+        }
+        Ok(BranchInUrl::Named(slug)) => slug,
     };
-    let Some(slug) = specpress_domain::branch_rules::slug_from_path(&branch) else {
-        return not_found(
-            &st,
-            "Branch not found",
-            "This documentation has no such branch.",
-        );
-    };
-    if slug == doc.default_branch {
-        let path = format!("/doc/{}/{}", doc.slug, format.segment());
-        return Redirect::temporary(&with_query(&path, &q)).into_response();
-    }
     search_doc(&st, &headers, doc, Some(slug), &q, format)
         .await
         .unwrap_or_else(|r| r)
-}
-
-/// A documentation's published head on a branch, with its index.
-async fn indexed(
-    st: &DocsState,
-    view: &DocView,
-) -> Result<(Arc<Loaded>, Arc<SearchIndex>, Version), Response> {
-    let (loaded, version) = view.load_head(st).await?;
-    let index = st
-        .search
-        .get_or_build(&version.blob, loaded.clone())
-        .await
-        .map_err(|e| page_error(st, e))?;
-    Ok((loaded, index, version))
 }
 
 async fn search_doc(
@@ -263,19 +174,26 @@ async fn search_doc(
     q: &str,
     format: Format,
 ) -> Answer {
-    let view = DocView::open(st, doc, branch).await?;
-    let mut h = Sha256::new();
-    view.hash_into(&mut h);
-    h.update(view.head().to_string());
-    h.update(format.segment());
-    h.update("\0");
-    h.update(q);
-    let etag = etag_of(h);
+    let view = st
+        .library
+        .open(doc, branch)
+        .await
+        .map_err(|e| page_error(st, e))?;
+    let etag = Validator::of_view(&view)
+        .add(view.head().to_string())
+        .add(format.segment())
+        .add("\0")
+        .add(q)
+        .etag();
     if let Some(r) = not_modified(headers, &etag) {
         return Ok(r);
     }
-    let (loaded, index, version) = indexed(st, &view).await?;
-    let chrome = view.chrome(st, Some(&version));
+    let (loaded, index, version) = st
+        .library
+        .indexed(&view)
+        .await
+        .map_err(|e| page_error(st, e))?;
+    let chrome = Chrome::of_view(st, &view, Some(&version));
     let action = format!("{}/search", view.base);
     let base = view.base.clone();
     let q = q.to_owned();
@@ -307,23 +225,16 @@ async fn search_doc(
             (status_of(error), body)
         })
         .await
-        .map_err(|e| page_error(st, e))?;
+        .map_err(|e| page_error(st, e.into()))?;
     Ok(results_response(status, body, &etag, format))
 }
 
 /// The chrome of a hub's pages: the hub's name in the header, its search form.
 pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
     Chrome {
-        base: format!("/hub/{}", hub.slug),
-        doc_name: hub.name.clone(),
-        branches: Vec::new(),
-        version: None,
-        assets: st.assets.clone(),
-        links: Vec::new(),
         search_action: Some(format!("/hub/{}/search", hub.slug)),
-        alternates: Vec::new(),
         noindex: hub.visibility.is_private(),
-        signed_in: crate::access::signed_in(),
+        ..Chrome::bare(st, format!("/hub/{}", hub.slug), hub.name.clone())
     }
 }
 
@@ -340,32 +251,22 @@ pub async fn hub_search(
 ) -> Response {
     let q = query_param(raw.as_deref());
     let answer = async {
-        let store = st.app.store.as_ref();
-        let hub = public::find_hub(store, &reader, &key)
+        let hub = st
+            .library
+            .find_hub(&reader, &key)
             .await
             .map_err(|e| page_error(&st, e))?;
-        let docs = public::hub_docs(store, &reader, &hub)
+        // A documentation with nothing published has nothing to find.
+        let views: Vec<DocView> = st
+            .library
+            .hub_views(&reader, &hub, MAX_HUB_DOCS)
             .await
             .map_err(|e| page_error(&st, e))?;
-        let mut views = Vec::new();
-        for doc in docs.into_iter().take(MAX_HUB_DOCS) {
-            // A documentation with nothing published has nothing to find.
-            if let Ok(v) = DocView::open(&st, doc, None).await {
-                views.push(v);
-            }
+        let mut v = Validator::new().add(hub.slug.as_str()).add(&hub.name);
+        for view in &views {
+            v = v.add_view(view).add(view.head().to_string());
         }
-        let mut h = Sha256::new();
-        h.update(build_id());
-        h.update(hub.slug.as_str());
-        h.update(&hub.name);
-        for v in &views {
-            v.hash_into(&mut h);
-            h.update(v.head().to_string());
-        }
-        h.update(format.segment());
-        h.update("\0");
-        h.update(&q);
-        let etag = etag_of(h);
+        let etag = v.add(format.segment()).add("\0").add(&q).etag();
         if let Some(r) = not_modified(&headers, &etag) {
             return Ok::<_, Response>(r);
         }
@@ -376,7 +277,11 @@ pub async fn hub_search(
             if !searched {
                 break;
             }
-            let (loaded, index, _) = indexed(&st, v).await?;
+            let (loaded, index, _) = st
+                .library
+                .indexed(v)
+                .await
+                .map_err(|e| page_error(&st, e))?;
             sources.push((v.base.clone(), v.doc.name.clone(), loaded, index));
         }
         let chrome = hub_chrome(&st, &hub);
@@ -431,7 +336,7 @@ pub async fn hub_search(
                     (status_of(error), body)
                 })
                 .await
-                .map_err(|e| page_error(&st, e))?;
+                .map_err(|e| page_error(&st, e.into()))?;
         Ok(results_response(status, body, &etag, format))
     };
     answer.await.unwrap_or_else(|r| r)
@@ -452,8 +357,9 @@ mod tests {
         assert_eq!(query_param(Some("x=1&q=%3Cscript%3E")), "<script>");
         assert_eq!(query_param(Some("q=%FF")), "\u{FFFD}");
         assert_eq!(query_param(None), "");
+        let r = search_redirect(StatusCode::PERMANENT_REDIRECT, "/doc/a/search", "a b&c");
         assert_eq!(
-            with_query("/doc/a/search", "a b&c"),
+            r.headers()[axum::http::header::LOCATION],
             "/doc/a/search?q=a+b%26c"
         );
     }

@@ -39,7 +39,8 @@ pub struct FeedEntry {
     pub summary: String,
 }
 
-/// Keeps only the characters XML 1.0 allows (`#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`).
+/// Keeps only the characters XML 1.0 allows (`#x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]`),
+/// and neutralizes bidirectional controls ([`crate::neutral`]).
 fn xml_text(s: &str) -> std::borrow::Cow<'_, str> {
     let ok = |c: char| {
         matches!(c, '\t' | '\n' | '\r')
@@ -47,11 +48,30 @@ fn xml_text(s: &str) -> std::borrow::Cow<'_, str> {
             || ('\u{E000}'..='\u{FFFD}').contains(&c)
             || c >= '\u{10000}'
     };
-    if s.chars().all(ok) {
+    if s.chars()
+        .all(|c| ok(c) && !crate::neutral::is_bidi_control(c))
+    {
         std::borrow::Cow::Borrowed(s)
     } else {
-        std::borrow::Cow::Owned(s.chars().filter(|&c| ok(c)).collect())
+        std::borrow::Cow::Owned(
+            s.chars()
+                .filter(|&c| ok(c))
+                .map(|c| {
+                    if crate::neutral::is_bidi_control(c) {
+                        crate::neutral::REPLACEMENT
+                    } else {
+                        c
+                    }
+                })
+                .collect(),
+        )
     }
+}
+
+/// RSS readers read `title` and `description` as HTML: document text goes there HTML-escaped (then XML-escaped by
+/// the writer), so that a reader shows it as text and no markup of a document reaches a subscriber.
+fn rss_text(w: &mut Writer<Vec<u8>>, name: &str, text: &str) -> io::Result<()> {
+    text_el(w, name, &crate::escape(text))
 }
 
 fn rfc3339(t: OffsetDateTime) -> String {
@@ -132,14 +152,14 @@ pub fn rss(feed: &Feed<'_>) -> String {
             .with_attribute(("xmlns:atom", "http://www.w3.org/2005/Atom"))
             .write_inner_content(|w| {
                 w.create_element("channel").write_inner_content(|w| {
-                    text_el(w, "title", feed.title)?;
+                    rss_text(w, "title", feed.title)?;
                     text_el(w, "link", feed.page_url)?;
                     let description = if feed.subtitle.trim().is_empty() {
                         feed.title
                     } else {
                         feed.subtitle
                     };
-                    text_el(w, "description", description)?;
+                    rss_text(w, "description", description)?;
                     w.create_element("atom:link")
                         .with_attribute(("href", xml_text(feed.self_url).as_ref()))
                         .with_attribute(("rel", "self"))
@@ -149,13 +169,13 @@ pub fn rss(feed: &Feed<'_>) -> String {
                     text_el(w, "generator", "Specpress")?;
                     for e in feed.entries {
                         w.create_element("item").write_inner_content(|w| {
-                            text_el(w, "title", &e.title)?;
+                            rss_text(w, "title", &e.title)?;
                             text_el(w, "link", &e.url)?;
                             w.create_element("guid")
                                 .with_attribute(("isPermaLink", "false"))
                                 .write_text_content(BytesText::new(&xml_text(&e.id)))?;
                             text_el(w, "pubDate", &rfc2822(e.published))?;
-                            text_el(w, "description", &e.summary)?;
+                            rss_text(w, "description", &e.summary)?;
                             Ok(())
                         })?;
                     }
@@ -212,17 +232,33 @@ mod tests {
             updated: t,
             entries: &entries,
         };
+        // Atom says its texts are text; RSS readers read title and description as HTML, so there the text is
+        // HTML-escaped: decoded once more by the reader, it is the same text, and never markup.
+        let html_decoded = |s: &str| {
+            s.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+                .replace("&amp;", "&")
+        };
         for (xml, kind) in [
             (atom(&feed), feed_rs::model::FeedType::Atom),
             (rss(&feed), feed_rs::model::FeedType::RSS2),
         ] {
             let parsed = feed_rs::parser::parse(xml.as_bytes()).expect("a valid feed");
             assert_eq!(parsed.feed_type, kind);
-            assert_eq!(parsed.title.as_ref().unwrap().content, "Pets <API>");
+            let shown = |s: &str| match kind {
+                feed_rs::model::FeedType::RSS2 => {
+                    assert!(!s.contains('<'), "RSS text reaches readers as markup: {s}");
+                    html_decoded(s)
+                }
+                _ => s.to_owned(),
+            };
+            assert_eq!(shown(&parsed.title.as_ref().unwrap().content), "Pets <API>");
             assert_eq!(parsed.entries.len(), 2);
             let e = &parsed.entries[0];
             assert_eq!(
-                e.title.as_ref().unwrap().content,
+                shown(&e.title.as_ref().unwrap().content),
                 "2.0.0 <b>& \"Pets\"",
                 "control characters dropped, markup kept as text"
             );

@@ -44,6 +44,7 @@ pub mod changes;
 pub mod feed;
 mod html;
 mod markdown;
+pub mod neutral;
 mod pages;
 mod schema;
 pub mod search;
@@ -54,6 +55,7 @@ mod usage;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};
 pub use html::{Html, escape};
+pub use neutral::{neutral, neutral_owned};
 pub use search::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
 pub use shell::{Layout, layout};
 pub use site::Site;

@@ -50,6 +50,7 @@ pub fn escape_markdown(s: &str) -> String {
             }
             '\n' | '\r' | '\t' => out.push(' '),
             c if c.is_control() => {}
+            c if crate::neutral::is_bidi_control(c) => out.push(crate::neutral::REPLACEMENT),
             c => out.push(c),
         }
     }

@@ -27,6 +27,9 @@ const INLINE_ENCODE_BYTES: usize = 256 * 1024;
 pub struct DynamoStore {
     client: Client,
     table: String,
+    /// The local server's organization once it has been read (it never changes once recorded): public slug lookups
+    /// that miss fall back to it, and the cache keeps that fallback to one read whatever the answer.
+    default_org: std::sync::Arc<std::sync::OnceLock<OrgId>>,
 }
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
@@ -37,6 +40,7 @@ impl DynamoStore {
         DynamoStore {
             client,
             table: table.into(),
+            default_org: Default::default(),
         }
     }
 
@@ -408,6 +412,20 @@ impl OrgStore for DynamoStore {
     }
 }
 
+impl DynamoStore {
+    /// [`OrgStore::get_default_org`], read from the table until it is found, then from memory.
+    async fn default_org_cached(&self) -> Result<Option<OrgId>> {
+        if let Some(org) = self.default_org.get() {
+            return Ok(Some(*org));
+        }
+        let org = self.get_default_org().await?;
+        if let Some(o) = org {
+            let _ = self.default_org.set(o);
+        }
+        Ok(org)
+    }
+}
+
 #[async_trait]
 impl HubStore for DynamoStore {
     async fn create_hub(&self, hub: &Hub, token: &TokenHash) -> Result<()> {
@@ -474,7 +492,7 @@ impl HubStore for DynamoStore {
                 self.get_hub(org, HubId(parse_uuid(&m, "hub_id")?)).await
             }
             // Hubs created before slugs were claimed installation-wide: the local server's organization.
-            None => match self.get_default_org().await? {
+            None => match self.default_org_cached().await? {
                 Some(org) => self.hub_by_slug(org, slug).await,
                 None => Ok(None),
             },
@@ -531,7 +549,10 @@ impl DocStore for DynamoStore {
                 self.get_doc(org, DocId(parse_uuid(&m, "doc_id")?)).await
             }
             // Documentations created before slugs were claimed installation-wide: the local server's organization.
-            None => match self.get_default_org().await? {
+            // A miss costs two reads like a hit (the public slug, then the organization's slug marker or the
+            // default organization when there is none), so the time of an answer does not tell a private
+            // documentation from an unknown one (`usecases::public::find_doc`).
+            None => match self.default_org_cached().await? {
                 Some(org) => self.doc_by_slug(org, slug).await,
                 None => Ok(None),
             },

@@ -66,7 +66,11 @@ async fn changelog_of(
 ) -> Answer {
     let doc = open_doc(st, reader, key, &parts.uri).await?;
     let branch = changelog_branch(st, &doc, branch, format)?;
-    let view = DocView::open(st, doc, branch).await?;
+    let view = st
+        .library
+        .open(doc, branch)
+        .await
+        .map_err(|e| page_error(st, e))?;
     let total = view.branch.seq;
     let pages = total.div_ceil(u64::from(PER_PAGE)).max(1);
     let page = changelog_page_number(st, parts, format, pages)?;
@@ -75,31 +79,36 @@ async fn changelog_of(
     } else {
         FEED_ENTRIES
     };
-    let mut h = Sha256::new();
-    view.hash_into(&mut h);
-    h.update(total.to_le_bytes());
-    h.update(view.head().to_string());
-    h.update(page.to_le_bytes());
-    h.update(suffix(format));
+    let mut v = Validator::of_view(&view)
+        .add(total.to_le_bytes())
+        .add(view.head().to_string())
+        .add(page.to_le_bytes())
+        .add(suffix(format));
     if format != Format::Page {
-        h.update(origin_of(st, parts));
+        v = v.add(origin_of(st, parts));
     }
-    let etag = etag_of(h);
+    let etag = v.etag();
     if let Some(r) = not_modified(&parts.headers, &etag) {
         return Ok(r);
     }
-    let versions = public::releases(
-        st.app.store.as_ref(),
-        &view.doc,
-        &view.branch,
-        (page - 1) * u64::from(limit),
-        limit,
-    )
-    .await
-    .map_err(|e| page_error(st, e))?;
+    let versions = st
+        .library
+        .releases(
+            &view.doc,
+            &view.branch,
+            (page - 1) * u64::from(limit),
+            limit,
+        )
+        .await
+        .map_err(|e| page_error(st, e))?;
     let mut states = Vec::with_capacity(versions.len());
     for v in &versions {
-        states.push(release_state(st, v).await.map_err(|e| page_error(st, e))?);
+        states.push(
+            st.library
+                .release_state(v)
+                .await
+                .map_err(|e| page_error(st, e))?,
+        );
     }
     let listed = Listed {
         hrefs: versions
@@ -126,20 +135,15 @@ fn changelog_branch(
     format: Format,
 ) -> Result<Option<Slug>, Response> {
     let Some(b) = branch else { return Ok(None) };
-    let Some(slug) = specpress_domain::branch_rules::slug_from_path(b) else {
-        return Err(not_found(
-            st,
-            "Branch not found",
-            "This documentation has no such branch.",
-        ));
-    };
-    if slug == doc.default_branch {
-        return Err(
-            Redirect::temporary(&format!("/doc/{}/changes{}", doc.slug, suffix(format)))
-                .into_response(),
-        );
+    match branch_in_url(doc, b) {
+        Err(e) => Err(page_error(st, e)),
+        Ok(BranchInUrl::Default) => Err(moved_temporarily(&format!(
+            "/doc/{}/changes{}",
+            doc.slug,
+            suffix(format)
+        ))),
+        Ok(BranchInUrl::Named(slug)) => Ok(Some(slug)),
     }
-    Ok(Some(slug))
 }
 
 /// The page a changelog URL asks for (`?page=`, pages only; feeds hold the newest entries): 1 to `pages`, else a 404
@@ -218,7 +222,7 @@ async fn changelog_html(
     pages: u64,
     etag: &str,
 ) -> Response {
-    let head = crate::pages::loaded_version(st, view.head()).await.ok();
+    let head = st.library.load_head(view).await.ok();
     let head_version = head.as_ref().map(|(_, v)| v.clone());
     let chrome = doc_chrome(st, view, head_version.as_ref(), true);
     let published: Vec<String> = listed
@@ -307,18 +311,7 @@ pub(crate) fn feed_response(feed: &Feed<'_>, format: Format, etag: &str) -> Resp
         Format::Rss => (feed::rss(feed), "application/rss+xml; charset=utf-8"),
         _ => (feed::atom(feed), "application/atom+xml; charset=utf-8"),
     };
-    let mut resp = (
-        [
-            (header::CONTENT_TYPE, ct),
-            (header::CACHE_CONTROL, "public, no-cache"),
-        ],
-        body,
-    )
-        .into_response();
-    if let Ok(v) = HeaderValue::from_str(etag) {
-        resp.headers_mut().insert(header::ETAG, v);
-    }
-    resp
+    revalidated(ct, body, etag)
 }
 
 #[cfg(test)]

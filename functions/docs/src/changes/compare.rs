@@ -9,9 +9,9 @@ async fn find_version(
     key: Option<&str>,
 ) -> Result<Option<Version>, Response> {
     let Some(key) = key else { return Ok(None) };
-    match public::doc_version(st.app.store.as_ref(), doc, key, st.app.now()).await {
+    match st.library.doc_version(doc, key).await {
         Ok(v) => Ok(Some(v)),
-        Err(DomainError::NotFound(_)) => Ok(None),
+        Err(ReadError::Missing(_)) => Ok(None),
         Err(e) => Err(page_error(st, e)),
     }
 }
@@ -43,8 +43,11 @@ pub async fn compare(
 
 async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -> Answer {
     let doc = open_doc(st, reader, key, &parts.uri).await?;
-    let view = DocView::open(st, doc, None).await?;
-    let store = st.app.store.as_ref();
+    let view = st
+        .library
+        .open(doc, None)
+        .await
+        .map_err(|e| page_error(st, e))?;
     let from_key = query_value(&parts.uri, "from");
     let to_key = query_value(&parts.uri, "to");
     let mut problem: Option<&str> = None;
@@ -58,7 +61,7 @@ async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -
     let state = match (&from, &to) {
         (Some(a), Some(b)) if a.id == b.id => None,
         (Some(a), Some(b)) => Some(Shown::Diff(
-            outcome(st, a, b).await.map_err(|e| page_error(st, e))?,
+            st.library.diff(a, b).await.map_err(|e| page_error(st, e))?,
         )),
         _ => None,
     };
@@ -70,7 +73,9 @@ async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -
     // The form's lists: the newest versions of each published branch.
     let mut options_owned: Vec<(String, Vec<(String, String)>)> = Vec::new();
     for b in view.branches.iter().take(COMPARE_BRANCHES) {
-        let versions = public::releases(store, &view.doc, b, 0, COMPARE_VERSIONS)
+        let versions = st
+            .library
+            .releases(&view.doc, b, 0, COMPARE_VERSIONS)
             .await
             .map_err(|e| page_error(st, e))?;
         options_owned.push((
@@ -92,7 +97,7 @@ async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -
             )
         })
         .collect();
-    let head = crate::pages::loaded_version(st, view.head()).await.ok();
+    let head = st.library.load_head(&view).await.ok();
     let chrome = doc_chrome(st, &view, head.as_ref().map(|(_, hv)| hv), false);
     let refs: Vec<Option<(String, String, String, String)>> = [&from, &to]
         .iter()
@@ -134,13 +139,5 @@ async fn compare_of(st: &DocsState, reader: &Reader, parts: &Parts, key: &str) -
     };
     let link = linker(head.as_ref().map(|(l, _)| l.as_ref()), &view.base);
     let html = chrome.with(|ctx| render::compare_page(ctx, &page, &link));
-    Ok((
-        status,
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        html,
-    )
-        .into_response())
+    Ok(html_no_store(status, html, "no-cache"))
 }

@@ -2,39 +2,6 @@
 
 use super::*;
 
-/// The releases of a hub's APIs, newest first: the `limit` newest across its documentations' default branches.
-/// Only the documentations whose latest release is among the `limit` newest can contribute (any other has at least
-/// `limit` newer releases elsewhere), so at most `limit` histories are read, each for at most `limit` versions.
-pub(crate) async fn hub_releases(
-    st: &DocsState,
-    apis: &[specpress_domain::usecases::hubs::HubApi],
-    limit: u32,
-) -> Result<Vec<(Documentation, Version, Shown)>, DomainError> {
-    let store = st.app.store.as_ref();
-    let mut recent: Vec<&specpress_domain::usecases::hubs::HubApi> =
-        apis.iter().filter(|a| a.head.is_some()).collect();
-    recent.sort_by_key(|a| std::cmp::Reverse(a.head.as_ref().map(|h| h.created_at)));
-    recent.truncate(limit as usize);
-    let mut all: Vec<(Documentation, Version)> = Vec::new();
-    for api in recent {
-        let Some(branch) = public::doc_branch(store, &api.doc, &api.doc.default_branch).await?
-        else {
-            continue;
-        };
-        for v in public::releases(store, &api.doc, &branch, 0, limit).await? {
-            all.push((api.doc.clone(), v));
-        }
-    }
-    all.sort_by_key(|(_, v)| std::cmp::Reverse((v.created_at, v.id.0)));
-    all.truncate(limit as usize);
-    let mut out = Vec::with_capacity(all.len());
-    for (doc, v) in all {
-        let state = release_state(st, &v).await?;
-        out.push((doc, v, state));
-    }
-    Ok(out)
-}
-
 /// Owned pieces of a hub's combined changelog, for its page and feeds.
 pub(crate) struct HubReleases {
     pub hrefs: Vec<String>,

@@ -27,82 +27,72 @@ pub async fn change(
 }
 
 async fn change_json(st: &DocsState, headers: &HeaderMap, doc: &PublicDoc, id: &str) -> Answer {
-    let now = st.app.now();
-    let api = |e: DomainError| ApiError::from(e).into_response();
-    let v = public::doc_version(st.app.store.as_ref(), doc, id, now)
-        .await
-        .map_err(api)?;
-    let mut h = Sha256::new();
-    h.update(v.id.to_string());
-    h.update(
-        v.previous_version_id
-            .map(|p| p.to_string())
-            .unwrap_or_default(),
-    );
-    h.update("json");
-    let etag = etag_of(h);
+    let v = st.library.doc_version(doc, id).await.map_err(json_error)?;
+    let etag = Validator::new()
+        .add(v.id.to_string())
+        .add(
+            v.previous_version_id
+                .map(|p| p.to_string())
+                .unwrap_or_default(),
+        )
+        .add("json")
+        .etag();
     if let Some(r) = not_modified(headers, &etag) {
         return Ok(r);
     }
-    let body = match release_state(st, &v).await.map_err(api)? {
+    let body = match st.library.release_state(&v).await.map_err(json_error)? {
         Shown::First => "[]".to_owned(),
         Shown::Unavailable => {
-            return Err(api(DomainError::NotFound(
+            return Err(json_error(ReadError::Failed(DomainError::NotFound(
                 "The version this one followed is no longer available".into(),
-            )));
+            ))));
         }
         Shown::Diff(o) => o.details.clone(),
     };
-    let mut resp = (
-        [
-            (header::CONTENT_TYPE, "application/json; charset=utf-8"),
-            (header::CACHE_CONTROL, "public, no-cache"),
-        ],
-        body,
-    )
-        .into_response();
-    if let Ok(v) = HeaderValue::from_str(&etag) {
-        resp.headers_mut().insert(header::ETAG, v);
-    }
-    Ok(resp)
+    Ok(revalidated(types::JSON, body, &etag))
 }
 
 async fn change_page(st: &DocsState, headers: &HeaderMap, doc: &PublicDoc, id: &str) -> Answer {
-    let now = st.app.now();
-    let store = st.app.store.as_ref();
-    let v = public::doc_version(store, doc, id, now)
+    let v = st
+        .library
+        .doc_version(doc, id)
         .await
         .map_err(|e| page_error(st, e))?;
-    let view = view_of(st, doc, &v).await;
-    let previous = public::previous_version(store, &v, now)
-        .await
-        .map_err(|e| page_error(st, e))?;
-    let mut h = Sha256::new();
-    match &view {
-        Some(view) => view.hash_into(&mut h),
-        None => h.update(crate::view::build_id()),
+    let view = st.library.view_of(doc, &v).await;
+    let previous =
+        specpress_domain::usecases::public::previous_version(st.library.store(), &v, st.app.now())
+            .await
+            .map_err(|e| page_error(st, e.into()))?;
+    let mut validator = match &view {
+        Some(view) => Validator::of_view(view),
+        None => Validator::new(),
     }
-    h.update(v.id.to_string());
-    h.update(
+    .add(v.id.to_string())
+    .add(
         previous
             .as_ref()
             .map(|p| p.id.to_string())
             .unwrap_or_default(),
     );
     if let Some(view) = &view {
-        h.update(view.head().to_string());
+        validator = validator.add(view.head().to_string());
     }
-    let etag = etag_of(h);
+    let etag = validator.etag();
     if let Some(r) = not_modified(headers, &etag) {
         return Ok(r);
     }
     let state = match (&previous, v.previous_version_id) {
         (_, None) => Shown::First,
         (None, Some(_)) => Shown::Unavailable,
-        (Some(p), Some(_)) => Shown::Diff(outcome(st, p, &v).await.map_err(|e| page_error(st, e))?),
+        (Some(p), Some(_)) => Shown::Diff(
+            st.library
+                .diff(p, &v)
+                .await
+                .map_err(|e| page_error(st, e))?,
+        ),
     };
-    let head = match view.as_ref().map(DocView::head) {
-        Some(id) => crate::pages::loaded_version(st, id).await.ok(),
+    let head = match &view {
+        Some(view) => st.library.load_head(view).await.ok(),
         None => None,
     };
     let mut chrome = match &view {
@@ -171,33 +161,29 @@ pub async fn diff(State(st): State<DocsState>, Path(id): Path<String>) -> Respon
 }
 
 async fn diff_of(st: &DocsState, id: &str) -> Answer {
-    let view = diffs::get_diff(st.app.store.as_ref(), id, st.app.now())
+    let failed = |e: DomainError| page_error(st, ReadError::or_missing(e, Missing::Version));
+    let view = diffs::get_diff(st.library.store(), id, st.app.now())
         .await
-        .map_err(|e| page_error(st, e))?;
-    let parts = view.rendered.parts().map_err(|e| page_error(st, e))?;
+        .map_err(|e| match e {
+            DomainError::NotFound(m) => not_found(st, "Not found", &m),
+            e => failed(e),
+        })?;
+    let parts = view.rendered.parts().map_err(failed)?;
     let details = parts.details.get().to_owned();
     let changes = CpuGate::shared()
         .run(move || Changes::parse(&details))
         .await
-        .map_err(|e| page_error(st, e))?
-        .map_err(|e| page_error(st, DomainError::unexpected(e)))?;
+        .map_err(failed)?
+        .map_err(|e| failed(DomainError::unexpected(e)))?;
     let rid = view.record.id.to_string();
     let base = format!("/diff/{rid}");
     let chrome = Chrome {
-        base: base.clone(),
-        doc_name: view.record.title.clone(),
-        branches: Vec::new(),
-        version: None,
-        assets: st.assets.clone(),
-        links: Vec::new(),
-        search_action: None,
         alternates: vec![(
             format!("{base}/current.json"),
             "application/json".to_owned(),
             "Current document".to_owned(),
         )],
-        noindex: true,
-        signed_in: crate::access::signed_in(),
+        ..Chrome::bare(st, base.clone(), view.record.title.clone())
     };
     let previous = format!("{base}/previous.json");
     let current = format!("{base}/current.json");
@@ -210,12 +196,5 @@ async fn diff_of(st: &DocsState, id: &str) -> Answer {
         expires_at: expires.as_deref(),
     };
     let html = chrome.with(|ctx| render::diff_page(ctx, &page));
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-store"),
-        ],
-        html,
-    )
-        .into_response())
+    Ok(html_no_store(StatusCode::OK, html, "no-store"))
 }

@@ -260,6 +260,41 @@ pub async fn get_doc(store: &dyn Store, p: &Principal, key: &str) -> Result<Docu
     resolve_doc(store, p, key.trim()).await
 }
 
+/// What readers meet of a documentation: [`Visibility::Private`] when it is private on its own or because its hub is
+/// (`visibility` in the API is its own setting, what `PATCH` changes).
+pub async fn effective_visibility(store: &dyn Store, doc: &Documentation) -> Result<Visibility> {
+    let hub = match doc.hub_id {
+        Some(h) => store.get_hub(doc.org_id, h).await?,
+        None => None,
+    };
+    Ok(effective(doc, hub.as_ref()))
+}
+
+/// [`effective_visibility`] of each of `docs` (of organization `org`), with one read of the organization's hubs.
+pub async fn effective_visibilities(
+    store: &dyn Store,
+    org: OrgId,
+    docs: &[Documentation],
+) -> Result<Vec<Visibility>> {
+    let hubs = if docs.iter().any(|d| d.hub_id.is_some()) {
+        store.list_hubs(org).await?
+    } else {
+        Vec::new()
+    };
+    Ok(docs
+        .iter()
+        .map(|d| effective(d, d.hub_id.and_then(|id| hubs.iter().find(|h| h.id == id))))
+        .collect())
+}
+
+fn effective(doc: &Documentation, hub: Option<&Hub>) -> Visibility {
+    if crate::usecases::public::is_private(doc, hub) {
+        Visibility::Private
+    } else {
+        Visibility::Public
+    }
+}
+
 /// Sets who may read a documentation's public pages (`PATCH /docs/{doc}`): an organization token, or the token of
 /// the hub it belongs to. A documentation token may not change its own documentation's visibility (403); a
 /// documentation out of the caller's reach is answered as absent (404).

@@ -92,8 +92,20 @@ async fn hub_of(store: &dyn Store, doc: &Documentation) -> Result<Option<Hub>> {
     }
 }
 
+/// A hub read whose answer is dropped, made where a "not found" would otherwise have done one read less than the
+/// answer for a documentation in a hub (its result, even a failure, changes nothing).
+async fn same_work_as_a_hub_read(store: &dyn Store) {
+    let nobody = crate::model::OrgId(uuid::Uuid::nil());
+    let none = crate::model::HubId(uuid::Uuid::nil());
+    let _ = store.get_hub(nobody, none).await;
+}
+
 /// Finds a documentation by slug or id for a public page. `NotFound` when there is none, or when the reader may not
 /// see it (the same answer).
+///
+/// The same work is done before every "not found", whatever the reason: one documentation read and one hub read (of
+/// its hub, or of an id that names none), so that a private documentation cannot be told from an unknown key by how
+/// long the answer takes. A key that cannot be a slug or an id is refused before any read, the same for all.
 pub async fn find_doc(store: &dyn Store, reader: &Reader, key: &str) -> Result<PublicDoc> {
     let (doc, by_id) = if let Some(id) = DocId::parse(key) {
         (store.get_doc_public(id).await?, true)
@@ -101,8 +113,19 @@ pub async fn find_doc(store: &dyn Store, reader: &Reader, key: &str) -> Result<P
         let slug = Slug::parse(key).map_err(|_| doc_not_found())?;
         (store.doc_by_public_slug(&slug).await?, false)
     };
-    let doc = doc.ok_or_else(doc_not_found)?;
-    let hub = hub_of(store, &doc).await?;
+    let Some(doc) = doc else {
+        same_work_as_a_hub_read(store).await;
+        return Err(doc_not_found());
+    };
+    let hub = match doc.hub_id {
+        Some(_) => hub_of(store, &doc).await?,
+        None if doc.visibility.is_private() => {
+            same_work_as_a_hub_read(store).await;
+            None
+        }
+        // A public documentation outside any hub is shown: nothing to hide, no read to match.
+        None => None,
+    };
     if !reader.may_read_doc(&doc, hub.as_ref()) {
         return Err(doc_not_found());
     }

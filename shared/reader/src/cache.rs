@@ -64,11 +64,11 @@ impl std::fmt::Debug for SiteCache {
 
 /// Parses a stored bundle and indexes its pages. CPU-bound: run it on the CPU gate.
 pub fn load(bundle: &Bundle) -> Result<Loaded> {
-    let refs = specpress_api::engine::references(bundle);
+    let refs = specpress_engines::engine::references(bundle);
     let doc = specpress_spec::parse(
         &bundle.definition,
         &refs,
-        &specpress_api::engine::stored_limits(),
+        &specpress_engines::engine::stored_limits(),
     )
     .map_err(DomainError::unexpected)?;
     let site = Site::build(&doc);

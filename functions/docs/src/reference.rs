@@ -1,0 +1,126 @@
+//! A reference page of an opened documentation, as HTML or as Markdown: the page lookup (alias and trailing-slash
+//! redirects, a missing page), its validator and its rendering on the CPU gate. The HTML routes and the `.md`
+//! routes both present through here, from one open view and one loaded head.
+
+use std::sync::Arc;
+
+use axum::http::HeaderMap;
+use specpress_domain::model::Version;
+use specpress_engines::cpu::CpuGate;
+use specpress_reader::{DocView, Loaded, Missing, ReadError};
+use specpress_render::{Lookup, MarkdownContext, PageRef};
+
+use crate::DocsState;
+use crate::respond::{
+    Answer, Chrome, Validator, html_page, missing, moved_permanently, not_modified, page_error,
+    revalidated, rfc3339_seconds, types,
+};
+
+/// The two forms of a reference page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    Html,
+    Markdown,
+}
+
+impl Form {
+    fn suffix(self) -> &'static str {
+        match self {
+            Form::Html => "",
+            Form::Markdown => ".md",
+        }
+    }
+}
+
+/// The page at `path` of a site, or the answer already due (a redirect to its canonical path, a 404 page).
+pub fn lookup(
+    st: &DocsState,
+    loaded: &Loaded,
+    base: &str,
+    path: &str,
+    form: Form,
+) -> Result<PageRef, axum::response::Response> {
+    match loaded.site.lookup(path) {
+        Lookup::Page(p) => Ok(p),
+        Lookup::Redirect(to) => {
+            let target = if to.is_empty() {
+                format!("{base}{}", form.suffix())
+            } else {
+                format!("{base}/{to}{}", form.suffix())
+            };
+            Err(moved_permanently(&target))
+        }
+        Lookup::NotFound => Err(missing(st, Missing::Page)),
+    }
+}
+
+/// A page of the head of `view`, already loaded, in `form`.
+pub async fn present(
+    st: &DocsState,
+    headers: &HeaderMap,
+    view: &DocView,
+    head: (Arc<Loaded>, Version),
+    page: &str,
+    form: Form,
+) -> Answer {
+    let (loaded, version) = head;
+    let page_ref = lookup(st, &loaded, &view.base, page, form)?;
+    // The validator: the version, the page, and everything else the page shows (name, branches), for this build.
+    let mut v = Validator::of_view(view).add(version.id.to_string());
+    if form == Form::Markdown {
+        v = v.add("md\0");
+    }
+    let etag = v.add(page).etag();
+    if let Some(r) = not_modified(headers, &etag) {
+        return Ok(r);
+    }
+    match form {
+        Form::Html => {
+            let chrome = Chrome::of_view(st, view, Some(&version));
+            let html = CpuGate::shared()
+                .run(move || {
+                    chrome.with(|ctx| loaded.site.render(&loaded.doc, &page_ref, ctx).html)
+                })
+                .await
+                .map_err(|e| page_error(st, ReadError::Failed(e)))?;
+            Ok(html_page(html, &etag))
+        }
+        Form::Markdown => {
+            let base = view.base.clone();
+            let name = view.doc.name.clone();
+            let api_version = version.analysis.api_version.clone();
+            let published = rfc3339_seconds(version.created_at);
+            let text = CpuGate::shared()
+                .run(move || {
+                    loaded.site.render_markdown(
+                        &loaded.doc,
+                        &page_ref,
+                        &MarkdownContext {
+                            base: &base,
+                            doc_name: &name,
+                            version: Some((&api_version, &published)),
+                        },
+                    )
+                })
+                .await
+                .map_err(|e| page_error(st, ReadError::Failed(e)))?;
+            Ok(revalidated(types::MARKDOWN, text, &etag))
+        }
+    }
+}
+
+/// A page of `view`'s head in `form`: loads the head (from the cache), then [`present`].
+pub async fn page(
+    st: &DocsState,
+    headers: &HeaderMap,
+    view: &DocView,
+    page: &str,
+    form: Form,
+) -> Answer {
+    let head = st
+        .library
+        .load_head(view)
+        .await
+        .map_err(|e| page_error(st, e))?;
+    present(st, headers, view, head, page, form).await
+}

@@ -1,0 +1,131 @@
+//! A private documentation cannot be told from an unknown one by the work its "not found" takes: the storage
+//! requests behind each lookup, counted at the SDK on the embedded engine, are the same in number and kind.
+
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::BoxError;
+use specpress_domain::model::Visibility;
+use specpress_domain::token::{Principal, Scope};
+use specpress_domain::usecases::manage;
+use specpress_domain::usecases::public::Reader;
+use specpress_local::embedded::{Embedded, Storage, Transport};
+use specpress_reader::{Budgets, Library, Missing, ReadError};
+use specpress_store_dynamodb::DynamoStore;
+use time::OffsetDateTime;
+
+/// Records the DynamoDB operation of every request the SDK sends.
+#[derive(Debug, Clone, Default)]
+struct Requests(Arc<Mutex<Vec<String>>>);
+
+impl Requests {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
+    }
+}
+
+impl Intercept for Requests {
+    fn name(&self) -> &'static str {
+        "requests"
+    }
+
+    fn read_before_transmit(
+        &self,
+        ctx: &BeforeTransmitInterceptorContextRef<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let target = ctx
+            .request()
+            .headers()
+            .get("x-amz-target")
+            .unwrap_or("")
+            .to_owned();
+        self.0.lock().expect("not poisoned").push(target);
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_not_found_of_a_documentation_costs_the_same_storage_requests() {
+    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
+        .await
+        .expect("engine starts");
+    let requests = Requests::default();
+    let base = engine.in_process_client().await;
+    let conf = base
+        .config()
+        .to_builder()
+        .interceptor(requests.clone())
+        .build();
+    let client = aws_sdk_dynamodb::Client::from_conf(conf);
+    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
+        .await
+        .expect("table");
+    let store: Arc<dyn specpress_domain::ports::Store> =
+        Arc::new(DynamoStore::new(client, "specpress"));
+    let now = OffsetDateTime::now_utc();
+    let (org, _) = manage::create_org(store.as_ref(), "Org", now)
+        .await
+        .expect("org");
+    let p = Principal {
+        org_id: org.id,
+        scope: Scope::Org,
+    };
+    let hub = |slug: &'static str, v| {
+        let store = store.clone();
+        let p = p.clone();
+        async move {
+            manage::create_hub(store.as_ref(), &p, slug, Some(slug), None, v, now)
+                .await
+                .expect("hub");
+        }
+    };
+    hub("open", Visibility::Public).await;
+    hub("closed", Visibility::Private).await;
+    for (slug, hub, v) in [
+        ("alone", None, Visibility::Private),
+        ("in-open", Some("open"), Visibility::Private),
+        ("in-closed", Some("closed"), Visibility::Public),
+        ("shown", None, Visibility::Public),
+    ] {
+        manage::create_doc(store.as_ref(), &p, slug, Some(slug), hub, v, now)
+            .await
+            .expect("doc");
+    }
+    let library = Library::new(store.clone(), Budgets::default());
+    let compare = |phase: &'static str| {
+        let library = &library;
+        let requests = requests.clone();
+        async move {
+            let mut seen = Vec::new();
+            for key in ["no-such-doc", "alone", "in-open", "in-closed"] {
+                requests.take();
+                let answer = library.find_doc(&Reader::Anonymous, key).await;
+                assert!(
+                    matches!(answer, Err(ReadError::Missing(Missing::Documentation))),
+                    "{phase}, {key}: {answer:?}"
+                );
+                seen.push((key, requests.take()));
+            }
+            let (first, want) = &seen[0];
+            // The public slug, the documentation (or, for a miss, the fallback read), and a hub.
+            assert_eq!(want.len(), 3, "{phase}: {want:?}");
+            for (key, got) in &seen {
+                assert_eq!(got, want, "{phase}: {key} did other work than {first}");
+            }
+        }
+    };
+    compare("as on AWS, no default organization").await;
+    // The local server has a default organization, which slug lookups fall back to.
+    manage::bootstrap_default_org(store.as_ref(), "Local", None, now)
+        .await
+        .expect("default organization");
+    let _ = library.find_doc(&Reader::Anonymous, "warm-up").await;
+    compare("as in specpress serve, with a default organization").await;
+    // A public documentation outside any hub is shown without the hub read: nothing to hide.
+    requests.take();
+    assert!(library.find_doc(&Reader::Anonymous, "shown").await.is_ok());
+    assert_eq!(requests.take().len(), 2);
+}
