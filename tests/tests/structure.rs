@@ -4,7 +4,8 @@
 //! `mod name { .. }` nesting). Each file's references to other modules of its crate become edges between files:
 //! `use` trees, paths in code (`crate::a::b::X`, `super::f`, `self::x::Y`), paths written inside macro invocations,
 //! and paths through a name a `use` brought in. A path goes to the file of the deepest module it names (an inline
-//! module is its file's).
+//! module is its file's). Visibilities (`pub(crate)`, `pub(super)`) use nothing and are no reference; neither is
+//! a `macro_rules!` macro called by name (its textual scope is not a path).
 //!
 //! A module file reaching into its own subtree is the tree, not an import: `mod child;` and `child::f()` or
 //! `pub use self::child::X` in the parent are no edge. A file using a module outside its subtree is an edge, its
