@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs its tools into ./.tools, checks formatting, lints,
-# validates the SAM template, starts moto on 127.0.0.1 for the SQS and second-DynamoDB runs, then
+# checks the dependencies (cargo-shear: none unused; cargo-deny: licences, bans, sources), validates
+# the SAM template, starts moto on 127.0.0.1 for the SQS and second-DynamoDB runs, then
 # runs every test of the workspace (end-to-end tests drive the real bump-cli against `specpress serve`),
 # checks Specpress's own OpenAPI document with openapi-spec-validator and runs schemathesis against a
 # live `specpress serve` with it (scripts/schemathesis.sh, about 3 minutes).
@@ -37,6 +38,18 @@ cargo fmt --all -- --check
 
 step "cargo clippy --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+
+# Issue 27: the dependency graph. cargo-shear fails on a dependency a crate declares and never uses (or uses only
+# in tests, benches or examples, and so should be a dev-dependency); a dependency declared only for its features
+# is listed under [package.metadata.cargo-shear] in its Cargo.toml.
+step "cargo shear: no unused dependency"
+cargo shear --locked --deny-warnings
+
+# Licences, bans (no `*` requirement; duplicate versions are warned about) and sources (crates.io only), see
+# deny.toml. Not `advisories`: the RustSec database it needs is cloned from GitHub, which this network cannot
+# reach, and no package registry ships a copy (deny.toml says more).
+step "cargo deny check licenses bans sources"
+cargo deny --locked check --hide-inclusion-graph licenses bans sources
 
 step "sam validate --lint"
 sam validate --lint --region us-east-1

@@ -147,11 +147,11 @@ impl Owner<'_> {
             return self.id.as_str().into();
         }
         match (self.endpoint, self.role) {
-            (Some(_), _) => crate::slug::slug(&self.name).into(),
+            (Some(_), _) => specpress_slug::slug(&self.name).into(),
             (None, Some(role)) => {
                 let mut id = String::with_capacity(self.name.len() + 24);
                 id.push_str("schema-");
-                crate::slug::slug_into(&mut id, &self.name);
+                specpress_slug::slug_into(&mut id, &self.name);
                 id.push('-');
                 id.push_str(role.prefix());
                 id.into()

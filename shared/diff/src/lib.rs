@@ -30,7 +30,6 @@ mod options;
 mod render;
 mod rules;
 mod schema;
-mod slug;
 mod structure;
 mod tree;
 

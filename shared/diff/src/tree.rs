@@ -2,12 +2,12 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use specpress_slug::slug_into;
 
 use crate::change::{Crumb, NodeKind, Status};
 use crate::context::Findings;
 use crate::nav::FxSet;
 use crate::rules::{Level, Side};
-use crate::slug::slug_into;
 
 /// Why a node is breaking (Bump.sh `breaking_details`).
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

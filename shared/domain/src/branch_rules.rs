@@ -21,21 +21,10 @@ use crate::model::{BRANCH_NAME_MAX, BranchName, SLUG_MAX, Slug};
 pub const RESERVED_BRANCH_SLUGS: &[&str] =
     &["head", "latest", "default", "current", "previous", "new"];
 
-/// The slug of a branch name, without truncation; `None` when the name has no ASCII letter or digit.
+/// The slug of a branch name ([`specpress_slug::slug`]), without truncation; `None` when the name has no ASCII
+/// letter or digit.
 pub fn branch_slug(name: &str) -> Option<String> {
-    let mut out = String::new();
-    let mut dash = false;
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            if dash && !out.is_empty() {
-                out.push('-');
-            }
-            dash = false;
-            out.push(c.to_ascii_lowercase());
-        } else {
-            dash = true;
-        }
-    }
+    let out = specpress_slug::slug(name);
     if out.is_empty() { None } else { Some(out) }
 }
 

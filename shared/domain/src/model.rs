@@ -92,26 +92,10 @@ impl Slug {
         }
     }
 
-    /// Derives a slug from a free-form name (lowercase ASCII letters and digits, other runs become `-`).
-    /// `None` when nothing usable remains.
+    /// Derives a slug from a free-form name ([`specpress_slug::slug`]: lowercase ASCII letters and digits, other
+    /// runs become `-`), cut to [`SLUG_MAX`] characters. `None` when nothing usable remains.
     pub fn from_name(name: &str) -> Option<Self> {
-        let mut out = String::new();
-        let mut dash = false;
-        for c in name.chars() {
-            if c.is_ascii_alphanumeric() {
-                if dash && !out.is_empty() {
-                    out.push('-');
-                }
-                dash = false;
-                out.push(c.to_ascii_lowercase());
-                if out.len() >= SLUG_MAX {
-                    break;
-                }
-            } else {
-                dash = true;
-            }
-        }
-        let out = out.trim_end_matches('-').to_owned();
+        let out = specpress_slug::slug_at_most(name, SLUG_MAX);
         if out.is_empty() {
             None
         } else {
@@ -588,6 +572,16 @@ mod tests {
             "my-great-api-v2"
         );
         assert!(Slug::from_name("!!!").is_none());
+    }
+
+    #[test]
+    fn slugs_from_long_names_are_cut_to_a_valid_slug() {
+        let long = Slug::from_name(&"a".repeat(70)).unwrap();
+        assert_eq!(long.as_str(), "a".repeat(SLUG_MAX));
+        // A cut right after a separator drops the dash: the slug stays one `Slug::parse` accepts.
+        let cut = Slug::from_name(&format!("{} b", "a".repeat(SLUG_MAX - 1))).unwrap();
+        assert_eq!(cut.as_str(), "a".repeat(SLUG_MAX - 1));
+        assert!(Slug::parse(cut.as_str()).is_ok());
     }
 
     #[test]

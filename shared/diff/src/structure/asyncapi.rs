@@ -3,6 +3,7 @@
 //! headers schemas, judged by direction), and channels with their parameters.
 
 use serde_json::json;
+use specpress_slug::slug;
 use specpress_spec::{ApiModel, Channel, Direction, Location, Map, Message, MessageOperation};
 
 use super::matching::{Entry, entries};
@@ -11,7 +12,6 @@ use crate::change::{Crumb, NodeKind, Owner, Status};
 use crate::context::{Context, Versions, opt_eq, sv};
 use crate::options::normalize_template;
 use crate::rules::{Role, StructureRule};
-use crate::slug::slug;
 
 impl<'a> Context<'a> {
     fn message_operation_owner(&mut self, op: &MessageOperation, status: Status) -> usize {

@@ -4,6 +4,7 @@
 //! removed.
 
 use serde_json::json;
+use specpress_slug::slug;
 use specpress_spec::{ApiModel, Map, Operation, OperationKind};
 
 use super::matching::{Entry, Near, entries};
@@ -11,7 +12,6 @@ use super::presence::{CALLBACK, COMPONENT_SCHEMA};
 use crate::change::{Crumb, NodeKind, Owner, Status};
 use crate::context::{At, Context, Versions, sv};
 use crate::rules::StructureRule;
-use crate::slug::slug;
 
 /// The two documents' models.
 type Models<'a> = Versions<'a, ApiModel>;

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::json;
+use specpress_slug::slug;
 use specpress_spec::{ApiModel, Location, Map, SecurityRequirement, SecurityScheme};
 
 use super::matching::{Entry, entries};
@@ -12,7 +13,6 @@ use super::presence::{OAUTH_FLOW, SECURITY_SCHEME};
 use crate::change::{Crumb, NodeKind, Owner, Status};
 use crate::context::{At, Context, sv};
 use crate::rules::StructureRule;
-use crate::slug::slug;
 
 /// Normalized security: alternatives keyed by their sorted scheme names.
 type NormSecurity = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;

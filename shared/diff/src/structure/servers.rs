@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 
 use serde_json::json;
+use specpress_slug::slug;
 use specpress_spec::{Location, Server, ServerVariable};
 
 use super::matching::{Entry, entries};
@@ -12,7 +13,6 @@ use super::presence::{ENDPOINT_SERVER, SERVER_VARIABLE};
 use crate::change::{Crumb, NodeKind, Owner, Status};
 use crate::context::{At, Context};
 use crate::rules::StructureRule;
-use crate::slug::slug;
 
 /// A URL split before the path: (`https://host:port`, `/base/path`).
 fn origin_and_path(url: &str) -> (&str, &str) {

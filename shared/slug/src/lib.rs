@@ -1,7 +1,12 @@
-//! Item ids: the slug of a name (ASCII alphanumerics lower-cased, every run of other
-//! characters one dash, none at either end).
+//! The slug of a name: ASCII letters and digits lower-cased, every run of other characters (spaces, punctuation,
+//! every non-ASCII character) one dash, none at either end: `Feature/Login v2` is `feature-login-v2`.
+//!
+//! The one definition for the whole workspace: the diff engine's item ids (`specpress-diff`) and the domain's
+//! documentation, hub and branch slugs (`specpress-domain`) are all made here. An engine-level crate with no
+//! dependencies, so that the engines need nothing of the domain and the domain nothing of the diff engine.
 
-pub(crate) fn slug(s: &str) -> String {
+/// The slug of `s`; empty when `s` has no ASCII letter or digit.
+pub fn slug(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     slug_into(&mut out, s);
     out
@@ -22,8 +27,21 @@ static SLUG_BYTES: [u8; 256] = {
     table
 };
 
+/// The slug of `s` cut to at most `max` bytes (characters: a slug is ASCII), never ending with a dash: the
+/// slug's first `max` characters, less a dash they would end with.
+pub fn slug_at_most(s: &str, max: usize) -> String {
+    let mut out = slug(s);
+    if out.len() > max {
+        out.truncate(max);
+        while out.ends_with('-') {
+            out.pop();
+        }
+    }
+    out
+}
+
 /// Appends the slug of `s` to `out`.
-pub(crate) fn slug_into(out: &mut String, s: &str) {
+pub fn slug_into(out: &mut String, s: &str) {
     // Byte by byte through a table, into a small buffer flushed as ASCII text: the bytes of a
     // non-ASCII character are not ASCII alphanumerics, and a run of separators becomes one
     // dash (none at either end), so this is the same as going by characters.
@@ -103,5 +121,21 @@ mod tests {
             slug_into(&mut appended, s);
             assert_eq!(appended, format!("prefix-{}", slug_by_chars(s)), "{s:?}");
         }
+    }
+
+    #[test]
+    fn slugs_cut_to_a_length_keep_its_first_characters_and_never_end_with_a_dash() {
+        assert_eq!(slug_at_most("  My Great API!! v2 ", 64), "my-great-api-v2");
+        assert_eq!(slug_at_most(&"a".repeat(70), 64), "a".repeat(64));
+        // Cut right after a separator: the dash goes, the slug is one shorter.
+        let name = format!("{} b", "a".repeat(63));
+        assert_eq!(slug(&name).len(), 65);
+        assert_eq!(slug_at_most(&name, 64), "a".repeat(63));
+        assert_eq!(
+            slug_at_most(&format!("{} bc", "a".repeat(62)), 64),
+            format!("{}-b", "a".repeat(62))
+        );
+        assert_eq!(slug_at_most("!!!", 64), "");
+        assert_eq!(slug_at_most("ab", 0), "");
     }
 }
