@@ -32,6 +32,7 @@
 //! | `shell` | the site shell ([`layout`]) and the API navigation ([`Site::sidebar`]) |
 //! | `markdown` | Markdown from documents: rendered and sanitized ([`markdown()`]) |
 //! | `html` | escaping, the [`Html`] type and the fragment writer every page uses |
+//! | `tpl` | what the page-body templates (`templates/pages/`, ...) share: their escaper (the engine's entities), links and `render` |
 //! | `assets` | the stylesheet and script, with hashed names |
 //!
 //! `examples/dump.rs` writes every output of the engine for the whole corpus: run it before and
@@ -50,6 +51,7 @@ pub mod search;
 mod shell;
 mod site;
 mod text;
+mod tpl;
 mod usage;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};

@@ -82,14 +82,6 @@ fn str_at<'d>(v: V<'d>, key: &str) -> Option<&'d str> {
     v.get(key).and_then(V::as_str)
 }
 
-fn heading(out: &mut Out, h: u8, id: Option<&str>, text: &str) {
-    out.raw("<h").num(h);
-    if let Some(id) = id {
-        out.raw(" id=\"").attr(id).raw("\"");
-    }
-    out.raw(">").text(text).raw("</h").num(h).raw(">");
-}
-
 /// A description's first line as plain text (its Markdown syntax dropped), for cards and lists.
 fn first_line(s: &str, max: usize) -> String {
     markdown::first_line_plain(s, max)
