@@ -21,7 +21,7 @@
 //!
 //! | module | job |
 //! |---|---|
-//! | `site` | the page index: [`Site`], its pages, paths, lookups; `site/build` builds it (pages, navigation order, aliases), `site/groups` the navigation groups (tags, path prefixes, channels) |
+//! | `site` | the page index: [`Site`], its pages, paths, lookups; `site/build` builds it (pages, navigation order, aliases), `site/groups` the navigation groups (tags, path prefixes, channels), `site/builder` what both add pages with |
 //! | `usage` | where each named schema is used (the operations that reach it) |
 //! | `pages` | [`Site::render`]: the HTML body of each page kind: `pages/home`, `topic`, `tag`, `operation`, `schemas`, `asyncapi`; sections they share: `servers`, `security`, `examples`, `lists`; `curl` (the request sample) |
 //! | `schema` | schemas on a page: `schema/flat` reads one (`$ref`s followed, `allOf` merged), `label` (type, badges, constraints), `tree` (expandable rows), `json` (JSON and code blocks), `example` (generated examples) |
