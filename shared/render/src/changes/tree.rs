@@ -104,6 +104,8 @@ pub(super) enum State {
     Unchanged,
     ContentOnly,
     NoStructuralChange,
+    /// A public diff without structural change.
+    NothingDetected,
 }
 
 /// The state of a release that has no tree to show (all but [`ReleaseChanges::Changes`]).
@@ -134,14 +136,6 @@ pub(super) fn plain_state(out: &mut Out, changes: &ReleaseChanges<'_>) -> bool {
 
 pub(super) fn short_id(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
-}
-
-pub(super) fn time_el(out: &mut Out, rfc3339: &str) {
-    out.raw("<time datetime=\"")
-        .attr(rfc3339)
-        .raw("\">")
-        .text(&crate::human_time(rfc3339))
-        .raw("</time>");
 }
 
 #[derive(Template)]

@@ -6,14 +6,13 @@ use specpress_spec::{Direction, Document, MessageOperation, SpecVersion, V};
 use askama::Template;
 
 use crate::html::{Html, Out, truncate};
-use crate::markdown::{self, MAX_MARKDOWN_BYTES};
 use crate::schema::{self, Ctx, Mode};
 use crate::site::resolve_value;
 use crate::tpl;
 
 use super::lists::ops_list;
 use super::security::requirements;
-use super::{MAX_EXAMPLES, str_at};
+use super::{MAX_EXAMPLES, md, str_at};
 
 #[derive(Template)]
 #[template(path = "pages/channel.html", escape = "engine")]
@@ -71,10 +70,6 @@ struct ExampleView<'a> {
     name: Option<&'a str>,
     headers: Option<Html>,
     payload: Option<Html>,
-}
-
-fn md(text: &str, min_heading: u8) -> Html {
-    markdown::render(text, min_heading, MAX_MARKDOWN_BYTES)
 }
 
 /// The members of a `bindings` object: protocol and compact JSON.

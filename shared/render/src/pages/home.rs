@@ -6,14 +6,13 @@ use specpress_spec::{OperationKind, SpecFamily, SpecVersion};
 
 use crate::PageContext;
 use crate::html::{Html, Out, url_or_text};
-use crate::markdown::{self, MAX_MARKDOWN_BYTES};
 use crate::schema::Ctx;
 use crate::tpl::{self, Link};
 
 use super::lists::group_cards;
 use super::security::authentication_section;
 use super::servers::{asyncapi_server_details, servers_section};
-use super::{external_docs_kv, str_at};
+use super::{external_docs, md, str_at};
 
 #[derive(Template)]
 #[template(path = "pages/home.html", escape = "engine")]
@@ -36,7 +35,7 @@ struct Home<'a> {
     email_is_address: bool,
     licence: Option<Licence<'a>>,
     terms: Option<Html>,
-    external_docs: Html,
+    external_docs: Option<Html>,
     servers: Html,
     async_servers: Html,
     authentication: Option<Html>,
@@ -64,7 +63,7 @@ impl Home<'_> {
             || self.email.is_some()
             || self.licence.is_some()
             || self.terms.is_some()
-            || !self.external_docs.is_empty()
+            || self.external_docs.is_some()
     }
 }
 
@@ -91,10 +90,6 @@ pub(super) fn home(c: &mut Ctx<'_>, pctx: &PageContext<'_>) -> Option<Html> {
             identifier: str_at(l, "identifier"),
         }
     });
-    let mut external_docs = Out::new();
-    if let Some(ed) = root.get("externalDocs") {
-        external_docs_kv(&mut external_docs, ed);
-    }
     let servers = servers_section(&doc.model().servers, 2);
     let is_async = doc.version().family() == SpecFamily::AsyncApi;
     let async_servers = if is_async {
@@ -122,9 +117,7 @@ pub(super) fn home(c: &mut Ctx<'_>, pctx: &PageContext<'_>) -> Option<Html> {
             .filter(|v| !v.published_at.is_empty())
             .map(|v| (v.published_at, crate::human_time(v.published_at))),
         summary: info.and_then(|i| str_at(i, "summary")),
-        description: doc
-            .description()
-            .map(|d| markdown::render(d, 2, MAX_MARKDOWN_BYTES)),
+        description: doc.description().map(|d| md(d, 2)),
         contact_link: contact_url.map(|u| url_html(u, contact_name)),
         contact_name,
         email,
@@ -134,7 +127,7 @@ pub(super) fn home(c: &mut Ctx<'_>, pctx: &PageContext<'_>) -> Option<Html> {
         terms: info
             .and_then(|i| str_at(i, "termsOfService"))
             .map(|t| url_html(t, None)),
-        external_docs: external_docs.finish(),
+        external_docs: external_docs(root.get("externalDocs")),
         servers,
         async_servers,
         authentication,

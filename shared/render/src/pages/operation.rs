@@ -9,15 +9,14 @@ use specpress_spec::{
 use askama::Template;
 
 use crate::html::{Html, Out};
-use crate::markdown::{self, MAX_MARKDOWN_BYTES};
 use crate::schema::{self, Ctx, Mode};
 use crate::tpl::{self, Link};
 
 use super::curl::curl;
 use super::examples::{media_examples, param_examples};
-use super::external_docs_kv;
 use super::security::requirements;
 use super::servers::servers_section;
+use super::{external_docs, md};
 
 fn status_text(code: &str) -> &'static str {
     match code {
@@ -113,7 +112,7 @@ struct OperationBody<'a> {
     operation_id: Option<&'a str>,
     tags: Vec<Link<'a>>,
     description: Option<Html>,
-    external_docs: Html,
+    external_docs: Option<Html>,
     /// The authentication requirements, when the operation or the document has some.
     security: Option<Html>,
     servers: Html,
@@ -206,19 +205,11 @@ pub(super) fn callback_page(c: &mut Ctx<'_>, o: u32, cb: u32) -> Option<Html> {
     Some(tpl::render(&page, size))
 }
 
-fn md(text: &str, min_heading: u8) -> Html {
-    markdown::render(text, min_heading, MAX_MARKDOWN_BYTES)
-}
-
 /// The sections of an operation, computed in the order of the page (the schema trees share the
 /// page's row budget and expand each named schema once).
 fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8) -> Html {
     let doc = c.doc;
     let description = op.description.as_deref().map(|d| md(d, h + 1));
-    let mut kv = Out::new();
-    if let Some(ed) = doc.value(&op.source).and_then(|v| v.get("externalDocs")) {
-        external_docs_kv(&mut kv, ed);
-    }
     let security = op
         .security
         .as_deref()
@@ -236,7 +227,7 @@ fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8) -> Html {
         operation_id: op.operation_id.as_deref(),
         tags: tag_links(c, op),
         description,
-        external_docs: kv.finish(),
+        external_docs: external_docs(doc.value(&op.source).and_then(|v| v.get("externalDocs"))),
         security,
         servers,
         parameters: parameters(c, op),
@@ -298,8 +289,7 @@ fn parameters<'a>(c: &mut Ctx<'a>, op: &'a Operation) -> Vec<ParameterSection> {
                 .schema
                 .as_ref()
                 .or_else(|| p.content.values().next().and_then(|m| m.schema.as_ref()));
-            let mut extra = Out::new();
-            param_examples(doc, &p.source, &mut extra);
+            let extra = param_examples(doc, &p.source);
             schema::field_row(
                 c,
                 &p.name,
@@ -307,7 +297,7 @@ fn parameters<'a>(c: &mut Ctx<'a>, op: &'a Operation) -> Vec<ParameterSection> {
                 p.required,
                 p.deprecated,
                 p.description.as_deref(),
-                &extra.finish(),
+                &extra,
                 Mode::Request,
                 &mut rows,
             );
@@ -333,20 +323,11 @@ fn media<'a>(
         .into_iter()
         .map(|(mt, m)| {
             let tree = m.schema.as_ref().map(|s| schema::tree(c, s, mode));
-            let mut examples = Out::new();
-            media_examples(
-                c,
-                m.schema.as_ref(),
-                &m.source,
-                mt,
-                mode,
-                swagger,
-                &mut examples,
-            );
+            let examples = media_examples(c, m.schema.as_ref(), &m.source, mt, mode, swagger);
             MediaView {
                 media_type: mt,
                 tree,
-                examples: examples.finish(),
+                examples,
             }
         })
         .collect()

@@ -3,13 +3,12 @@
 
 use askama::Template;
 
-use crate::html::{Html, Out};
-use crate::markdown::{self, MAX_MARKDOWN_BYTES};
+use crate::html::Html;
 use crate::schema::Ctx;
 use crate::tpl::{self, Link};
 
 use super::lists::{group_cards, ops_list};
-use super::{external_docs_kv, str_at};
+use super::{external_docs, md, str_at};
 
 #[derive(Template)]
 #[template(path = "pages/tag.html", escape = "engine")]
@@ -18,7 +17,7 @@ struct TagPage<'a> {
     /// The group this one is part of, when it has a page.
     parent: Option<Link<'a>>,
     description: Option<Html>,
-    external_docs: Html,
+    external_docs: Option<Html>,
     /// The cards of the sub-groups, if any.
     sections: Option<Html>,
     /// The list of the group's operations, if any.
@@ -38,17 +37,11 @@ pub(super) fn tag(c: &mut Ctx<'_>, g: u32) -> Option<Html> {
     let tag = group
         .tag
         .and_then(|t| c.doc.root().get("tags")?.at(t as usize));
-    let mut external_docs = Out::new();
-    if let Some(ed) = tag.and_then(|t| t.get("externalDocs")) {
-        external_docs_kv(&mut external_docs, ed);
-    }
     let page = TagPage {
         title: &group.title,
         parent,
-        description: tag
-            .and_then(|t| str_at(t, "description"))
-            .map(|d| markdown::render(d, 2, MAX_MARKDOWN_BYTES)),
-        external_docs: external_docs.finish(),
+        description: tag.and_then(|t| str_at(t, "description")).map(|d| md(d, 2)),
+        external_docs: external_docs(tag.and_then(|t| t.get("externalDocs"))),
         sections: (!group.children.is_empty()).then(|| group_cards(c, &group.children)),
         operations: (!group.items.is_empty()).then(|| ops_list(c, &group.items)),
     };
