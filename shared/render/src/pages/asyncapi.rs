@@ -28,6 +28,13 @@ struct ChannelPage<'a> {
     operations: Option<Html>,
 }
 
+/// Where a channel parameter's value is read from.
+#[derive(Template)]
+#[template(path = "pages/channel_parameter.html", escape = "engine")]
+struct ChannelParameter<'a> {
+    location: &'a str,
+}
+
 #[derive(Template)]
 #[template(path = "pages/message.html", escape = "engine")]
 struct MessagePage<'a> {
@@ -103,13 +110,10 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
                     let ploc = ch.source.child("parameters").child(name);
                     resolve_value(doc, &ploc, p)
                 });
-            let mut extra = Out::new();
-            if let Some(loc_expr) = pdesc.and_then(|p| str_at(p, "location")) {
-                extra
-                    .raw("<p class=\"pc\"><span class=\"c\">read from <code>")
-                    .text(loc_expr)
-                    .raw("</code></span></p>");
-            }
+            let extra = pdesc
+                .and_then(|p| str_at(p, "location"))
+                .map(|location| tpl::render(&ChannelParameter { location }, 96))
+                .unwrap_or_default();
             schema::field_row(
                 c,
                 name,
@@ -117,7 +121,7 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
                 true,
                 false,
                 pdesc.and_then(|p| str_at(p, "description")),
-                &extra.finish(),
+                &extra,
                 Mode::Neutral,
                 &mut rows,
             );
