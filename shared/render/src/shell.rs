@@ -3,9 +3,8 @@
 
 use askama::Template;
 
-use crate::html::{Html, push_href};
+use crate::html::{Html, Out, push_href};
 use crate::site::Site;
-use crate::tpl::{self, Href};
 use crate::{PageContext, PageRef};
 
 /// A page to wrap in the shell. Other page kinds of the portal (changelog, diffs, hubs, search
@@ -73,60 +72,27 @@ pub fn layout(ctx: &PageContext<'_>, page: &Layout<'_>) -> String {
     out
 }
 
-/// The left navigation (template `sidebar.html`).
-#[derive(Template)]
-#[template(path = "sidebar.html", escape = "engine")]
-struct Sidebar<'a> {
-    nav: Vec<Nav<'a>>,
-}
-
-/// A step of the walk of the navigation.
-enum Nav<'a> {
-    /// `<ul class="nav">` opens.
-    List,
-    EndList,
-    Link {
-        href: Href<'a>,
-        /// The current page.
-        current: bool,
-        deprecated: bool,
-        /// The method or action badge: its class and text.
-        badge: Option<(&'static str, &'static str)>,
-        text: &'a str,
-    },
-    /// A group opens (its summary and the list of its links).
-    Group {
-        open: bool,
-        title: &'a str,
-        /// How many operations.
-        n: usize,
-    },
-    /// The group's list of links closes (its sub-groups follow).
-    EndGroup,
-    /// The group closes.
-    EndDetails,
-}
-
 impl Site {
     /// The left navigation of this documentation, with `current` marked and its group open.
     /// Portal pages about the same documentation (its changelog) may show it too.
     pub fn sidebar(&self, base: &str, current: Option<PageRef>) -> Html {
-        let mut nav = Vec::with_capacity(self.pages.len() + 3 * self.groups.len() + 8);
-        nav.push(Nav::List);
-        self.nav_link(&mut nav, base, 0, current, Some("Overview"));
+        let mut out = Out::new();
+        out.s.reserve(self.pages.len() * 110);
+        out.raw("<ul class=\"nav\">");
+        self.nav_link(&mut out, base, 0, current, Some("Overview"));
         for &t in &self.topics {
-            self.nav_link(&mut nav, base, t, current, None);
+            self.nav_link(&mut out, base, t, current, None);
         }
-        nav.push(Nav::EndList);
+        out.raw("</ul>");
         for &g in &self.root_groups {
-            self.nav_group(&mut nav, base, g, current, 0);
+            self.nav_group(&mut out, base, g, current, 0);
         }
         if let Some(s) = self.schemas_index {
-            nav.push(Nav::List);
-            self.nav_link(&mut nav, base, s, current, None);
-            nav.push(Nav::EndList);
+            out.raw("<ul class=\"nav\">");
+            self.nav_link(&mut out, base, s, current, None);
+            out.raw("</ul>");
         }
-        tpl::render(&Sidebar { nav }, self.pages.len() * 110)
+        out.finish()
     }
 
     fn group_contains(&self, g: u32, page: u32, depth: usize) -> bool {
@@ -144,58 +110,63 @@ impl Site {
                     .any(|&c| self.group_contains(c, page, depth + 1)))
     }
 
-    fn nav_group<'a>(
-        &'a self,
-        nav: &mut Vec<Nav<'a>>,
-        base: &'a str,
-        g: u32,
-        current: Option<PageRef>,
-        depth: usize,
-    ) {
+    fn nav_group(&self, out: &mut Out, base: &str, g: u32, current: Option<PageRef>, depth: usize) {
         if depth > 8 {
             return;
         }
         let group = &self.groups[g as usize];
-        nav.push(Nav::Group {
-            open: current.is_some_and(|c| self.group_contains(g, c.0, 0)),
-            title: &group.title,
-            n: group.items.len(),
-        });
+        let open = current.is_some_and(|c| self.group_contains(g, c.0, 0));
+        out.raw(if open {
+            "<details class=\"ng\" open><summary>"
+        } else {
+            "<details class=\"ng\"><summary>"
+        })
+        .text(&group.title)
+        .raw(" <span class=\"n\">")
+        .num(group.items.len())
+        .raw("</span></summary><ul class=\"nav\">");
         if let Some(p) = group.page {
-            self.nav_link(nav, base, p, current, Some("Overview"));
+            self.nav_link(out, base, p, current, Some("Overview"));
         }
         for &i in &group.items {
-            self.nav_link(nav, base, i, current, None);
+            self.nav_link(out, base, i, current, None);
         }
-        nav.push(Nav::EndGroup);
+        out.raw("</ul>");
         for &c in &group.children {
-            self.nav_group(nav, base, c, current, depth + 1);
+            self.nav_group(out, base, c, current, depth + 1);
         }
-        nav.push(Nav::EndDetails);
+        out.raw("</details>");
     }
 
-    fn nav_link<'a>(
-        &'a self,
-        nav: &mut Vec<Nav<'a>>,
-        base: &'a str,
+    fn nav_link(
+        &self,
+        out: &mut Out,
+        base: &str,
         id: u32,
         current: Option<PageRef>,
-        label: Option<&'a str>,
+        label: Option<&str>,
     ) {
         let p = &self.pages[id as usize];
-        nav.push(Nav::Link {
-            href: Href {
-                base,
-                path: &p.path,
-            },
-            current: current.is_some_and(|c| c.0 == id),
-            deprecated: p.deprecated,
-            badge: p
-                .badge
-                .filter(|_| label.is_none())
-                .map(|b| (b, badge_text(b))),
-            text: label.unwrap_or(&p.title),
-        });
+        out.raw("<li><a href=\"");
+        push_href(&mut out.s, base, &p.path);
+        out.raw("\"");
+        if current.is_some_and(|c| c.0 == id) {
+            out.raw(" aria-current=\"page\"");
+        }
+        if p.deprecated {
+            out.raw(" class=\"dep\"");
+        }
+        out.raw(">");
+        if let Some(b) = p.badge
+            && label.is_none()
+        {
+            out.raw("<span class=\"m ")
+                .raw(b)
+                .raw("\">")
+                .raw(badge_text(b))
+                .raw("</span> ");
+        }
+        out.text(label.unwrap_or(&p.title)).raw("</a></li>");
     }
 }
 

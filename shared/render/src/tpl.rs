@@ -70,40 +70,6 @@ pub(crate) fn href(base: &str, path: &str) -> String {
     }
 }
 
-/// The href of a page under a documentation root, written without allocating (what [`href`]
-/// returns); a template escapes it like any value.
-#[derive(Clone, Copy)]
-pub(crate) struct Href<'a> {
-    pub(crate) base: &'a str,
-    pub(crate) path: &'a str,
-}
-
-impl Href<'_> {
-    fn write(&self, dest: &mut dyn fmt::Write) -> fmt::Result {
-        if self.path.is_empty() {
-            dest.write_str(if self.base.is_empty() { "/" } else { self.base })
-        } else {
-            dest.write_str(self.base)?;
-            dest.write_char('/')?;
-            dest.write_str(self.path)
-        }
-    }
-}
-
-impl fmt::Display for Href<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write(f)
-    }
-}
-
-impl FastWritable for Href<'_> {
-    #[inline]
-    fn write_into(&self, dest: &mut dyn fmt::Write, _: &dyn Values) -> askama::Result<()> {
-        self.write(dest)?;
-        Ok(())
-    }
-}
-
 /// Renders a page-body template into [`Html`] (its values were escaped by the template).
 pub(crate) fn render(t: &impl Template, capacity: usize) -> Html {
     let mut s = String::with_capacity(capacity);
@@ -137,7 +103,6 @@ mod tests {
             let mut written = String::new();
             crate::html::push_href(&mut written, base, path);
             assert_eq!(crate::escape(&href(base, path)), written);
-            assert_eq!(Href { base, path }.to_string(), href(base, path));
         }
     }
 }
