@@ -1,6 +1,7 @@
 //! `cargo bench -p specpress-render`: for one document of each corpus family, prints the parse time,
 //! the median of `Site::build`, and over every page of the document the render time (median, p90,
-//! max; each page's best of three) and the gzipped size (median, max), plus the home page's.
+//! max; each page's best of three) and the gzipped size (median, max), plus the home page's; then, over every
+//! document, the render time of each page kind (median, p90).
 //! `SPECPRESS_RENDER_BENCH=path1,path2` picks other documents.
 
 use std::io::Write;
@@ -60,6 +61,7 @@ fn main() {
     );
     println!("|---|---|---|---|---|---|---|");
     let assets = asset_urls("/static");
+    let mut by_kind: std::collections::BTreeMap<String, Vec<Duration>> = Default::default();
     for f in files {
         let Ok(text) = std::fs::read_to_string(&f) else {
             eprintln!("cannot read {}", f.display());
@@ -116,6 +118,10 @@ fn main() {
             }
             times.push(best);
             sizes.push(size);
+            by_kind
+                .entry(format!("{:?}", p.kind))
+                .or_default()
+                .push(best);
         }
         let name = f
             .file_name()
@@ -133,6 +139,17 @@ fn main() {
             pct(&mut sizes, 1.0) as f64 / 1024.0,
             ms(home.0),
             home.1 as f64 / 1024.0,
+        );
+    }
+    println!();
+    println!("| page kind | pages | render median / p90 (µs) |");
+    println!("|---|---|---|");
+    for (kind, mut times) in by_kind {
+        println!(
+            "| {kind} | {} | {:.1} / {:.1} |",
+            times.len(),
+            pct(&mut times, 0.5).as_secs_f64() * 1e6,
+            pct(&mut times, 0.9).as_secs_f64() * 1e6,
         );
     }
 }

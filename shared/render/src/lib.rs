@@ -21,7 +21,7 @@
 //!
 //! | module | job |
 //! |---|---|
-//! | `site` | the page index: [`Site`], its pages, paths, lookups; `site/build` builds it (pages, navigation order, aliases), `site/groups` the navigation groups (tags, path prefixes, channels) |
+//! | `site` | the page index: [`Site`], its pages, paths, lookups; `site/build` builds it (pages, navigation order, aliases), `site/groups` the navigation groups (tags, path prefixes, channels), `site/builder` what both add pages with |
 //! | `usage` | where each named schema is used (the operations that reach it) |
 //! | `pages` | [`Site::render`]: the HTML body of each page kind: `pages/home`, `topic`, `tag`, `operation`, `schemas`, `asyncapi`; sections they share: `servers`, `security`, `examples`, `lists`; `curl` (the request sample) |
 //! | `schema` | schemas on a page: `schema/flat` reads one (`$ref`s followed, `allOf` merged), `label` (type, badges, constraints), `tree` (expandable rows), `json` (JSON and code blocks), `example` (generated examples) |
@@ -32,6 +32,7 @@
 //! | `shell` | the site shell ([`layout`]) and the API navigation ([`Site::sidebar`]) |
 //! | `markdown` | Markdown from documents: rendered and sanitized ([`markdown()`]) |
 //! | `html` | escaping, the [`Html`] type and the fragment writer every page uses |
+//! | `tpl` | what the page-body templates (`templates/pages/`, ...) share: their escaper (the engine's entities), links and `render` |
 //! | `assets` | the stylesheet and script, with hashed names |
 //!
 //! `examples/dump.rs` writes every output of the engine for the whole corpus: run it before and
@@ -51,6 +52,7 @@ pub mod search;
 mod shell;
 mod site;
 mod text;
+mod tpl;
 mod usage;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};

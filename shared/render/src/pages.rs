@@ -72,22 +72,13 @@ fn unavailable() -> Html {
     )
 }
 
-fn md(out: &mut Out, text: &str, min_heading: u8) {
-    out.raw("<div class=\"md\">")
-        .html(&markdown::render(text, min_heading, MAX_MARKDOWN_BYTES))
-        .raw("</div>");
+/// Markdown from the document, rendered and sanitized (headings from `<h{min_heading}>`).
+fn md(text: &str, min_heading: u8) -> Html {
+    markdown::render(text, min_heading, MAX_MARKDOWN_BYTES)
 }
 
 fn str_at<'d>(v: V<'d>, key: &str) -> Option<&'d str> {
     v.get(key).and_then(V::as_str)
-}
-
-fn heading(out: &mut Out, h: u8, id: Option<&str>, text: &str) {
-    out.raw("<h").num(h);
-    if let Some(id) = id {
-        out.raw(" id=\"").attr(id).raw("\"");
-    }
-    out.raw(">").text(text).raw("</h").num(h).raw(">");
 }
 
 /// A description's first line as plain text (its Markdown syntax dropped), for cards and lists.
@@ -95,10 +86,10 @@ fn first_line(s: &str, max: usize) -> String {
     markdown::first_line_plain(s, max)
 }
 
-fn external_docs_kv(kv: &mut Out, ed: V<'_>) {
-    if let Some(url) = str_at(ed, "url") {
-        kv.raw("<dt>More documentation</dt><dd>");
-        url_or_text(kv, url, str_at(ed, "description"));
-        kv.raw("</dd>");
-    }
+/// The link (or text) of an `externalDocs` object, labelled with its description, when it has a URL.
+fn external_docs(ed: Option<V<'_>>) -> Option<Html> {
+    let url = str_at(ed?, "url")?;
+    let mut out = Out::new();
+    url_or_text(&mut out, url, str_at(ed?, "description"));
+    Some(out.finish())
 }

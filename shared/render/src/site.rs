@@ -1,9 +1,10 @@
 //! The page index of one document: every page's path, title and target, the navigation groups,
 //! aliases, and where each named schema is used. Built once per version ([`Site::build`], in
-//! `build`; the navigation groups in `groups`); holds no borrow of the document (indices into
+//! `build`; the navigation groups in `groups`; what both add pages with, in `builder`); holds no borrow of the document (indices into
 //! its model and locations only).
 
 mod build;
+mod builder;
 mod groups;
 
 use std::collections::HashMap;

@@ -1,10 +1,12 @@
 //! A documentation's changelog page: its releases, newest first, each with its changes grouped (top-level items
 //! only), and the pager.
 
-use super::tree::{item_name, markers, plain_state, short_id, time_el};
-use super::{ENTRY_ITEMS, Group, Item, Linker, ReleaseChanges};
-use crate::html::Out;
-use crate::{Layout, PageContext, layout};
+use askama::Template;
+
+use super::tree::{ItemHead, State, plain_state_of, short_id, state_html};
+use super::{ENTRY_ITEMS, Group, Linker, ReleaseChanges};
+use crate::html::Html;
+use crate::{Layout, PageContext, layout, tpl};
 
 /// One entry of a changelog.
 #[derive(Debug, Clone, Copy)]
@@ -24,82 +26,94 @@ pub struct Release<'a> {
     pub changes: ReleaseChanges<'a>,
 }
 
-/// Renders a changelog entry: heading, date, markers, and its changes grouped (top-level items only).
-pub(super) fn release_entry(
-    out: &mut Out,
-    r: &Release<'_>,
+#[derive(Template)]
+#[template(path = "changes/releases.html", escape = "engine")]
+struct Entries<'a> {
+    h: u8,
+    entries: Vec<Entry<'a>>,
+}
+
+struct Entry<'a> {
+    /// The entry's position (its heading's id `r{n}`).
     n: usize,
-    heading: u8,
-    link: Linker<'_>,
-) {
-    let h = heading.clamp(2, 5);
-    out.raw("<article class=\"rel")
-        .raw(if r.changes.breaking() { " brk" } else { "" })
-        .raw("\" aria-labelledby=\"r")
-        .num(n)
-        .raw("\"><h")
-        .num(h)
-        .raw(" id=\"r")
-        .num(n)
-        .raw("\">");
-    if let Some((name, _)) = r.doc {
-        out.text(name).raw(" ");
-    }
-    out.raw("<a href=\"").attr(r.href).raw("\">");
-    if r.api_version.trim().is_empty() {
-        out.raw("Version ").text(short_id(r.id));
-    } else {
-        out.text(r.api_version);
-    }
-    out.raw("</a>");
-    if r.changes.breaking() {
-        out.raw(" <span class=\"cs brk\">Breaking</span>");
-    }
-    out.raw("</h").num(h).raw("><ul class=\"meta\"><li>");
-    time_el(out, r.published_at);
-    out.raw("</li><li>").text(r.title).raw("</li>");
-    if let Some((_, href)) = r.doc {
-        out.raw("<li><a href=\"")
-            .attr(href)
-            .raw("\">Documentation</a></li>");
-    }
-    out.raw("</ul>");
-    if let ReleaseChanges::Changes(c) = r.changes {
-        if c.is_empty() {
-            out.raw("<p class=\"cstate\">No structural change.</p>");
-        }
-        for g in Group::ALL {
-            let items: Vec<&Item> = c.items.iter().filter(|i| Group::of(i) == g).collect();
-            if items.is_empty() {
-                continue;
+    breaking: bool,
+    href: &'a str,
+    /// The API's version, unless it is blank (then the version id is shown).
+    api_version: Option<&'a str>,
+    short_id: &'a str,
+    title: &'a str,
+    published_at: &'a str,
+    /// The publication time as a reader reads it.
+    published: String,
+    doc_name: Option<&'a str>,
+    doc_href: Option<&'a str>,
+    /// What the release says instead of changes, if it has no tree or an empty one.
+    state: Option<Html>,
+    groups: Vec<EntryGroup<'a>>,
+}
+
+struct EntryGroup<'a> {
+    key: &'static str,
+    title: &'static str,
+    count: usize,
+    /// The first [`ENTRY_ITEMS`] items.
+    heads: Vec<ItemHead<'a>>,
+    /// How many more the group has.
+    more: usize,
+}
+
+/// Renders changelog entries: heading, date, markers, and each release's changes grouped (top-level items only).
+/// The entries' headings are `<h{heading}>`.
+pub(super) fn release_entries(releases: &[Release<'_>], heading: u8, link: Linker<'_>) -> Html {
+    let entries = releases
+        .iter()
+        .enumerate()
+        .map(|(n, r)| {
+            let mut groups = Vec::new();
+            let state = match r.changes {
+                ReleaseChanges::Changes(c) => {
+                    for g in Group::ALL {
+                        let items: Vec<_> = c.items.iter().filter(|i| Group::of(i) == g).collect();
+                        if items.is_empty() {
+                            continue;
+                        }
+                        groups.push(EntryGroup {
+                            key: g.key(),
+                            title: g.title(),
+                            count: items.len(),
+                            heads: items
+                                .iter()
+                                .take(ENTRY_ITEMS)
+                                .map(|i| ItemHead::new(i, Some(link)))
+                                .collect(),
+                            more: items.len().saturating_sub(ENTRY_ITEMS),
+                        });
+                    }
+                    c.is_empty().then_some(State::NoStructuralChange)
+                }
+                ref other => plain_state_of(other),
+            };
+            Entry {
+                n,
+                breaking: r.changes.breaking(),
+                href: r.href,
+                api_version: Some(r.api_version).filter(|v| !v.trim().is_empty()),
+                short_id: short_id(r.id),
+                title: r.title,
+                published_at: r.published_at,
+                published: crate::human_time(r.published_at),
+                doc_name: r.doc.map(|(name, _)| name),
+                doc_href: r.doc.map(|(_, href)| href),
+                state: state.map(state_html),
+                groups,
             }
-            out.raw("<p class=\"cg\"><span class=\"cgt ")
-                .raw(g.key())
-                .raw("\">")
-                .raw(g.title())
-                .raw("</span> <span class=\"n\">(")
-                .num(items.len())
-                .raw(")</span></p><ul class=\"chg compact\">");
-            for item in items.iter().take(ENTRY_ITEMS) {
-                out.raw("<li>");
-                markers(out, item);
-                out.raw(" ");
-                item_name(out, item, link);
-                out.raw("</li>");
-            }
-            if items.len() > ENTRY_ITEMS {
-                out.raw("<li class=\"more\"><a href=\"")
-                    .attr(r.href)
-                    .raw("\">and ")
-                    .num(items.len() - ENTRY_ITEMS)
-                    .raw(" more</a></li>");
-            }
-            out.raw("</ul>");
-        }
-    } else {
-        plain_state(out, &r.changes);
-    }
-    out.raw("</article>");
+        })
+        .collect();
+    let view = Entries {
+        h: heading.clamp(2, 5),
+        entries,
+    };
+    tpl::render(&view, 2048 * releases.len() + 64)
 }
 
 /// Previous and next pages of a changelog.
@@ -130,36 +144,39 @@ pub struct Changelog<'a> {
     pub compare_href: &'a str,
 }
 
+#[derive(Template)]
+#[template(path = "changes/changelog.html", escape = "engine")]
+struct ChangelogBody<'a> {
+    doc_name: &'a str,
+    branch: Option<&'a str>,
+    total: u64,
+    atom_href: &'a str,
+    rss_href: &'a str,
+    compare_href: &'a str,
+    /// No release on this page.
+    empty: bool,
+    entries: Html,
+    /// The pager, when there is a newer or an older page.
+    pager: Option<Pager<'a>>,
+    pages: u64,
+}
+
 /// Renders a changelog page.
 pub fn changelog_page(ctx: &PageContext<'_>, page: &Changelog<'_>, link: Linker<'_>) -> String {
-    let mut out = Out::new();
-    out.raw("<h1>Changelog</h1><p class=\"lead\">Every published version of ")
-        .text(ctx.doc_name);
-    if let Some(b) = page.branch {
-        out.raw(" on the branch <strong>").text(b).raw("</strong>");
-    }
-    out.raw(", newest first (")
-        .num(page.total)
-        .raw(if page.total == 1 {
-            " version).</p>"
-        } else {
-            " versions).</p>"
-        });
-    out.raw("<ul class=\"meta\"><li><a href=\"")
-        .attr(page.atom_href)
-        .raw("\">Atom feed</a></li><li><a href=\"")
-        .attr(page.rss_href)
-        .raw("\">RSS feed</a></li><li><a href=\"")
-        .attr(page.compare_href)
-        .raw("\">Compare two versions</a></li></ul>");
-    if page.releases.is_empty() {
-        out.raw("<p>No published version on this page.</p>");
-    }
-    for (n, r) in page.releases.iter().enumerate() {
-        release_entry(&mut out, r, n, 2, link);
-    }
-    pager(&mut out, &page.pager);
-    let body = out.finish();
+    let p = page.pager;
+    let view = ChangelogBody {
+        doc_name: ctx.doc_name,
+        branch: page.branch,
+        total: page.total,
+        atom_href: page.atom_href,
+        rss_href: page.rss_href,
+        compare_href: page.compare_href,
+        empty: page.releases.is_empty(),
+        entries: release_entries(page.releases, 2, link),
+        pager: (p.newer.is_some() || p.older.is_some()).then_some(p),
+        pages: p.pages.max(1),
+    };
+    let body = tpl::render(&view, view.entries.as_str().len() + 1024);
     let title = match page.branch {
         Some(b) => format!("Changelog ({b})"),
         None => "Changelog".to_string(),
@@ -173,27 +190,4 @@ pub fn changelog_page(ctx: &PageContext<'_>, page: &Changelog<'_>, link: Linker<
             sidebar: None,
         },
     )
-}
-
-fn pager(out: &mut Out, p: &Pager<'_>) {
-    if p.newer.is_none() && p.older.is_none() {
-        return;
-    }
-    out.raw("<nav class=\"pager\" aria-label=\"Changelog pages\">");
-    if let Some(h) = p.newer {
-        out.raw("<a href=\"")
-            .attr(h)
-            .raw("\" rel=\"prev\">Newer versions</a>");
-    }
-    out.raw(" <span>Page ")
-        .num(p.page)
-        .raw(" of ")
-        .num(p.pages.max(1))
-        .raw("</span> ");
-    if let Some(h) = p.older {
-        out.raw("<a href=\"")
-            .attr(h)
-            .raw("\" rel=\"next\">Older versions</a>");
-    }
-    out.raw("</nav>");
 }

@@ -1,10 +1,12 @@
 //! The compare page: a form to pick two versions, and what changed between them.
 
-use super::release::{VersionRef, version_label};
+use askama::Template;
+
+use super::release::{VersionRef, VersionView};
 use super::tree::shown_changes;
 use super::{Linker, ReleaseChanges};
-use crate::html::Out;
-use crate::{Layout, PageContext, layout};
+use crate::html::{Html, Out};
+use crate::{Layout, PageContext, layout, tpl};
 
 /// An entry of the compare form's lists.
 #[derive(Debug, Clone, Copy)]
@@ -31,78 +33,92 @@ pub struct ComparePage<'a> {
     pub changelog_href: &'a str,
 }
 
+#[derive(Template)]
+#[template(path = "changes/compare.html", escape = "engine")]
+struct CompareBody<'a> {
+    changelog_href: &'a str,
+    doc_name: &'a str,
+    action: &'a str,
+    options: &'a [(&'a str, Vec<VersionOption<'a>>)],
+    selects: [Select<'a>; 2],
+    problem: Option<&'a str>,
+    result: Option<CompareResult<'a>>,
+}
+
+/// One of the form's two lists.
+struct Select<'a> {
+    name: &'static str,
+    label: &'static str,
+    /// The version chosen, if any.
+    current: Option<&'a str>,
+    /// The version chosen when the lists do not have it (older than they go): kept selected.
+    unlisted: Option<&'a str>,
+}
+
+impl Select<'_> {
+    fn is_selected(&self, id: &str) -> bool {
+        self.current == Some(id)
+    }
+}
+
+struct CompareResult<'a> {
+    from: VersionView<'a>,
+    to: VersionView<'a>,
+    breaking: bool,
+    changes: Html,
+}
+
+fn select<'a>(
+    options: &[(&str, Vec<VersionOption<'_>>)],
+    name: &'static str,
+    label: &'static str,
+    current: Option<&'a str>,
+) -> Select<'a> {
+    Select {
+        name,
+        label,
+        current,
+        unlisted: current.filter(|id| {
+            !options
+                .iter()
+                .any(|(_, versions)| versions.iter().any(|v| v.id == *id))
+        }),
+    }
+}
+
 /// Renders the compare page.
 pub fn compare_page(ctx: &PageContext<'_>, page: &ComparePage<'_>, link: Linker<'_>) -> String {
-    let mut out = Out::new();
-    out.raw("<p class=\"crumbs\"><a href=\"")
-        .attr(page.changelog_href)
-        .raw("\">Changelog</a></p><h1>Compare versions</h1>")
-        .raw("<p class=\"lead\">What changed between any two published versions of ")
-        .text(ctx.doc_name)
-        .raw(", on the same branch or across branches.</p>");
-    out.raw("<form class=\"cmp\" method=\"get\" action=\"")
-        .attr(page.action)
-        .raw("\">");
-    for (name, label, current) in [
-        ("from", "From (older)", page.from.map(|v| v.id)),
-        ("to", "To (newer)", page.to.map(|v| v.id)),
-    ] {
-        out.raw("<p><label for=\"")
-            .raw(name)
-            .raw("\">")
-            .raw(label)
-            .raw("</label> <select id=\"")
-            .raw(name)
-            .raw("\" name=\"")
-            .raw(name)
-            .raw("\" required>");
-        if current.is_none() {
-            out.raw("<option value=\"\">Choose a version</option>");
+    let result = match (&page.from, &page.to, &page.changes) {
+        (Some(from), Some(to), Some(changes)) => {
+            let mut shown = Out::new();
+            shown_changes(&mut shown, changes, 3, link);
+            Some(CompareResult {
+                from: VersionView::new(from),
+                to: VersionView::new(to),
+                breaking: changes.breaking(),
+                changes: shown.finish(),
+            })
         }
-        let mut listed = false;
-        for (branch, versions) in page.options {
-            out.raw("<optgroup label=\"").attr(branch).raw("\">");
-            for v in versions {
-                let selected = current == Some(v.id);
-                listed |= selected;
-                out.raw("<option value=\"").attr(v.id).raw("\"");
-                if selected {
-                    out.raw(" selected");
-                }
-                out.raw(">").text(v.label).raw("</option>");
-            }
-            out.raw("</optgroup>");
-        }
-        if let Some(id) = current
-            && !listed
-        {
-            // A version older than the lists go: kept selected.
-            out.raw("<option value=\"")
-                .attr(id)
-                .raw("\" selected>")
-                .text(id)
-                .raw("</option>");
-        }
-        out.raw("</select></p>");
-    }
-    out.raw("<p><button type=\"submit\">Compare</button></p></form>");
-    if let Some(p) = page.problem {
-        out.raw("<p class=\"warn\" role=\"alert\">")
-            .text(p)
-            .raw("</p>");
-    }
-    if let (Some(from), Some(to), Some(changes)) = (&page.from, &page.to, &page.changes) {
-        out.raw("<h2>From ");
-        version_label(&mut out, from);
-        out.raw(" to ");
-        version_label(&mut out, to);
-        out.raw("</h2>");
-        if changes.breaking() {
-            out.raw("<p class=\"brkn\"><span class=\"cs brk\">Breaking</span> Clients written for the first version may fail with the second.</p>");
-        }
-        shown_changes(&mut out, changes, 3, link);
-    }
-    let body = out.finish();
+        _ => None,
+    };
+    let view = CompareBody {
+        changelog_href: page.changelog_href,
+        doc_name: ctx.doc_name,
+        action: page.action,
+        options: page.options,
+        selects: [
+            select(
+                page.options,
+                "from",
+                "From (older)",
+                page.from.map(|v| v.id),
+            ),
+            select(page.options, "to", "To (newer)", page.to.map(|v| v.id)),
+        ],
+        problem: page.problem,
+        result,
+    };
+    let body = tpl::render(&view, 8192);
     layout(
         ctx,
         &Layout {

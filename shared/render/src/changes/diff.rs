@@ -1,9 +1,11 @@
 //! A public diff's page: the changes between two uploaded documents.
 
-use super::tree::{shown_changes, time_el, tree};
+use askama::Template;
+
+use super::tree::{State, shown_changes, state_html, tree};
 use super::{ReleaseChanges, no_links};
-use crate::html::Out;
-use crate::{Layout, PageContext, layout};
+use crate::html::{Html, Out};
+use crate::{Layout, PageContext, layout, tpl};
 
 /// A public diff (`POST /diffs`, `bump diff`): the two documents were uploaded, not published.
 #[derive(Debug, Clone, Copy)]
@@ -18,32 +20,37 @@ pub struct DiffPage<'a> {
     pub expires_at: Option<&'a str>,
 }
 
+#[derive(Template)]
+#[template(path = "changes/diff.html", escape = "engine")]
+struct DiffBody<'a> {
+    title: &'a str,
+    breaking: bool,
+    changes: Html,
+    previous_href: &'a str,
+    current_href: &'a str,
+    /// When the diff expires: as written, and as a reader reads it.
+    expires: Option<(&'a str, String)>,
+}
+
 /// Renders a public diff's page.
 pub fn diff_page(ctx: &PageContext<'_>, page: &DiffPage<'_>) -> String {
-    let mut out = Out::new();
-    out.raw("<h1>Changes to ").text(page.title).raw("</h1>");
-    if page.changes.breaking() {
-        out.raw("<p class=\"brkn\"><span class=\"cs brk\">Breaking</span> These changes break existing clients.</p>");
-    }
+    let mut changes = Out::new();
     match page.changes {
-        ReleaseChanges::Changes(c) if !c.is_empty() => tree(&mut out, c, 2, &no_links),
+        ReleaseChanges::Changes(c) if !c.is_empty() => tree(&mut changes, c, 2, &no_links),
         ReleaseChanges::Changes(_) | ReleaseChanges::Unchanged => {
-            out.raw("<p class=\"cstate\">No structural changes detected.</p>");
+            changes.html(&state_html(State::NothingDetected));
         }
-        other => shown_changes(&mut out, &other, 2, &no_links),
+        other => shown_changes(&mut changes, &other, 2, &no_links),
     }
-    out.raw("<ul class=\"meta\"><li><a href=\"")
-        .attr(page.previous_href)
-        .raw("\">Previous document (JSON)</a></li><li><a href=\"")
-        .attr(page.current_href)
-        .raw("\">Current document (JSON)</a></li>");
-    if let Some(e) = page.expires_at {
-        out.raw("<li>Expires ");
-        time_el(&mut out, e);
-        out.raw("</li>");
-    }
-    out.raw("</ul>");
-    let body = out.finish();
+    let view = DiffBody {
+        title: page.title,
+        breaking: page.changes.breaking(),
+        changes: changes.finish(),
+        previous_href: page.previous_href,
+        current_href: page.current_href,
+        expires: page.expires_at.map(|e| (e, crate::human_time(e))),
+    };
+    let body = tpl::render(&view, view.changes.as_str().len() + 1024);
     let title = format!("Changes to {}", page.title);
     layout(
         ctx,

@@ -1,10 +1,11 @@
 //! A hub's page: its APIs and their combined changelog.
 
-use super::changelog::{Release, release_entry};
+use askama::Template;
+
+use super::changelog::{Release, release_entries};
 use super::no_links;
-use super::tree::time_el;
-use crate::html::Out;
-use crate::{Layout, PageContext, layout};
+use crate::html::Html;
+use crate::{Layout, PageContext, layout, tpl};
 
 /// One API of a hub.
 #[derive(Debug, Clone, Copy)]
@@ -40,69 +41,59 @@ pub struct HubPage<'a> {
 /// Longest hub or API description shown on a hub page (Markdown source).
 const HUB_DESCRIPTION_BYTES: usize = 4 * 1024;
 
+#[derive(Template)]
+#[template(path = "changes/hub.html", escape = "engine")]
+struct HubBody<'a> {
+    name: &'a str,
+    description: Option<Html>,
+    apis: Vec<ApiCard<'a>>,
+    atom_href: &'a str,
+    rss_href: &'a str,
+    releases_empty: bool,
+    entries: Html,
+}
+
+struct ApiCard<'a> {
+    name: &'a str,
+    href: &'a str,
+    kind: Option<&'a str>,
+    /// The API's version, when something is published and it is not blank.
+    version: Option<&'a str>,
+    /// Nothing is published yet.
+    unpublished: bool,
+    /// The last release: as written, and as a reader reads it.
+    released: Option<(&'a str, String)>,
+    description: Option<Html>,
+}
+
 /// Renders a hub's page.
 pub fn hub_page(ctx: &PageContext<'_>, page: &HubPage<'_>) -> String {
-    let mut out = Out::new();
-    out.raw("<h1>").text(page.name).raw("</h1>");
-    if let Some(d) = page.description.filter(|d| !d.trim().is_empty()) {
-        out.raw("<div class=\"md lead\">")
-            .html(&crate::markdown::render(d, 2, HUB_DESCRIPTION_BYTES))
-            .raw("</div>");
-    }
-    out.raw("<h2 id=\"apis\">APIs <span class=\"n\">(")
-        .num(page.apis.len())
-        .raw(")</span></h2>");
-    if page.apis.is_empty() {
-        out.raw("<p>This hub has no published API yet.</p>");
-    } else {
-        out.raw("<ul class=\"cards apis\">");
-        for api in page.apis {
-            out.raw("<li><h3><a href=\"")
-                .attr(api.href)
-                .raw("\">")
-                .text(api.name)
-                .raw("</a></h3><ul class=\"meta\">");
-            if let Some(k) = api.kind {
-                out.raw("<li><span class=\"b\">")
-                    .text(k)
-                    .raw("</span></li>");
-            }
-            match api.api_version {
-                Some(v) if !v.trim().is_empty() => {
-                    out.raw("<li>Version <code>").text(v).raw("</code></li>");
-                }
-                Some(_) => {}
-                None => {
-                    out.raw("<li>Nothing published yet</li>");
-                }
-            }
-            if let Some(t) = api.released_at {
-                out.raw("<li>Last release ");
-                time_el(&mut out, t);
-                out.raw("</li>");
-            }
-            out.raw("</ul>");
-            if let Some(d) = api.description.filter(|d| !d.trim().is_empty()) {
-                out.raw("<div class=\"md\">")
-                    .html(&crate::markdown::render(d, 4, HUB_DESCRIPTION_BYTES))
-                    .raw("</div>");
-            }
-            out.raw("</li>");
-        }
-        out.raw("</ul>");
-    }
-    out.raw("<h2 id=\"changes\">Latest changes</h2><ul class=\"meta\"><li><a href=\"")
-        .attr(page.atom_href)
-        .raw("\">Atom feed</a></li><li><a href=\"")
-        .attr(page.rss_href)
-        .raw("\">RSS feed</a></li></ul>");
-    if page.releases.is_empty() {
-        out.raw("<p>No release yet.</p>");
-    }
-    for (n, r) in page.releases.iter().enumerate() {
-        release_entry(&mut out, r, n, 3, &no_links);
-    }
-    let body = out.finish();
+    let markdown = |d: Option<&str>, h: u8| {
+        d.filter(|d| !d.trim().is_empty())
+            .map(|d| crate::markdown::render(d, h, HUB_DESCRIPTION_BYTES))
+    };
+    let view = HubBody {
+        name: page.name,
+        description: markdown(page.description, 2),
+        apis: page
+            .apis
+            .iter()
+            .map(|api| ApiCard {
+                name: api.name,
+                href: api.href,
+                kind: api.kind,
+                version: api.api_version.filter(|v| !v.trim().is_empty()),
+                unpublished: api.api_version.is_none(),
+                released: api.released_at.map(|t| (t, crate::human_time(t))),
+                description: markdown(api.description, 4),
+            })
+            .collect(),
+        atom_href: page.atom_href,
+        rss_href: page.rss_href,
+        releases_empty: page.releases.is_empty(),
+        entries: release_entries(page.releases, 3, &no_links),
+    };
+    let body = tpl::render(&view, view.entries.as_str().len() + 4096);
     layout(
         ctx,
         &Layout {

@@ -1,9 +1,11 @@
 //! One release's change page: the version, the one it is compared with, and its changes.
 
-use super::tree::{short_id, shown_changes, time_el};
+use askama::Template;
+
+use super::tree::{short_id, shown_changes};
 use super::{Linker, ReleaseChanges};
 use crate::html::Out;
-use crate::{Layout, PageContext, layout};
+use crate::{Layout, PageContext, layout, tpl};
 
 /// One side of a comparison or of a change page.
 #[derive(Debug, Clone, Copy)]
@@ -19,25 +21,29 @@ pub struct VersionRef<'a> {
     pub href: Option<&'a str>,
 }
 
-pub(super) fn version_label(out: &mut Out, v: &VersionRef<'_>) {
-    let label = |out: &mut Out| {
-        if v.api_version.trim().is_empty() {
-            out.raw("version ").text(short_id(v.id));
-        } else {
-            out.text(v.api_version);
+/// A version as the templates show it (macro `version` of `changes/macros.html`).
+pub(super) struct VersionView<'a> {
+    pub(super) href: Option<&'a str>,
+    /// The API's version, unless it is blank (then the short id is shown).
+    pub(super) api_version: Option<&'a str>,
+    pub(super) short_id: &'a str,
+    pub(super) branch: &'a str,
+    pub(super) published_at: &'a str,
+    /// The publication time as a reader reads it.
+    pub(super) published: String,
+}
+
+impl<'a> VersionView<'a> {
+    pub(super) fn new(v: &VersionRef<'a>) -> VersionView<'a> {
+        VersionView {
+            href: v.href,
+            api_version: Some(v.api_version).filter(|a| !a.trim().is_empty()),
+            short_id: short_id(v.id),
+            branch: v.branch,
+            published_at: v.published_at,
+            published: crate::human_time(v.published_at),
         }
-    };
-    match v.href {
-        Some(h) => {
-            out.raw("<a href=\"").attr(h).raw("\">");
-            label(out);
-            out.raw("</a>");
-        }
-        None => label(out),
     }
-    out.raw(" (").text(v.branch).raw(", ");
-    time_el(out, v.published_at);
-    out.raw(")");
 }
 
 /// One release's change page.
@@ -60,54 +66,44 @@ pub struct ChangePage<'a> {
     pub temporary: bool,
 }
 
+#[derive(Template)]
+#[template(path = "changes/release.html", escape = "engine")]
+struct ReleaseBody<'a> {
+    changelog_href: &'a str,
+    /// The version (not linked: this is its page).
+    version: VersionView<'a>,
+    id: &'a str,
+    title: &'a str,
+    breaking: bool,
+    temporary: bool,
+    previous: Option<VersionView<'a>>,
+    changes: crate::html::Html,
+    json_href: &'a str,
+    source_href: &'a str,
+    compare_href: Option<&'a str>,
+}
+
 /// Renders a release's change page.
 pub fn change_page(ctx: &PageContext<'_>, page: &ChangePage<'_>, link: Linker<'_>) -> String {
-    let mut out = Out::new();
-    out.raw("<p class=\"crumbs\"><a href=\"")
-        .attr(page.changelog_href)
-        .raw("\">Changelog</a></p><h1>Changes in ");
-    if page.version.api_version.trim().is_empty() {
-        out.raw("version ").text(short_id(page.version.id));
-    } else {
-        out.text(page.version.api_version);
-    }
-    out.raw("</h1>");
-    if page.changes.breaking() {
-        out.raw("<p class=\"brkn\"><span class=\"cs brk\">Breaking</span> This release has breaking changes: existing clients may fail.</p>");
-    }
-    if page.temporary {
-        out.raw("<p class=\"warn\">This version is not published: it was deployed for comparison and expires.</p>");
-    }
-    out.raw("<dl class=\"kv\"><dt>Title</dt><dd>")
-        .text(page.title)
-        .raw("</dd><dt>Version</dt><dd>");
-    version_label(
-        &mut out,
-        &VersionRef {
+    let mut changes = Out::new();
+    shown_changes(&mut changes, &page.changes, 2, link);
+    let view = ReleaseBody {
+        changelog_href: page.changelog_href,
+        version: VersionView::new(&VersionRef {
             href: None,
             ..page.version
-        },
-    );
-    out.raw(" <code>").text(page.version.id).raw("</code></dd>");
-    if let Some(p) = &page.previous {
-        out.raw("<dt>Compared with</dt><dd>");
-        version_label(&mut out, p);
-        out.raw("</dd>");
-    }
-    out.raw("</dl>");
-    shown_changes(&mut out, &page.changes, 2, link);
-    out.raw("<ul class=\"meta\"><li><a href=\"")
-        .attr(page.json_href)
-        .raw("\">These changes as JSON</a></li><li><a href=\"")
-        .attr(page.source_href)
-        .raw("\">Definition of this version</a></li>");
-    if let Some(h) = page.compare_href {
-        out.raw("<li><a href=\"")
-            .attr(h)
-            .raw("\">Compare with another version</a></li>");
-    }
-    out.raw("</ul>");
-    let body = out.finish();
+        }),
+        id: page.version.id,
+        title: page.title,
+        breaking: page.changes.breaking(),
+        temporary: page.temporary,
+        previous: page.previous.as_ref().map(VersionView::new),
+        changes: changes.finish(),
+        json_href: page.json_href,
+        source_href: page.source_href,
+        compare_href: page.compare_href,
+    };
+    let body = tpl::render(&view, view.changes.as_str().len() + 2048);
     let title = format!(
         "Changes in {}",
         if page.version.api_version.trim().is_empty() {

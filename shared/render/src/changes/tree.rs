@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use super::{
-    Changes, Group, Item, Linker, MAX_DEPTH, MAX_MESSAGES, MAX_NODES, Message, ReleaseChanges,
-};
-use crate::html::Out;
+use super::{Changes, Group, Item, Linker, MAX_DEPTH, MAX_MESSAGES, MAX_NODES, ReleaseChanges};
+use askama::Template;
+
+use crate::html::{Html, Out};
+use crate::tpl;
 
 fn status_title(status: &str) -> &'static str {
     match status {
@@ -59,72 +60,130 @@ fn kind_label(kind: &str) -> &str {
     }
 }
 
-/// The status and breaking markers of an item: text first, colour second (never colour alone).
-pub(super) fn markers(out: &mut Out, item: &Item) {
-    out.raw("<span class=\"cs ")
-        .raw(status_class(&item.status))
-        .raw("\">")
-        .raw(status_title(&item.status))
-        .raw("</span>");
-    if item.breaking {
-        out.raw(" <span class=\"cs brk\">Breaking</span>");
+/// The head of an item as the templates show it (`changes/macros.html`): its markers and its name.
+pub(super) struct ItemHead<'a> {
+    pub(super) class: &'static str,
+    pub(super) status: &'static str,
+    pub(super) breaking: bool,
+    /// "webhook ", "schema ", ... or "".
+    pub(super) kind: &'a str,
+    pub(super) name: &'a str,
+    /// The item's reference page (top-level items), if it has one.
+    pub(super) href: Option<String>,
+}
+
+impl<'a> ItemHead<'a> {
+    pub(super) fn new(item: &'a Item, link: Option<Linker<'_>>) -> ItemHead<'a> {
+        ItemHead {
+            class: status_class(&item.status),
+            status: status_title(&item.status),
+            breaking: item.breaking,
+            kind: kind_label(&item.kind),
+            name: &item.name,
+            href: link.and_then(|l| item_href(item, l)),
+        }
     }
 }
 
-/// The name of a top-level item, linked to its reference page when there is one.
-pub(super) fn item_name(out: &mut Out, item: &Item, link: Linker<'_>) {
-    let label = kind_label(&item.kind);
-    if !label.is_empty() {
-        out.raw("<span class=\"ck\">").raw(label).raw("</span>");
-    }
-    match item_href(item, link) {
-        Some(href) => {
-            out.raw("<a href=\"")
-                .attr(&href)
-                .raw("\"><code>")
-                .text(&item.name)
-                .raw("</code></a>");
-        }
-        None => {
-            out.raw("<code>").text(&item.name).raw("</code>");
-        }
-    }
+/// A message of an item, with its level's class and label when it is breaking or a warning.
+pub(super) struct MessageView<'a> {
+    pub(super) level: Option<(&'static str, &'static str)>,
+    pub(super) text: &'a str,
+}
+
+/// What a release without a diff tree says instead (template `changes/state.html`).
+#[derive(Template)]
+#[template(path = "changes/state.html", escape = "engine")]
+pub(super) struct StateView {
+    state: State,
+}
+
+pub(super) enum State {
+    First,
+    Unavailable,
+    Unchanged,
+    ContentOnly,
+    NoStructuralChange,
+    /// A public diff without structural change.
+    NothingDetected,
+}
+
+/// The state of a release that has no tree to show (all but [`ReleaseChanges::Changes`]).
+pub(super) fn plain_state_of(changes: &ReleaseChanges<'_>) -> Option<State> {
+    Some(match changes {
+        ReleaseChanges::First => State::First,
+        ReleaseChanges::Unavailable => State::Unavailable,
+        ReleaseChanges::Unchanged => State::Unchanged,
+        ReleaseChanges::ContentOnly(_) => State::ContentOnly,
+        ReleaseChanges::Changes(_) => return None,
+    })
+}
+
+/// A state as HTML (`<p class="cstate">`).
+pub(super) fn state_html(state: State) -> Html {
+    tpl::render(&StateView { state }, 128)
 }
 
 pub(super) fn plain_state(out: &mut Out, changes: &ReleaseChanges<'_>) -> bool {
-    let text = match changes {
-        ReleaseChanges::First => {
-            "First published version: there is nothing earlier to compare it with."
+    match plain_state_of(changes) {
+        Some(state) => {
+            out.html(&state_html(state));
+            true
         }
-        ReleaseChanges::Unavailable => {
-            "The changes of this version cannot be shown: the version it followed is no longer available."
-        }
-        ReleaseChanges::Unchanged => "No change to the definition.",
-        ReleaseChanges::ContentOnly(_) => {
-            "Content-only release: descriptions, examples or other texts changed; the API's structure did not."
-        }
-        ReleaseChanges::Changes(_) => return false,
-    };
-    out.raw("<p class=\"cstate\">").raw(text).raw("</p>");
-    true
+        None => false,
+    }
 }
 
 pub(super) fn short_id(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
 }
 
-pub(super) fn time_el(out: &mut Out, rfc3339: &str) {
-    out.raw("<time datetime=\"")
-        .attr(rfc3339)
-        .raw("\">")
-        .text(&crate::human_time(rfc3339))
-        .raw("</time>");
+#[derive(Template)]
+#[template(path = "changes/tree.html", escape = "engine")]
+struct TreeView<'a> {
+    h: u8,
+    groups: Vec<GroupView<'a>>,
+    /// Items not shown (page budget, depth).
+    cut: usize,
+}
+
+struct GroupView<'a> {
+    key: &'static str,
+    title: &'static str,
+    /// Top-level items of the group, shown or not.
+    count: usize,
+    items: Vec<TopItem<'a>>,
+}
+
+struct TopItem<'a> {
+    /// The item's index among the top-level items (its anchor `c{index}`).
+    index: usize,
+    head: ItemHead<'a>,
+    messages: Vec<MessageView<'a>>,
+    /// How many operations the change affects.
+    affected: usize,
+    nodes: Vec<Node<'a>>,
+}
+
+/// A step of the walk of an item's descendants.
+enum Node<'a> {
+    /// A sub-list opens.
+    Open,
+    /// An item starts: its head, the anchor of the shared change it refers to, its messages.
+    Item {
+        head: ItemHead<'a>,
+        shared: Option<usize>,
+        messages: Vec<MessageView<'a>>,
+    },
+    /// The item ends.
+    End,
+    /// The sub-list closes.
+    Close,
 }
 
 /// Renders a diff tree grouped (breaking first), every level, within the page budgets. `heading` is the level of
 /// the group headings.
 pub(super) fn tree(out: &mut Out, changes: &Changes, heading: u8, link: Linker<'_>) {
-    let h = heading.clamp(2, 5);
     // Anchors of top-level items, so that a use of a shared component links to the component's entry.
     let anchors: HashMap<&str, usize> = changes
         .items
@@ -134,6 +193,7 @@ pub(super) fn tree(out: &mut Out, changes: &Changes, heading: u8, link: Linker<'
         .collect();
     let mut budget = MAX_NODES;
     let mut cut = 0usize;
+    let mut groups = Vec::new();
     for g in Group::ALL {
         let items: Vec<(usize, &Item)> = changes
             .items
@@ -144,123 +204,98 @@ pub(super) fn tree(out: &mut Out, changes: &Changes, heading: u8, link: Linker<'
         if items.is_empty() {
             continue;
         }
-        out.raw("<section class=\"cgs ")
-            .raw(g.key())
-            .raw("\" aria-labelledby=\"g-")
-            .raw(g.key())
-            .raw("\"><h")
-            .num(h)
-            .raw(" id=\"g-")
-            .raw(g.key())
-            .raw("\"><span class=\"cgt ")
-            .raw(g.key())
-            .raw("\">")
-            .raw(g.title())
-            .raw("</span> <span class=\"n\">(")
-            .num(items.len())
-            .raw(")</span></h")
-            .num(h)
-            .raw("><ul class=\"chg\">");
-        for (idx, item) in items {
+        let mut shown = Vec::new();
+        for &(index, item) in &items {
             if budget == 0 {
                 cut += 1;
                 continue;
             }
             budget -= 1;
-            out.raw("<li class=\"ci\" id=\"c").num(idx).raw("\">");
-            markers(out, item);
-            out.raw(" ");
-            item_name(out, item, link);
-            messages(out, item);
-            if !item.affected.is_empty() {
-                out.raw("<p class=\"note\">Used by ")
-                    .num(item.affected.len())
-                    .raw(if item.affected.len() == 1 {
-                        " operation.</p>"
-                    } else {
-                        " operations.</p>"
-                    });
-            }
-            children(out, &item.children, 1, &mut budget, &mut cut, &anchors);
-            out.raw("</li>");
+            let mut nodes = Vec::new();
+            let mut walk = Walk {
+                budget: &mut budget,
+                cut: &mut cut,
+                anchors: &anchors,
+                nodes: &mut nodes,
+            };
+            walk.children(&item.children, 1);
+            shown.push(TopItem {
+                index,
+                head: ItemHead::new(item, Some(link)),
+                messages: messages(item),
+                affected: item.affected.len(),
+                nodes,
+            });
         }
-        out.raw("</ul></section>");
+        groups.push(GroupView {
+            key: g.key(),
+            title: g.title(),
+            count: items.len(),
+            items: shown,
+        });
     }
-    if cut > 0 {
-        out.raw("<p class=\"more\">")
-            .num(cut)
-            .raw(" more changes are not shown here (page size limit): the JSON variant of this page has them all.</p>");
-    }
+    let view = TreeView {
+        h: heading.clamp(2, 5),
+        groups,
+        cut,
+    };
+    out.html(&tpl::render(&view, 16384));
 }
 
-fn messages(out: &mut Out, item: &Item) {
-    let shown: Vec<&Message> = item
-        .changes
+/// An item's messages (the first [`MAX_MESSAGES`] that say something).
+pub(super) fn messages(item: &Item) -> Vec<MessageView<'_>> {
+    item.changes
         .iter()
         .filter(|m| !m.message.is_empty())
         .take(MAX_MESSAGES)
-        .collect();
-    if shown.is_empty() {
-        return;
-    }
-    out.raw("<ul class=\"cm\">");
-    for m in shown {
-        out.raw("<li>");
-        match m.level.as_str() {
-            "breaking" => {
-                out.raw("<span class=\"lv brk\">Breaking:</span> ");
-            }
-            "warning" => {
-                out.raw("<span class=\"lv warn\">Warning:</span> ");
-            }
-            _ => {}
-        }
-        out.text(&m.message).raw("</li>");
-    }
-    out.raw("</ul>");
+        .map(|m| MessageView {
+            level: match m.level.as_str() {
+                "breaking" => Some(("brk", "Breaking")),
+                "warning" => Some(("warn", "Warning")),
+                _ => None,
+            },
+            text: &m.message,
+        })
+        .collect()
 }
 
-fn children(
-    out: &mut Out,
-    items: &[Item],
-    depth: usize,
-    budget: &mut usize,
-    cut: &mut usize,
-    anchors: &HashMap<&str, usize>,
-) {
-    if items.is_empty() {
-        return;
-    }
-    if depth > MAX_DEPTH {
-        *cut += count(items);
-        return;
-    }
-    out.raw("<ul class=\"chg sub\">");
-    for item in items {
-        if *budget == 0 {
-            *cut += 1 + count(&item.children);
-            continue;
+/// The walk of a top-level item's descendants into [`Node`]s, within the page budget.
+struct Walk<'w, 'a> {
+    budget: &'w mut usize,
+    cut: &'w mut usize,
+    anchors: &'w HashMap<&'a str, usize>,
+    nodes: &'w mut Vec<Node<'a>>,
+}
+
+impl<'a> Walk<'_, 'a> {
+    fn children(&mut self, items: &'a [Item], depth: usize) {
+        if items.is_empty() {
+            return;
         }
-        *budget -= 1;
-        out.raw("<li>");
-        markers(out, item);
-        out.raw(" <span class=\"ck\">")
-            .raw(kind_label(&item.kind))
-            .raw("</span><code>")
-            .text(&item.name)
-            .raw("</code>");
-        if let Some(r) = item.reference.as_deref()
-            && let Some(i) = anchors.get(r)
-        {
-            out.raw(" <a class=\"cref\" href=\"#c")
-                .num(*i)
-                .raw("\">see the shared change</a>");
+        if depth > MAX_DEPTH {
+            *self.cut += count(items);
+            return;
         }
-        messages(out, item);
-        children(out, &item.children, depth + 1, budget, cut, anchors);
-        out.raw("</li>");
+        self.nodes.push(Node::Open);
+        for item in items {
+            if *self.budget == 0 {
+                *self.cut += 1 + count(&item.children);
+                continue;
+            }
+            *self.budget -= 1;
+            self.nodes.push(Node::Item {
+                head: ItemHead::new(item, None),
+                shared: item
+                    .reference
+                    .as_deref()
+                    .and_then(|r| self.anchors.get(r).copied()),
+                messages: messages(item),
+            });
+            self.children(&item.children, depth + 1);
+            self.nodes.push(Node::End);
+        }
+        self.nodes.push(Node::Close);
     }
-    out.raw("</ul>");
 }
 
 fn count(items: &[Item]) -> usize {
@@ -289,7 +324,7 @@ pub(super) fn shown_changes(
     match changes {
         ReleaseChanges::Changes(c) if !c.is_empty() => tree(out, c, heading, link),
         ReleaseChanges::Changes(_) => {
-            out.raw("<p class=\"cstate\">No structural change.</p>");
+            out.html(&state_html(State::NoStructuralChange));
         }
         ReleaseChanges::ContentOnly(c) => {
             plain_state(out, changes);

@@ -3,26 +3,94 @@
 
 use specpress_spec::{Direction, Document, MessageOperation, SpecVersion, V};
 
+use askama::Template;
+
 use crate::html::{Html, Out, truncate};
 use crate::schema::{self, Ctx, Mode};
 use crate::site::resolve_value;
+use crate::tpl;
 
 use super::lists::ops_list;
 use super::security::requirements;
-use super::{MAX_EXAMPLES, heading, md, str_at};
+use super::{MAX_EXAMPLES, md, str_at};
 
-fn bindings(v: Option<V<'_>>, h: u8, out: &mut Out) {
-    let Some(b) = v.and_then(V::as_object).filter(|o| !o.is_empty()) else {
-        return;
+#[derive(Template)]
+#[template(path = "pages/channel.html", escape = "engine")]
+struct ChannelPage<'a> {
+    address: &'a str,
+    title: Option<&'a str>,
+    description: Option<Html>,
+    servers: &'a [String],
+    /// The parameters' rows, when the channel has parameters.
+    parameters: Option<Html>,
+    bindings: Vec<(&'a str, Html)>,
+    /// The list of the operations on the channel, if any.
+    operations: Option<Html>,
+}
+
+/// Where a channel parameter's value is read from.
+#[derive(Template)]
+#[template(path = "pages/channel_parameter.html", escape = "engine")]
+struct ChannelParameter<'a> {
+    location: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "pages/message.html", escape = "engine")]
+struct MessagePage<'a> {
+    title: &'a str,
+    badge: &'static str,
+    verb: &'static str,
+    channel_href: Option<String>,
+    channel_address: &'a str,
+    /// Who sends the message, told from the reader's side (see [`message_direction`]).
+    app: &'a str,
+    sends: bool,
+    spec_major: u8,
+    spec_verb: &'static str,
+    deprecated: bool,
+    operation_id: Option<&'a str>,
+    description: Option<Html>,
+    security: Option<Html>,
+    bindings: Vec<(&'a str, Html)>,
+    messages: Vec<MessageView<'a>>,
+}
+
+struct MessageView<'a> {
+    name: &'a str,
+    title: Option<&'a str>,
+    summary: Option<&'a str>,
+    deprecated: bool,
+    description: Option<Html>,
+    content_type: Option<&'a str>,
+    correlation_id: Option<&'a str>,
+    schema_format: Option<&'a str>,
+    headers: Option<Html>,
+    payload: Option<Html>,
+    examples: Vec<ExampleView<'a>>,
+    /// An example generated from the payload schema, when the message has no example.
+    generated: Option<Html>,
+    bindings: Vec<(&'a str, Html)>,
+}
+
+struct ExampleView<'a> {
+    name: Option<&'a str>,
+    headers: Option<Html>,
+    payload: Option<Html>,
+}
+
+/// The members of a `bindings` object: protocol and compact JSON.
+fn bindings(v: Option<V<'_>>) -> Vec<(&str, Html)> {
+    let Some(b) = v.and_then(V::as_object) else {
+        return Vec::new();
     };
-    heading(out, h, None, "Bindings");
-    out.raw("<dl class=\"kv\">");
-    for (proto, val) in b.iter() {
-        out.raw("<dt>").text(proto).raw("</dt><dd>");
-        schema::inline_value(val, out);
-        out.raw("</dd>");
-    }
-    out.raw("</dl>");
+    b.iter()
+        .map(|(proto, val)| {
+            let mut out = Out::new();
+            schema::inline_value(val, &mut out);
+            (proto, out.finish())
+        })
+        .collect()
 }
 
 pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
@@ -30,29 +98,10 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
     let site = c.site;
     let (key, ch) = doc.model().channels.get_index(i as usize)?;
     let src = doc.value(&ch.source);
-    let mut out = Out::new();
-    out.raw("<h1>Channel <code>")
-        .text(&ch.address)
-        .raw("</code></h1>");
-    if let Some(t) = src.and_then(|v| str_at(v, "title")) {
-        out.raw("<p class=\"lead\">").text(t).raw("</p>");
-    }
-    if let Some(d) = &ch.description {
-        md(&mut out, d, 2);
-    }
-    if !ch.servers.is_empty() {
-        out.raw("<p>Available on servers: ");
-        for (k, s) in ch.servers.iter().enumerate() {
-            if k > 0 {
-                out.raw(", ");
-            }
-            out.raw("<code>").text(s).raw("</code>");
-        }
-        out.raw("</p>");
-    }
+    let description = ch.description.as_deref().map(|d| md(d, 2));
+    let mut parameters = None;
     if !ch.parameters.is_empty() {
-        heading(&mut out, 2, None, "Parameters");
-        out.raw("<ul class=\"ps\">");
+        let mut rows = Out::new();
         for (name, loc) in &ch.parameters {
             let pdesc = src
                 .and_then(|v| v.get("parameters"))
@@ -61,13 +110,10 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
                     let ploc = ch.source.child("parameters").child(name);
                     resolve_value(doc, &ploc, p)
                 });
-            let mut extra = Out::new();
-            if let Some(loc_expr) = pdesc.and_then(|p| str_at(p, "location")) {
-                extra
-                    .raw("<p class=\"pc\"><span class=\"c\">read from <code>")
-                    .text(loc_expr)
-                    .raw("</code></span></p>");
-            }
+            let extra = pdesc
+                .and_then(|p| str_at(p, "location"))
+                .map(|location| tpl::render(&ChannelParameter { location }, 96))
+                .unwrap_or_default();
             schema::field_row(
                 c,
                 name,
@@ -75,14 +121,13 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
                 true,
                 false,
                 pdesc.and_then(|p| str_at(p, "description")),
-                &extra.finish(),
+                &extra,
                 Mode::Neutral,
-                &mut out,
+                &mut rows,
             );
         }
-        out.raw("</ul>");
+        parameters = Some(rows.finish());
     }
-    bindings(src.and_then(|v| v.get("bindings")), 2, &mut out);
     let ops: Vec<u32> = doc
         .model()
         .message_operations
@@ -91,178 +136,132 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
         .filter(|(_, o)| o.key.channel == *key)
         .map(|(k, _)| site.message_pages[k])
         .collect();
-    if !ops.is_empty() {
-        out.raw("<h2>Operations</h2>");
-        ops_list(c, &mut out, &ops);
-    }
-    Some(out.finish())
+    let operations = (!ops.is_empty()).then(|| ops_list(c, &ops));
+    let page = ChannelPage {
+        address: &ch.address,
+        title: src.and_then(|v| str_at(v, "title")),
+        description,
+        servers: &ch.servers,
+        parameters,
+        bindings: bindings(src.and_then(|v| v.get("bindings"))),
+        operations,
+    };
+    Some(tpl::render(&page, 8192))
 }
 
 pub(super) fn message_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
     let doc = c.doc;
     let site = c.site;
     let (_, op) = doc.model().message_operations.get_index(i as usize)?;
-    let mut out = Out::new();
-    let title = site.pages[site.message_pages[i as usize] as usize]
-        .title
-        .clone();
-    out.raw("<h1>").text(&title).raw("</h1>");
     let (badge, verb) = match op.key.direction {
         Direction::Send => ("send", "SEND"),
         Direction::Receive => ("receive", "RECV"),
     };
-    out.raw("<p class=\"endpoint\"><span class=\"m ")
-        .raw(badge)
-        .raw("\">")
-        .raw(verb)
-        .raw("</span>");
     let channel = doc.model().channels.get_index_of(&op.key.channel);
-    match channel.and_then(|ci| site.channel_pages.get(ci)) {
-        Some(&p) => {
-            out.link_open(c.base, &site.pages[p as usize].path)
-                .raw("<code>")
-                .text(&op.channel_address)
-                .raw("</code></a>");
-        }
-        None => {
-            out.raw("<code>").text(&op.channel_address).raw("</code>");
-        }
-    }
-    out.raw("</p>");
-    message_direction(doc, op, &mut out);
-    if op.deprecated {
-        out.raw("<p class=\"warn\"><strong>Deprecated.</strong></p>");
-    }
-    if let Some(id) = &op.operation_id {
-        out.raw("<ul class=\"meta\"><li>Operation id <code>")
-            .text(id)
-            .raw("</code></li></ul>");
-    }
-    if let Some(d) = &op.description {
-        md(&mut out, d, 3);
-    }
-    if let Some(req) = &op.security {
-        heading(&mut out, 2, None, "Authentication");
-        out.raw("<p>");
-        requirements(&mut out, req);
-        out.raw("</p>");
-    }
-    bindings(
-        doc.value(&op.source).and_then(|v| v.get("bindings")),
-        2,
-        &mut out,
-    );
-    for (key, m) in &op.messages {
-        out.raw("<h2>Message <code>")
-            .text(&m.name)
-            .raw("</code></h2>");
-        let _ = key;
-        if let Some(t) = &m.title {
-            out.raw("<p class=\"lead\">").text(t).raw("</p>");
-        }
-        if let Some(s) = &m.summary {
-            out.raw("<p>").text(s).raw("</p>");
-        }
-        if m.deprecated {
-            out.raw("<p class=\"warn\"><strong>Deprecated message.</strong></p>");
-        }
-        if let Some(d) = &m.description {
-            md(&mut out, d, 3);
-        }
-        let mut kv = Out::new();
-        if let Some(ct) = &m.content_type {
-            kv.raw("<dt>Content type</dt><dd><code>")
-                .text(ct)
-                .raw("</code></dd>");
-        }
-        if let Some(cid) = &m.correlation_id {
-            kv.raw("<dt>Correlation id</dt><dd><code>")
-                .text(cid)
-                .raw("</code></dd>");
-        }
-        if let Some(f) = &m.schema_format {
-            kv.raw("<dt>Schema format</dt><dd><code>")
-                .text(f)
-                .raw("</code></dd>");
-        }
-        if kv.len() > 0 {
-            out.raw("<dl class=\"kv\">").html(&kv.finish()).raw("</dl>");
-        }
-        if let Some(hl) = &m.headers {
-            out.raw("<h3>Headers</h3>");
-            let t = schema::tree(c, hl, Mode::Neutral);
-            out.html(&t);
-        }
-        if let Some(pl) = &m.payload {
-            out.raw("<h3>Payload</h3>");
-            let t = schema::tree(c, pl, Mode::Neutral);
-            out.html(&t);
-        }
-        let src = doc.value(&m.source);
-        let mut shown = 0;
-        if let Some(xs) = src.and_then(|v| v.get("examples")).and_then(V::as_array) {
-            for (k, ex) in xs.iter().enumerate().take(MAX_EXAMPLES) {
-                let ex_loc = m.source.child("examples").index(k);
-                let Some(ex) = resolve_value(doc, &ex_loc, ex) else {
-                    continue;
-                };
-                out.raw("<h3>Example");
-                if let Some(n) = str_at(ex, "name").or_else(|| str_at(ex, "summary")) {
-                    out.raw(": ").text(n);
-                }
-                out.raw("</h3>");
-                if let Some(hv) = ex.get("headers") {
-                    out.raw("<p class=\"mt\">Headers</p>");
-                    schema::example_block(hv, &mut out);
-                }
-                if let Some(pv) = ex.get("payload") {
-                    out.raw("<p class=\"mt\">Payload</p>");
-                    schema::example_block(pv, &mut out);
-                }
-                shown += 1;
-            }
-        }
-        if shown == 0
-            && let Some(pl) = &m.payload
-        {
-            let v = schema::generate(c, pl, Mode::Neutral);
-            if !v.is_null() {
-                let text = serde_json::to_string_pretty(&v).unwrap_or_default();
-                let (text, cut) = truncate(&text, schema::MAX_EXAMPLE_BYTES);
-                out.raw("<h3>Example payload (generated from the schema)</h3>");
-                schema::code_block(text, "json", cut, &mut out);
-            }
-        }
-        bindings(src.and_then(|v| v.get("bindings")), 3, &mut out);
-    }
-    Some(out.finish())
+    let channel_href = channel
+        .and_then(|ci| site.channel_pages.get(ci))
+        .map(|&p| tpl::href(c.base, &site.pages[p as usize].path));
+    let (app, spec_major, spec_verb) = message_direction(doc, op);
+    let description = op.description.as_deref().map(|d| md(d, 3));
+    let security = op.security.as_deref().map(requirements);
+    let bindings_of_op = bindings(doc.value(&op.source).and_then(|v| v.get("bindings")));
+    let messages = op.messages.values().map(|m| message(c, m)).collect();
+    let page = MessagePage {
+        title: &site.pages[site.message_pages[i as usize] as usize].title,
+        badge,
+        verb,
+        channel_href,
+        channel_address: &op.channel_address,
+        app,
+        sends: matches!(op.key.direction, Direction::Send),
+        spec_major,
+        spec_verb,
+        deprecated: op.deprecated,
+        operation_id: op.operation_id.as_deref(),
+        description,
+        security,
+        bindings: bindings_of_op,
+        messages,
+    };
+    Some(tpl::render(&page, 8192))
 }
 
-/// Who sends the message, told from the reader's side. The model's direction is the
+/// One message of an operation: its metadata, schema trees and examples.
+fn message<'a>(c: &mut Ctx<'a>, m: &'a specpress_spec::Message) -> MessageView<'a> {
+    let doc = c.doc;
+    let description = m.description.as_deref().map(|d| md(d, 3));
+    let headers = m
+        .headers
+        .as_ref()
+        .map(|hl| schema::tree(c, hl, Mode::Neutral));
+    let payload = m
+        .payload
+        .as_ref()
+        .map(|pl| schema::tree(c, pl, Mode::Neutral));
+    let src = doc.value(&m.source);
+    let mut examples = Vec::new();
+    if let Some(xs) = src.and_then(|v| v.get("examples")).and_then(V::as_array) {
+        for (k, ex) in xs.iter().enumerate().take(MAX_EXAMPLES) {
+            let ex_loc = m.source.child("examples").index(k);
+            let Some(ex) = resolve_value(doc, &ex_loc, ex) else {
+                continue;
+            };
+            let block = |v: V<'_>| {
+                let mut out = Out::new();
+                schema::example_block(v, &mut out);
+                out.finish()
+            };
+            examples.push(ExampleView {
+                name: str_at(ex, "name").or_else(|| str_at(ex, "summary")),
+                headers: ex.get("headers").map(block),
+                payload: ex.get("payload").map(block),
+            });
+        }
+    }
+    let mut generated = None;
+    if examples.is_empty()
+        && let Some(pl) = &m.payload
+    {
+        let v = schema::generate(c, pl, Mode::Neutral);
+        if !v.is_null() {
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            let (text, cut) = truncate(&text, schema::MAX_EXAMPLE_BYTES);
+            let mut out = Out::new();
+            schema::code_block(text, "json", cut, &mut out);
+            generated = Some(out.finish());
+        }
+    }
+    MessageView {
+        name: &m.name,
+        title: m.title.as_deref(),
+        summary: m.summary.as_deref(),
+        deprecated: m.deprecated,
+        description,
+        content_type: m.content_type.as_deref(),
+        correlation_id: m.correlation_id.as_deref(),
+        schema_format: m.schema_format.as_deref(),
+        headers,
+        payload,
+        examples,
+        generated,
+        bindings: bindings(src.and_then(|v| v.get("bindings"))),
+    }
+}
+
+/// Who sends the message, told from the reader's side: the application's name, and the
+/// specification's version and word for the direction. The model's direction is the
 /// application's: AsyncAPI 2.x `subscribe` and 3.0 `send` mean the application sends.
-fn message_direction(doc: &Document, op: &MessageOperation, out: &mut Out) {
+fn message_direction<'d>(doc: &'d Document, op: &MessageOperation) -> (&'d str, u8, &'static str) {
     let app = if doc.title().trim().is_empty() {
         "The application"
     } else {
         doc.title()
     };
-    let original = match (doc.version(), op.key.direction) {
-        (SpecVersion::AsyncApi2 { .. }, Direction::Send) => "AsyncAPI 2 <code>subscribe</code>",
-        (SpecVersion::AsyncApi2 { .. }, Direction::Receive) => "AsyncAPI 2 <code>publish</code>",
-        (_, Direction::Send) => "AsyncAPI 3 <code>send</code>",
-        (_, Direction::Receive) => "AsyncAPI 3 <code>receive</code>",
+    let (major, verb) = match (doc.version(), op.key.direction) {
+        (SpecVersion::AsyncApi2 { .. }, Direction::Send) => (2, "subscribe"),
+        (SpecVersion::AsyncApi2 { .. }, Direction::Receive) => (2, "publish"),
+        (_, Direction::Send) => (3, "send"),
+        (_, Direction::Receive) => (3, "receive"),
     };
-    out.raw("<p><strong>");
-    out.text(app);
-    match op.key.direction {
-        Direction::Send => {
-            out.raw(" sends this message.</strong> Your application receives it: subscribe to the channel to get it.");
-        }
-        Direction::Receive => {
-            out.raw(" receives this message.</strong> Your application sends it: publish it to the channel.");
-        }
-    }
-    out.raw(" <span class=\"note\">(")
-        .raw(original)
-        .raw(")</span></p>");
+    (app, major, verb)
 }

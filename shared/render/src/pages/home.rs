@@ -1,190 +1,162 @@
-//! The home page: the API's title, version, description, contact and licence, servers,
-//! authentication, guides, and the cards of its navigation groups.
+//! The home page (template `pages/home.html`): the API's title, version, description, contact
+//! and licence, servers, authentication, guides, and the cards of its navigation groups.
 
-use specpress_spec::{Document, OperationKind, SpecFamily, SpecVersion, V};
+use askama::Template;
+use specpress_spec::{OperationKind, SpecFamily, SpecVersion};
 
 use crate::PageContext;
 use crate::html::{Html, Out, url_or_text};
 use crate::schema::Ctx;
+use crate::tpl::{self, Link};
 
-use super::lists::group_card;
+use super::lists::group_cards;
 use super::security::authentication_section;
 use super::servers::{asyncapi_server_details, servers_section};
-use super::{external_docs_kv, md, str_at};
+use super::{external_docs, md, str_at};
+
+#[derive(Template)]
+#[template(path = "pages/home.html", escape = "engine")]
+struct Home<'a> {
+    title: &'a str,
+    api_version: &'a str,
+    /// Swagger, OpenAPI or AsyncAPI.
+    family: &'static str,
+    spec_version: &'a str,
+    /// The version's publication time: as written, and as a reader reads it.
+    published: Option<(&'a str, String)>,
+    summary: Option<&'a str>,
+    description: Option<Html>,
+    /// The contact's URL as a link (or text), labelled with its name.
+    contact_link: Option<Html>,
+    /// The contact's name, when it has no URL.
+    contact_name: Option<&'a str>,
+    email: Option<&'a str>,
+    /// True when the email looks like an address (then a `mailto:` link).
+    email_is_address: bool,
+    licence: Option<Licence<'a>>,
+    terms: Option<Html>,
+    external_docs: Option<Html>,
+    servers: Html,
+    async_servers: Html,
+    authentication: Option<Html>,
+    guides: Vec<Link<'a>>,
+    is_async: bool,
+    n_ops: usize,
+    schema_count: usize,
+    schemas_href: Option<String>,
+    /// The cards of the root navigation groups.
+    cards: Html,
+}
+
+struct Licence<'a> {
+    name: &'a str,
+    /// The URL as a link (or text) labelled with the name, when there is one.
+    link: Option<Html>,
+    identifier: Option<&'a str>,
+}
+
+impl Home<'_> {
+    /// Whether the list of contact, licence, terms and external documentation has any item.
+    fn has_about(&self) -> bool {
+        self.contact_link.is_some()
+            || self.contact_name.is_some()
+            || self.email.is_some()
+            || self.licence.is_some()
+            || self.terms.is_some()
+            || self.external_docs.is_some()
+    }
+}
+
+fn url_html(url: &str, label: Option<&str>) -> Html {
+    let mut out = Out::new();
+    url_or_text(&mut out, url, label);
+    out.finish()
+}
 
 pub(super) fn home(c: &mut Ctx<'_>, pctx: &PageContext<'_>) -> Option<Html> {
     let doc = c.doc;
-    let mut out = Out::new();
-    title_and_description(doc, pctx, &mut out);
-    about(doc, &mut out);
-    servers_section(&mut out, doc, &doc.model().servers, 2);
-    if doc.version().family() == SpecFamily::AsyncApi {
-        asyncapi_server_details(&mut out, doc);
-    }
-    authentication_section(c, &mut out);
-    guides(c, &mut out);
-    reference(c, &mut out);
-    Some(out.finish())
-}
-
-/// The title, the version, the specification and the publication time, the summary and the
-/// description.
-fn title_and_description(doc: &Document, pctx: &PageContext<'_>, out: &mut Out) {
-    let info = doc.root().get("info");
-    let title = if doc.title().trim().is_empty() {
-        "API reference"
-    } else {
-        doc.title()
-    };
-    out.raw("<h1>").text(title).raw("</h1><ul class=\"meta\">");
-    if !doc.api_version().is_empty() {
-        out.raw("<li>Version <code>")
-            .text(doc.api_version())
-            .raw("</code></li>");
-    }
-    let family = match doc.version().family() {
-        SpecFamily::OpenApi if doc.version() == SpecVersion::OpenApi20 => "Swagger",
-        SpecFamily::OpenApi => "OpenAPI",
-        SpecFamily::AsyncApi => "AsyncAPI",
-    };
-    out.raw("<li>")
-        .raw(family)
-        .raw(" ")
-        .text(doc.spec_version_string())
-        .raw("</li>");
-    if let Some(v) = pctx.version
-        && !v.published_at.is_empty()
-    {
-        out.raw("<li>Published <time datetime=\"")
-            .attr(v.published_at)
-            .raw("\">")
-            .text(&crate::human_time(v.published_at))
-            .raw("</time></li>");
-    }
-    out.raw("</ul>");
-    if let Some(s) = info.and_then(|i| str_at(i, "summary")) {
-        out.raw("<p class=\"lead\">").text(s).raw("</p>");
-    }
-    if let Some(d) = doc.description() {
-        md(out, d, 2);
-    }
-}
-
-/// Contact, licence, terms of service and external documentation, as a list of terms.
-fn about(doc: &Document, out: &mut Out) {
+    let site = c.site;
     let root = doc.root();
     let info = root.get("info");
-    let mut kv = Out::new();
-    if let Some(contact) = info.and_then(|i| i.get("contact")) {
-        contact_kv(&mut kv, contact);
-    }
-    if let Some(licence) = info.and_then(|i| i.get("license")) {
-        let name = str_at(licence, "name").unwrap_or("Licence");
-        kv.raw("<dt>Licence</dt><dd>");
-        match str_at(licence, "url") {
-            Some(u) => url_or_text(&mut kv, u, Some(name)),
-            None => {
-                kv.text(name);
-                if let Some(id) = str_at(licence, "identifier") {
-                    kv.raw(" (<code>").text(id).raw("</code>)");
-                }
-            }
+    let contact = info.and_then(|i| i.get("contact"));
+    let contact_url = contact.and_then(|ct| str_at(ct, "url"));
+    let contact_name = contact.and_then(|ct| str_at(ct, "name"));
+    let email = contact.and_then(|ct| str_at(ct, "email"));
+    let licence = info.and_then(|i| i.get("license")).map(|l| {
+        let name = str_at(l, "name").unwrap_or("Licence");
+        Licence {
+            name,
+            link: str_at(l, "url").map(|u| url_html(u, Some(name))),
+            identifier: str_at(l, "identifier"),
         }
-        kv.raw("</dd>");
-    }
-    if let Some(t) = info.and_then(|i| str_at(i, "termsOfService")) {
-        kv.raw("<dt>Terms of service</dt><dd>");
-        url_or_text(&mut kv, t, None);
-        kv.raw("</dd>");
-    }
-    if let Some(ed) = root.get("externalDocs") {
-        external_docs_kv(&mut kv, ed);
-    }
-    if kv.len() > 0 {
-        out.raw("<dl class=\"kv\">").html(&kv.finish()).raw("</dl>");
-    }
-}
-
-/// The contact's name (linked to its URL) and email (a `mailto:` link when it looks like one).
-fn contact_kv(kv: &mut Out, contact: V<'_>) {
-    let name = str_at(contact, "name");
-    if let Some(url) = str_at(contact, "url") {
-        kv.raw("<dt>Contact</dt><dd>");
-        url_or_text(kv, url, name);
-        kv.raw("</dd>");
-    } else if let Some(n) = name {
-        kv.raw("<dt>Contact</dt><dd>").text(n).raw("</dd>");
-    }
-    if let Some(email) = str_at(contact, "email") {
-        kv.raw("<dt>Email</dt><dd>");
-        if email.contains('@') && !email.contains([':', '/', '?', ' ', '<', '>']) {
-            kv.raw("<a href=\"mailto:")
-                .attr(email)
-                .raw("\">")
-                .text(email)
-                .raw("</a>");
-        } else {
-            kv.text(email);
-        }
-        kv.raw("</dd>");
-    }
-}
-
-/// The cards of the `x-topics` guides.
-fn guides(c: &Ctx<'_>, out: &mut Out) {
-    let site = c.site;
-    if !site.topics.is_empty() {
-        out.raw("<h2>Guides</h2><ul class=\"cards\">");
-        for &t in &site.topics {
-            let p = &site.pages[t as usize];
-            out.raw("<li>")
-                .link_open(c.base, &p.path)
-                .text(&p.title)
-                .raw("</a></li>");
-        }
-        out.raw("</ul>");
-    }
-}
-
-/// The reference: how many operations and schemas, and the cards of the navigation groups.
-fn reference(c: &Ctx<'_>, out: &mut Out) {
-    let doc = c.doc;
-    let site = c.site;
+    });
+    let servers = servers_section(&doc.model().servers, 2);
     let is_async = doc.version().family() == SpecFamily::AsyncApi;
-    out.raw(if is_async {
-        "<h2>Channels</h2>"
+    let async_servers = if is_async {
+        asyncapi_server_details(doc)
     } else {
-        "<h2>API reference</h2>"
-    });
-    let n_ops = if is_async {
-        doc.model().message_operations.len()
-    } else {
-        doc.model()
-            .operations
-            .values()
-            .filter(|o| o.key.kind == OperationKind::Path)
-            .count()
+        Html::default()
     };
-    out.raw("<p>").num(n_ops).raw(if n_ops == 1 {
-        " operation"
-    } else {
-        " operations"
-    });
-    if site.schema_count() > 0 {
-        out.raw(", ").num(site.schema_count()).raw(" ");
-        match site.schemas_index {
-            Some(s) => {
-                out.link_open(c.base, &site.pages[s as usize].path)
-                    .raw("schemas</a>");
-            }
-            None => {
-                out.raw("schemas");
-            }
-        }
-    }
-    out.raw(".</p><ul class=\"cards\">");
-    for &g in &site.root_groups {
-        group_card(c, out, g);
-    }
-    out.raw("</ul>");
+    let authentication = authentication_section(c);
+    let cards = group_cards(c, &site.root_groups);
+    let home = Home {
+        title: if doc.title().trim().is_empty() {
+            "API reference"
+        } else {
+            doc.title()
+        },
+        api_version: doc.api_version(),
+        family: match doc.version().family() {
+            SpecFamily::OpenApi if doc.version() == SpecVersion::OpenApi20 => "Swagger",
+            SpecFamily::OpenApi => "OpenAPI",
+            SpecFamily::AsyncApi => "AsyncAPI",
+        },
+        spec_version: doc.spec_version_string(),
+        published: pctx
+            .version
+            .filter(|v| !v.published_at.is_empty())
+            .map(|v| (v.published_at, crate::human_time(v.published_at))),
+        summary: info.and_then(|i| str_at(i, "summary")),
+        description: doc.description().map(|d| md(d, 2)),
+        contact_link: contact_url.map(|u| url_html(u, contact_name)),
+        contact_name,
+        email,
+        email_is_address: email
+            .is_some_and(|e| e.contains('@') && !e.contains([':', '/', '?', ' ', '<', '>'])),
+        licence,
+        terms: info
+            .and_then(|i| str_at(i, "termsOfService"))
+            .map(|t| url_html(t, None)),
+        external_docs: external_docs(root.get("externalDocs")),
+        servers,
+        async_servers,
+        authentication,
+        guides: site
+            .topics
+            .iter()
+            .map(|&t| {
+                let p = &site.pages[t as usize];
+                Link {
+                    href: tpl::href(c.base, &p.path),
+                    text: &p.title,
+                }
+            })
+            .collect(),
+        is_async,
+        n_ops: if is_async {
+            doc.model().message_operations.len()
+        } else {
+            doc.model()
+                .operations
+                .values()
+                .filter(|o| o.key.kind == OperationKind::Path)
+                .count()
+        },
+        schema_count: site.schema_count(),
+        schemas_href: site
+            .schemas_index
+            .map(|s| tpl::href(c.base, &site.pages[s as usize].path)),
+        cards,
+    };
+    Some(tpl::render(&home, 16384))
 }

@@ -6,14 +6,17 @@ use specpress_spec::{
     V,
 };
 
+use askama::Template;
+
 use crate::html::{Html, Out};
 use crate::schema::{self, Ctx, Mode};
+use crate::tpl::{self, Link};
 
 use super::curl::curl;
 use super::examples::{media_examples, param_examples};
 use super::security::requirements;
 use super::servers::servers_section;
-use super::{external_docs_kv, heading, md};
+use super::{external_docs, md};
 
 fn status_text(code: &str) -> &'static str {
     match code {
@@ -69,33 +72,107 @@ fn status_text(code: &str) -> &'static str {
     }
 }
 
+#[derive(Template)]
+#[template(path = "pages/operation.html", escape = "engine")]
+struct OperationPage<'a> {
+    title: &'a str,
+    badge: &'static str,
+    method: &'a str,
+    path: &'a str,
+    webhook: bool,
+    body: Html,
+}
+
+#[derive(Template)]
+#[template(path = "pages/callback.html", escape = "engine")]
+struct CallbackPage<'a> {
+    name: &'a str,
+    parent_href: String,
+    parent_title: &'a str,
+    ops: Vec<CallbackOp<'a>>,
+}
+
+struct CallbackOp<'a> {
+    badge: &'static str,
+    method: &'a str,
+    path: &'a str,
+    summary: Option<&'a str>,
+    body: Html,
+}
+
+/// Everything of an operation below its title: deprecation, description, security, servers,
+/// parameters, request body, responses, callbacks, extensions and a curl sample. Section
+/// headings are `<h{h}>`.
+#[derive(Template)]
+#[template(path = "pages/operation_body.html", escape = "engine")]
+struct OperationBody<'a> {
+    h: u8,
+    deprecated: bool,
+    sunset: Option<&'a str>,
+    operation_id: Option<&'a str>,
+    tags: Vec<Link<'a>>,
+    description: Option<Html>,
+    external_docs: Option<Html>,
+    /// The authentication requirements, when the operation or the document has some.
+    security: Option<Html>,
+    servers: Html,
+    parameters: Vec<ParameterSection>,
+    request_body: Option<RequestBodyView<'a>>,
+    responses: Vec<ResponseView<'a>>,
+    /// Links to the callbacks' pages, when the operation has callbacks.
+    callbacks: Option<Vec<Link<'a>>>,
+    /// `x-*` members: name and compact JSON.
+    extensions: Vec<(&'a str, Html)>,
+    /// The curl sample (HTTP operations).
+    sample: Option<String>,
+}
+
+struct ParameterSection {
+    label: &'static str,
+    rows: Html,
+}
+
+struct RequestBodyView<'a> {
+    required: bool,
+    description: Option<Html>,
+    content: Vec<MediaView<'a>>,
+}
+
+struct ResponseView<'a> {
+    id: String,
+    class: &'static str,
+    status: &'a str,
+    status_text: &'static str,
+    description: Option<Html>,
+    headers: Html,
+    content: Vec<MediaView<'a>>,
+}
+
+/// One media type: its schema tree and examples.
+struct MediaView<'a> {
+    media_type: &'a str,
+    tree: Option<Html>,
+    examples: Html,
+}
+
 pub(super) fn operation_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
     let doc = c.doc;
     let (_, op) = doc.model().operations.get_index(i as usize)?;
-    let mut out = Out::new();
-    let badge = crate::site::method_badge(&op.key.method);
     let title = crate::site::operation_title(
         op.summary.as_deref(),
         &op.key.method,
         &op.path,
         op.operation_id.as_deref(),
     );
-    out.raw("<h1>").text(&title).raw("</h1>");
-    out.raw("<p class=\"endpoint\"><span class=\"m ")
-        .raw(badge)
-        .raw("\">")
-        .text(&op.key.method)
-        .raw("</span>");
-    if op.key.kind == OperationKind::Webhook {
-        out.raw("<span>Webhook <code>")
-            .text(&op.path)
-            .raw("</code></span></p>");
-        out.raw("<p>The API sends this request to a URL you register: your server receives it and answers with one of the responses below.</p>");
-    } else {
-        out.raw("<code>").text(&op.path).raw("</code></p>");
-    }
-    operation_body(c, op, 2, &mut out);
-    Some(out.finish())
+    let page = OperationPage {
+        title: &title,
+        badge: crate::site::method_badge(&op.key.method),
+        method: &op.key.method,
+        path: &op.path,
+        webhook: op.key.kind == OperationKind::Webhook,
+        body: operation_body(c, op, 2),
+    };
+    Some(tpl::render(&page, page.body.as_str().len() + 512))
 }
 
 pub(super) fn callback_page(c: &mut Ctx<'_>, o: u32, cb: u32) -> Option<Html> {
@@ -103,101 +180,75 @@ pub(super) fn callback_page(c: &mut Ctx<'_>, o: u32, cb: u32) -> Option<Html> {
     let site = c.site;
     let (_, op) = doc.model().operations.get_index(o as usize)?;
     let (name, ops) = op.callbacks.get_index(cb as usize)?;
-    let mut out = Out::new();
-    out.raw("<h1>Callback <code>")
-        .text(name)
-        .raw("</code></h1><p>");
-    out.raw("After ");
-    let parent = site.op_pages[o as usize];
-    out.link_open(c.base, &site.pages[parent as usize].path)
-        .text(&site.pages[parent as usize].title)
-        .raw("</a>, the API sends these requests to a URL given in that request: your server receives them.</p>");
-    for cop in ops {
-        out.raw("<h2><span class=\"m ")
-            .raw(crate::site::method_badge(&cop.key.method))
-            .raw("\">")
-            .text(&cop.key.method)
-            .raw("</span> <code>")
-            .text(&cop.path)
-            .raw("</code></h2>");
-        if let Some(s) = &cop.summary {
-            out.raw("<p class=\"lead\">").text(s).raw("</p>");
-        }
-        operation_body(c, cop, 3, &mut out);
-    }
-    Some(out.finish())
+    let parent = &site.pages[site.op_pages[o as usize] as usize];
+    let ops: Vec<CallbackOp<'_>> = ops
+        .iter()
+        .map(|cop| CallbackOp {
+            badge: crate::site::method_badge(&cop.key.method),
+            method: &cop.key.method,
+            path: &cop.path,
+            summary: cop.summary.as_deref(),
+            body: operation_body(c, cop, 3),
+        })
+        .collect();
+    let size = ops
+        .iter()
+        .map(|o| o.body.as_str().len() + 256)
+        .sum::<usize>()
+        + 512;
+    let page = CallbackPage {
+        name,
+        parent_href: tpl::href(c.base, &parent.path),
+        parent_title: &parent.title,
+        ops,
+    };
+    Some(tpl::render(&page, size))
 }
 
-/// Everything of an operation below its title: deprecation, description, security, servers,
-/// parameters, request body, responses, callbacks, extensions and a curl sample. Section
-/// headings are `<h{h}>`.
-fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8, out: &mut Out) {
+/// The sections of an operation, computed in the order of the page (the schema trees share the
+/// page's row budget and expand each named schema once).
+fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8) -> Html {
     let doc = c.doc;
-    deprecation(op, out);
-    meta(c, op, out);
-    if let Some(d) = &op.description {
-        md(out, d, h + 1);
-    }
-    if let Some(ed) = doc.value(&op.source).and_then(|v| v.get("externalDocs")) {
-        let mut kv = Out::new();
-        external_docs_kv(&mut kv, ed);
-        if kv.len() > 0 {
-            out.raw("<dl class=\"kv\">").html(&kv.finish()).raw("</dl>");
-        }
-    }
-    let security = op.security.as_ref().or(doc.model().security.as_ref());
-    if let Some(req) = security {
-        heading(out, h, Some("authentication"), "Authentication");
-        out.raw("<p>");
-        requirements(out, req);
-        out.raw("</p>");
-    }
-    if let Some(servers) = &op.servers {
-        servers_section(out, doc, servers, h);
-    }
-    parameters(c, op, h, out);
-    if let Some(body) = &op.request_body {
-        request_body(c, body, h, out);
-    }
-    if !op.responses.is_empty() {
-        heading(out, h, Some("responses"), "Responses");
-        for (status, r) in &op.responses {
-            response(c, status, r, h, out);
-        }
-    }
-    callbacks(c, op, h, out);
-    extensions(doc, &op.source, h, out);
-    if op.key.kind == OperationKind::Path {
-        heading(out, h, Some("sample"), "Request sample");
-        let sample = curl(c, op);
-        schema::code_block(&sample, "shell", false, out);
-    }
+    let description = op.description.as_deref().map(|d| md(d, h + 1));
+    let security = op
+        .security
+        .as_deref()
+        .or(doc.model().security.as_deref())
+        .map(requirements);
+    let servers = op
+        .servers
+        .as_deref()
+        .map(|s| servers_section(s, h))
+        .unwrap_or_default();
+    let body = OperationBody {
+        h,
+        deprecated: op.deprecated,
+        sunset: op.sunset.as_deref(),
+        operation_id: op.operation_id.as_deref(),
+        tags: tag_links(c, op),
+        description,
+        external_docs: external_docs(doc.value(&op.source).and_then(|v| v.get("externalDocs"))),
+        security,
+        servers,
+        parameters: parameters(c, op),
+        request_body: op.request_body.as_ref().map(|b| request_body(c, b, h)),
+        responses: op
+            .responses
+            .iter()
+            .map(|(status, r)| response(c, status, r, h))
+            .collect(),
+        callbacks: callbacks(c, op),
+        extensions: extensions(doc, &op.source),
+        sample: (op.key.kind == OperationKind::Path).then(|| curl(c, op)),
+    };
+    tpl::render(&body, 8192)
 }
 
-/// The deprecation and sunset warning, if any.
-fn deprecation(op: &Operation, out: &mut Out) {
-    if op.deprecated || op.sunset.is_some() {
-        out.raw("<p class=\"warn\">");
-        if op.deprecated {
-            out.raw("<strong>Deprecated.</strong> ");
-        }
-        if let Some(s) = &op.sunset {
-            out.raw("Sunset date: <time>").text(s).raw("</time>.");
-        }
-        out.raw("</p>");
-    }
-}
-
-/// The operation id and the tags (linked to their groups' pages).
-fn meta(c: &Ctx<'_>, op: &Operation, out: &mut Out) {
+/// The tags of the operation that have a group page, linked to it.
+fn tag_links<'a>(c: &Ctx<'a>, op: &Operation) -> Vec<Link<'a>> {
     let doc = c.doc;
     let site = c.site;
-    let mut meta = Out::new();
-    if let Some(id) = &op.operation_id {
-        meta.raw("<li>Operation id <code>")
-            .text(id)
-            .raw("</code></li>");
-    }
+    let mut links = Vec::new();
     for t in &op.tags {
         if let Some(g) = site.groups.iter().find(|g| {
             g.tag
@@ -211,45 +262,34 @@ fn meta(c: &Ctx<'_>, op: &Operation, out: &mut Out) {
                 .map_or(g.title == *t, |n| n == t)
         }) && let Some(p) = g.page
         {
-            meta.raw("<li>Tag ");
-            meta.link_open(c.base, &site.pages[p as usize].path)
-                .text(&g.title)
-                .raw("</a></li>");
+            links.push(Link {
+                href: tpl::href(c.base, &site.pages[p as usize].path),
+                text: &g.title,
+            });
         }
     }
-    if meta.len() > 0 {
-        out.raw("<ul class=\"meta\">")
-            .html(&meta.finish())
-            .raw("</ul>");
-    }
+    links
 }
 
 /// The parameters, one section per location (path, query, header, cookie).
-fn parameters<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8, out: &mut Out) {
+fn parameters<'a>(c: &mut Ctx<'a>, op: &'a Operation) -> Vec<ParameterSection> {
     let doc = c.doc;
+    let mut sections = Vec::new();
     for (place, label) in [
         (ParameterIn::Path, "Path parameters"),
         (ParameterIn::Query, "Query parameters"),
         (ParameterIn::Header, "Header parameters"),
         (ParameterIn::Cookie, "Cookie parameters"),
     ] {
-        let params: Vec<_> = op
-            .parameters
-            .iter()
-            .filter(|p| p.location == place)
-            .collect();
-        if params.is_empty() {
-            continue;
-        }
-        heading(out, h, None, label);
-        out.raw("<ul class=\"ps\">");
-        for p in params {
+        let mut rows = Out::new();
+        let mut any = false;
+        for p in op.parameters.iter().filter(|p| p.location == place) {
+            any = true;
             let schema = p
                 .schema
                 .as_ref()
                 .or_else(|| p.content.values().next().and_then(|m| m.schema.as_ref()));
-            let mut extra = Out::new();
-            param_examples(doc, &p.source, &mut extra);
+            let extra = param_examples(doc, &p.source);
             schema::field_row(
                 c,
                 &p.name,
@@ -257,150 +297,123 @@ fn parameters<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8, out: &mut Out) {
                 p.required,
                 p.deprecated,
                 p.description.as_deref(),
-                &extra.finish(),
+                &extra,
                 Mode::Request,
-                out,
+                &mut rows,
             );
         }
-        out.raw("</ul>");
+        if any {
+            sections.push(ParameterSection {
+                label,
+                rows: rows.finish(),
+            });
+        }
     }
+    sections
+}
+
+/// Each media type's schema tree and examples.
+fn media<'a>(
+    c: &mut Ctx<'a>,
+    content: impl IntoIterator<Item = (&'a String, &'a specpress_spec::MediaType)>,
+    mode: Mode,
+    swagger: bool,
+) -> Vec<MediaView<'a>> {
+    content
+        .into_iter()
+        .map(|(mt, m)| {
+            let tree = m.schema.as_ref().map(|s| schema::tree(c, s, mode));
+            let examples = media_examples(c, m.schema.as_ref(), &m.source, mt, mode, swagger);
+            MediaView {
+                media_type: mt,
+                tree,
+                examples,
+            }
+        })
+        .collect()
 }
 
 /// The request body: whether it is required, its description, and each media type's schema
 /// and examples.
-fn request_body<'a>(c: &mut Ctx<'a>, body: &'a RequestBody, h: u8, out: &mut Out) {
-    heading(out, h, Some("request-body"), "Request body");
-    if body.required {
-        out.raw("<p><span class=\"b rq\">required</span></p>");
-    }
-    if let Some(d) = &body.description {
-        md(out, d, h + 1);
-    }
-    for (mt, m) in &body.content {
-        out.raw("<p class=\"mt\">").text(mt).raw("</p>");
-        if let Some(s) = &m.schema {
-            let tree = schema::tree(c, s, Mode::Request);
-            out.html(&tree);
-        }
-        media_examples(
-            c,
-            m.schema.as_ref(),
-            &m.source,
-            mt,
-            Mode::Request,
-            false,
-            out,
-        );
+fn request_body<'a>(c: &mut Ctx<'a>, body: &'a RequestBody, h: u8) -> RequestBodyView<'a> {
+    RequestBodyView {
+        required: body.required,
+        description: body.description.as_deref().map(|d| md(d, h + 1)),
+        content: media(c, &body.content, Mode::Request, false),
     }
 }
 
 /// One response: its status, description, headers, and each media type's schema and examples.
-fn response<'a>(c: &mut Ctx<'a>, status: &str, r: &'a Response, h: u8, out: &mut Out) {
-    let doc = c.doc;
-    let class = if status.starts_with('2') || status.starts_with('3') {
-        "st-ok"
-    } else {
-        "st-err"
-    };
-    let id = format!("response-{}", crate::site::slug(status));
-    out.raw("<section class=\"resp\"><h")
-        .num(h + 1)
-        .raw(" id=\"")
-        .attr(&id)
-        .raw("\"><span class=\"")
-        .raw(class)
-        .raw("\">")
-        .text(status)
-        .raw("</span> ")
-        .raw(status_text(status))
-        .raw("</h")
-        .num(h + 1)
-        .raw(">");
-    if let Some(d) = &r.description {
-        md(out, d, h + 2);
-    }
-    if !r.headers.is_empty() {
-        out.raw("<p class=\"mt\">Headers</p><ul class=\"ps\">");
-        for (name, hd) in &r.headers {
-            schema::field_row(
-                c,
-                name,
-                hd.schema.as_ref(),
-                hd.required,
-                hd.deprecated,
-                hd.description.as_deref(),
-                &Html::default(),
-                Mode::Response,
-                out,
-            );
-        }
-        out.raw("</ul>");
-    }
-    let swagger = doc.version() == SpecVersion::OpenApi20;
-    for (mt, m) in &r.content {
-        out.raw("<p class=\"mt\">").text(mt).raw("</p>");
-        if let Some(s) = &m.schema {
-            let tree = schema::tree(c, s, Mode::Response);
-            out.html(&tree);
-        }
-        media_examples(
+fn response<'a>(c: &mut Ctx<'a>, status: &'a str, r: &'a Response, h: u8) -> ResponseView<'a> {
+    let swagger = c.doc.version() == SpecVersion::OpenApi20;
+    let description = r.description.as_deref().map(|d| md(d, h + 2));
+    let mut headers = Out::new();
+    for (name, hd) in &r.headers {
+        schema::field_row(
             c,
-            m.schema.as_ref(),
-            &m.source,
-            mt,
+            name,
+            hd.schema.as_ref(),
+            hd.required,
+            hd.deprecated,
+            hd.description.as_deref(),
+            &Html::default(),
             Mode::Response,
-            swagger,
-            out,
+            &mut headers,
         );
     }
-    out.raw("</section>");
+    ResponseView {
+        id: format!("response-{}", crate::site::slug(status)),
+        class: if status.starts_with('2') || status.starts_with('3') {
+            "st-ok"
+        } else {
+            "st-err"
+        },
+        status,
+        status_text: status_text(status),
+        description,
+        headers: headers.finish(),
+        content: media(c, &r.content, Mode::Response, swagger),
+    }
 }
 
 /// Links to the pages of the operation's callbacks.
-fn callbacks(c: &Ctx<'_>, op: &Operation, h: u8, out: &mut Out) {
-    let doc = c.doc;
+fn callbacks<'a>(c: &Ctx<'a>, op: &'a Operation) -> Option<Vec<Link<'a>>> {
     let site = c.site;
-    if !op.callbacks.is_empty()
-        && let Some(oi) = doc
-            .model()
-            .operations
-            .values()
-            .position(|o| std::ptr::eq(o, op))
-    {
-        heading(out, h, Some("callbacks"), "Callbacks");
-        out.raw("<ul class=\"ops\">");
-        for (ci, name) in op.callbacks.keys().enumerate() {
-            if let Some(&p) = site.callback_pages.get(oi).and_then(|v| v.get(ci)) {
-                out.raw("<li>")
-                    .link_open(c.base, &site.pages[p as usize].path)
-                    .text(name)
-                    .raw("</a></li>");
-            }
-        }
-        out.raw("</ul>");
+    if op.callbacks.is_empty() {
+        return None;
     }
+    let oi = c
+        .doc
+        .model()
+        .operations
+        .values()
+        .position(|o| std::ptr::eq(o, op))?;
+    let links = op
+        .callbacks
+        .keys()
+        .enumerate()
+        .filter_map(|(ci, name)| {
+            let &p = site.callback_pages.get(oi)?.get(ci)?;
+            Some(Link {
+                href: tpl::href(c.base, &site.pages[p as usize].path),
+                text: name,
+            })
+        })
+        .collect();
+    Some(links)
 }
 
 /// `x-*` members of an object (other than the ones shown elsewhere), as compact JSON.
-fn extensions(doc: &Document, source: &Location, h: u8, out: &mut Out) {
+fn extensions<'a>(doc: &'a Document, source: &Location) -> Vec<(&'a str, Html)> {
     let Some(o) = doc.value(source).and_then(V::as_object) else {
-        return;
+        return Vec::new();
     };
-    let mut any = false;
-    for (k, v) in o.iter() {
-        if !k.starts_with("x-") || k == "x-sunset" {
-            continue;
-        }
-        if !any {
-            heading(out, h, Some("extensions"), "Extensions");
-            out.raw("<dl class=\"kv\">");
-            any = true;
-        }
-        out.raw("<dt><code>").text(k).raw("</code></dt><dd>");
-        schema::inline_value(v, out);
-        out.raw("</dd>");
-    }
-    if any {
-        out.raw("</dl>");
-    }
+    o.iter()
+        .filter(|(k, _)| k.starts_with("x-") && *k != "x-sunset")
+        .map(|(k, v)| {
+            let mut out = Out::new();
+            schema::inline_value(v, &mut out);
+            (k, out.finish())
+        })
+        .collect()
 }

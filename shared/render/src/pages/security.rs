@@ -1,149 +1,155 @@
-//! Authentication: the security schemes explained in words, and security requirements.
+//! Authentication: the security schemes explained in words, and security requirements
+//! (templates `pages/authentication.html` and `pages/requirements.html`).
 
+use askama::Template;
 use specpress_spec::SecurityRequirement;
 
-use crate::html::{Out, url_or_text};
+use crate::html::{Html, Out, url_or_text};
+use crate::markdown::{self, MAX_MARKDOWN_BYTES};
 use crate::schema::Ctx;
+use crate::tpl;
 
-use super::{first_line, md, str_at};
+use super::{first_line, str_at};
 
-/// Security schemes, explained in words, and the document-wide requirement.
-pub(super) fn authentication_section(c: &mut Ctx<'_>, out: &mut Out) {
+#[derive(Template)]
+#[template(path = "pages/authentication.html", escape = "engine")]
+struct Authentication<'a> {
+    /// The document-wide requirement, if any.
+    requirement: Option<Html>,
+    schemes: Vec<SchemeView<'a>>,
+}
+
+struct SchemeView<'a> {
+    name: &'a str,
+    explain: Explain<'a>,
+    description: Option<Html>,
+    flows: Vec<FlowView<'a>>,
+}
+
+/// How a scheme is explained, by its type.
+enum Explain<'a> {
+    ApiKey { place: &'static str, name: &'a str },
+    Bearer { format: Option<&'a str> },
+    Basic,
+    Http { scheme: &'a str },
+    OAuth2,
+    OpenIdConnect { discovery: Option<Html> },
+    MutualTls,
+    Other { scheme: &'a str },
+}
+
+/// An OAuth flow: its URLs (label, link or text) and its scopes (name, first line of the
+/// description).
+struct FlowView<'a> {
+    name: &'a str,
+    urls: Vec<(&'static str, Html)>,
+    scopes: Vec<(&'a str, Option<String>)>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/requirements.html", escape = "engine")]
+struct Requirements<'a> {
+    req: &'a [SecurityRequirement],
+}
+
+fn url_html(url: &str) -> Html {
+    let mut out = Out::new();
+    url_or_text(&mut out, url, None);
+    out.finish()
+}
+
+/// Security schemes, explained in words, and the document-wide requirement (nothing when the
+/// document has no security scheme).
+pub(super) fn authentication_section(c: &mut Ctx<'_>) -> Option<Html> {
     let model = c.doc.model();
     if model.security_schemes.is_empty() {
-        return;
+        return None;
     }
-    out.raw("<h2>Authentication</h2>");
-    if let Some(req) = &model.security {
-        out.raw("<p>Unless an operation says otherwise: ");
-        requirements(out, req);
-        out.raw("</p>");
-    }
-    for (name, s) in &model.security_schemes {
-        out.raw("<h3>").text(name).raw("</h3>");
-        let src = c.doc.value(&s.source);
-        out.raw("<p>");
-        match s.scheme_type.as_str() {
-            "apiKey" => {
-                let place = s.location.as_deref().unwrap_or("header");
-                out.raw("An API key sent in the ")
-                    .raw(match place {
+    let schemes = model
+        .security_schemes
+        .iter()
+        .map(|(name, s)| {
+            let src = c.doc.value(&s.source);
+            let explain = match s.scheme_type.as_str() {
+                "apiKey" => Explain::ApiKey {
+                    place: match s.location.as_deref().unwrap_or("header") {
                         "query" => "query parameter",
                         "cookie" => "cookie",
                         _ => "header",
-                    })
-                    .raw(" <code>")
-                    .text(s.name.as_deref().unwrap_or(""))
-                    .raw("</code>.");
-            }
-            "http" => {
-                let scheme = s.scheme.as_deref().unwrap_or("").to_ascii_lowercase();
-                match scheme.as_str() {
-                    "bearer" => {
-                        out.raw("A bearer token in the <code>Authorization</code> header: <code>Authorization: Bearer &lt;token&gt;</code>");
-                        if let Some(f) = &s.bearer_format {
-                            out.raw(" (format: ").text(f).raw(")");
-                        }
-                        out.raw(".");
-                    }
-                    "basic" => {
-                        out.raw("HTTP Basic authentication: a user name and password in the <code>Authorization</code> header.");
-                    }
-                    _ => {
-                        out.raw("HTTP authentication with the <code>")
-                            .text(s.scheme.as_deref().unwrap_or(""))
-                            .raw("</code> scheme in the <code>Authorization</code> header.");
-                    }
-                }
-            }
-            "basic" => {
-                out.raw("HTTP Basic authentication: a user name and password in the <code>Authorization</code> header.");
-            }
-            "oauth2" => {
-                out.raw("OAuth 2.0: send the access token as <code>Authorization: Bearer &lt;token&gt;</code>.");
-            }
-            "openIdConnect" => {
-                out.raw("OpenID Connect: send the token as <code>Authorization: Bearer &lt;token&gt;</code>.");
-                if let Some(u) = &s.open_id_connect_url {
-                    out.raw(" Discovery document: ");
-                    url_or_text(out, u, None);
-                    out.raw(".");
-                }
-            }
-            "mutualTLS" | "X509" => {
-                out.raw("Mutual TLS: the client presents a certificate.");
-            }
-            other => {
-                out.raw("Scheme <code>").text(other).raw("</code>.");
-            }
-        }
-        out.raw("</p>");
-        if let Some(d) = src.and_then(|v| str_at(v, "description")) {
-            md(out, d, 4);
-        }
-        if !s.flows.is_empty() {
-            out.raw("<dl class=\"kv\">");
+                    },
+                    name: s.name.as_deref().unwrap_or(""),
+                },
+                "http" => match s
+                    .scheme
+                    .as_deref()
+                    .unwrap_or("")
+                    .to_ascii_lowercase()
+                    .as_str()
+                {
+                    "bearer" => Explain::Bearer {
+                        format: s.bearer_format.as_deref(),
+                    },
+                    "basic" => Explain::Basic,
+                    _ => Explain::Http {
+                        scheme: s.scheme.as_deref().unwrap_or(""),
+                    },
+                },
+                "basic" => Explain::Basic,
+                "oauth2" => Explain::OAuth2,
+                "openIdConnect" => Explain::OpenIdConnect {
+                    discovery: s.open_id_connect_url.as_deref().map(url_html),
+                },
+                "mutualTLS" | "X509" => Explain::MutualTls,
+                other => Explain::Other { scheme: other },
+            };
             let flows_v = src.and_then(|v| v.get("flows"));
-            for (flow, scopes) in &s.flows {
-                out.raw("<dt>").text(flow).raw(" flow</dt><dd>");
-                let fv = flows_v.and_then(|f| f.get(flow)).or(src);
-                for (key, label) in [
-                    ("authorizationUrl", "authorization"),
-                    ("tokenUrl", "token"),
-                    ("refreshUrl", "refresh"),
-                ] {
-                    if let Some(u) = fv.and_then(|f| str_at(f, key)) {
-                        out.raw(label).raw(": ");
-                        url_or_text(out, u, None);
-                        out.raw("<br>");
+            let flows = s
+                .flows
+                .iter()
+                .map(|(flow, scopes)| {
+                    let fv = flows_v.and_then(|f| f.get(flow)).or(src);
+                    FlowView {
+                        name: flow,
+                        urls: [
+                            ("authorizationUrl", "authorization"),
+                            ("tokenUrl", "token"),
+                            ("refreshUrl", "refresh"),
+                        ]
+                        .into_iter()
+                        .filter_map(|(key, label)| {
+                            fv.and_then(|f| str_at(f, key))
+                                .map(|u| (label, url_html(u)))
+                        })
+                        .collect(),
+                        scopes: scopes
+                            .iter()
+                            .take(200)
+                            .map(|(scope, desc)| {
+                                let line = (!desc.is_empty()).then(|| first_line(desc, 300));
+                                (scope.as_str(), line)
+                            })
+                            .collect(),
                     }
-                }
-                if !scopes.is_empty() {
-                    out.raw("scopes: <ul>");
-                    for (scope, desc) in scopes.iter().take(200) {
-                        out.raw("<li><code>").text(scope).raw("</code>");
-                        if !desc.is_empty() {
-                            out.raw(" ").text(&first_line(desc, 300));
-                        }
-                        out.raw("</li>");
-                    }
-                    out.raw("</ul>");
-                }
-                out.raw("</dd>");
+                })
+                .collect();
+            SchemeView {
+                name,
+                explain,
+                description: src
+                    .and_then(|v| str_at(v, "description"))
+                    .map(|d| markdown::render(d, 4, MAX_MARKDOWN_BYTES)),
+                flows,
             }
-            out.raw("</dl>");
-        }
-    }
+        })
+        .collect();
+    let section = Authentication {
+        requirement: model.security.as_deref().map(requirements),
+        schemes,
+    };
+    Some(tpl::render(&section, 4096))
 }
 
-pub(super) fn requirements(out: &mut Out, req: &[SecurityRequirement]) {
-    if req.is_empty() {
-        out.raw("no authentication.");
-        return;
-    }
-    for (i, alt) in req.iter().enumerate() {
-        if i > 0 {
-            out.raw(" <em>or</em> ");
-        }
-        if alt.is_empty() {
-            out.raw("no authentication");
-            continue;
-        }
-        for (j, (name, scopes)) in alt.iter().enumerate() {
-            if j > 0 {
-                out.raw(" <em>and</em> ");
-            }
-            out.raw("<code>").text(name).raw("</code>");
-            if !scopes.is_empty() {
-                out.raw(" (scopes ");
-                for (k, s) in scopes.iter().take(50).enumerate() {
-                    if k > 0 {
-                        out.raw(", ");
-                    }
-                    out.raw("<code>").text(s).raw("</code>");
-                }
-                out.raw(")");
-            }
-        }
-    }
+/// A security requirement in words (`no authentication.` when it is empty).
+pub(super) fn requirements(req: &[SecurityRequirement]) -> Html {
+    tpl::render(&Requirements { req }, 256)
 }

@@ -1,64 +1,62 @@
-//! The servers of a document or an operation, and the protocol details of AsyncAPI servers.
+//! The servers of a document or an operation, and the protocol details of AsyncAPI servers
+//! (templates `pages/servers.html`, `pages/server_details.html`).
 
+use askama::Template;
 use specpress_spec::{Document, Location, Server, V};
 
-use crate::html::Out;
+use crate::html::{Html, Out};
 use crate::schema;
 use crate::site::resolve_value;
+use crate::tpl;
 
 use super::{first_line, str_at};
 
-pub(super) fn servers_section(out: &mut Out, _doc: &Document, servers: &[Server], h: u8) {
-    if servers.is_empty() {
-        return;
-    }
-    out.raw("<h")
-        .num(h)
-        .raw(">Servers</h")
-        .num(h)
-        .raw("><ul class=\"ops\">");
-    for s in servers {
-        out.raw("<li>");
-        if let Some(p) = &s.protocol {
-            out.raw("<span class=\"b\">").text(p).raw("</span> ");
-        }
-        out.raw("<code>").text(&s.url).raw("</code>");
-        if let Some(d) = &s.description {
-            out.raw(" <span class=\"note\">")
-                .text(&first_line(d, 300))
-                .raw("</span>");
-        }
-        if !s.variables.is_empty() {
-            out.raw("<ul class=\"meta\">");
-            for (name, v) in &s.variables {
-                out.raw("<li><code>{").text(name).raw("}</code>");
-                if let Some(d) = &v.default {
-                    out.raw(" default <code>").text(d).raw("</code>");
-                }
-                if !v.enumeration.is_empty() {
-                    out.raw(", one of ");
-                    for (i, e) in v.enumeration.iter().take(30).enumerate() {
-                        if i > 0 {
-                            out.raw(", ");
-                        }
-                        out.raw("<code>").text(e).raw("</code>");
-                    }
-                }
-                out.raw("</li>");
-            }
-            out.raw("</ul>");
-        }
-        out.raw("</li>");
-    }
-    out.raw("</ul>");
+#[derive(Template)]
+#[template(path = "pages/servers.html", escape = "engine")]
+struct Servers<'a> {
+    h: u8,
+    servers: Vec<ServerView<'a>>,
 }
 
-/// AsyncAPI servers: protocol versions and bindings, by name.
-pub(super) fn asyncapi_server_details(out: &mut Out, doc: &Document) {
+struct ServerView<'a> {
+    server: &'a Server,
+    /// The first line of the description.
+    note: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "pages/server_details.html", escape = "engine")]
+struct ServerDetails<'a> {
+    details: Vec<ServerDetail<'a>>,
+}
+
+struct ServerDetail<'a> {
+    name: &'a str,
+    version: Option<&'a str>,
+    bindings: Option<Html>,
+}
+
+/// The servers section (`<h{h}>Servers</h{h}>` and the list), empty without servers.
+pub(super) fn servers_section(servers: &[Server], h: u8) -> Html {
+    if servers.is_empty() {
+        return Html::default();
+    }
+    let servers = servers
+        .iter()
+        .map(|server| ServerView {
+            server,
+            note: server.description.as_deref().map(|d| first_line(d, 300)),
+        })
+        .collect();
+    tpl::render(&Servers { h, servers }, 1024)
+}
+
+/// AsyncAPI servers: protocol versions and bindings, by name (empty when none has any).
+pub(super) fn asyncapi_server_details(doc: &Document) -> Html {
     let Some(servers) = doc.root().get("servers").and_then(V::as_object) else {
-        return;
+        return Html::default();
     };
-    let mut any = false;
+    let mut details = Vec::new();
     for (name, sv) in servers.iter() {
         let loc = Location::root(specpress_spec::FileId::ROOT)
             .child("servers")
@@ -73,21 +71,18 @@ pub(super) fn asyncapi_server_details(out: &mut Out, doc: &Document) {
         if version.is_none() && bindings.is_none() {
             continue;
         }
-        if !any {
-            out.raw("<dl class=\"kv\">");
-            any = true;
-        }
-        out.raw("<dt>").text(name).raw("</dt><dd>");
-        if let Some(v) = version {
-            out.raw("protocol version <code>").text(v).raw("</code> ");
-        }
-        if let Some(b) = bindings {
-            out.raw("bindings ");
-            schema::inline_value(b, out);
-        }
-        out.raw("</dd>");
+        details.push(ServerDetail {
+            name,
+            version,
+            bindings: bindings.map(|b| {
+                let mut out = Out::new();
+                schema::inline_value(b, &mut out);
+                out.finish()
+            }),
+        });
     }
-    if any {
-        out.raw("</dl>");
+    if details.is_empty() {
+        return Html::default();
     }
+    tpl::render(&ServerDetails { details }, 1024)
 }

@@ -1,51 +1,49 @@
 //! A navigation group's page (a tag, the untagged operations, a path prefix): its description,
-//! its sub-groups and its operations.
+//! its sub-groups and its operations (template `pages/tag.html`).
 
-use crate::html::{Html, Out};
+use askama::Template;
+
+use crate::html::Html;
 use crate::schema::Ctx;
+use crate::tpl::{self, Link};
 
-use super::lists::{group_card, ops_list};
-use super::{external_docs_kv, md, str_at};
+use super::lists::{group_cards, ops_list};
+use super::{external_docs, md, str_at};
+
+#[derive(Template)]
+#[template(path = "pages/tag.html", escape = "engine")]
+struct TagPage<'a> {
+    title: &'a str,
+    /// The group this one is part of, when it has a page.
+    parent: Option<Link<'a>>,
+    description: Option<Html>,
+    external_docs: Option<Html>,
+    /// The cards of the sub-groups, if any.
+    sections: Option<Html>,
+    /// The list of the group's operations, if any.
+    operations: Option<Html>,
+}
 
 pub(super) fn tag(c: &mut Ctx<'_>, g: u32) -> Option<Html> {
     let site = c.site;
     let group = site.groups.get(g as usize)?;
-    let mut out = Out::new();
-    out.raw("<h1>").text(&group.title).raw("</h1>");
-    if let Some(parent) = group.parent {
+    let parent = group.parent.and_then(|parent| {
         let pg = &site.groups[parent as usize];
-        if let Some(pp) = pg.page {
-            out.raw("<p class=\"note\">Part of ")
-                .link_open(c.base, &site.pages[pp as usize].path)
-                .text(&pg.title)
-                .raw("</a>.</p>");
-        }
-    }
+        pg.page.map(|pp| Link {
+            href: tpl::href(c.base, &site.pages[pp as usize].path),
+            text: &pg.title,
+        })
+    });
     let tag = group
         .tag
         .and_then(|t| c.doc.root().get("tags")?.at(t as usize));
-    if let Some(t) = tag {
-        if let Some(d) = str_at(t, "description") {
-            md(&mut out, d, 2);
-        }
-        if let Some(ed) = t.get("externalDocs") {
-            let mut kv = Out::new();
-            external_docs_kv(&mut kv, ed);
-            if kv.len() > 0 {
-                out.raw("<dl class=\"kv\">").html(&kv.finish()).raw("</dl>");
-            }
-        }
-    }
-    if !group.children.is_empty() {
-        out.raw("<h2>Sections</h2><ul class=\"cards\">");
-        for &ch in &group.children {
-            group_card(c, &mut out, ch);
-        }
-        out.raw("</ul>");
-    }
-    if !group.items.is_empty() {
-        out.raw("<h2>Operations</h2>");
-        ops_list(c, &mut out, &group.items);
-    }
-    Some(out.finish())
+    let page = TagPage {
+        title: &group.title,
+        parent,
+        description: tag.and_then(|t| str_at(t, "description")).map(|d| md(d, 2)),
+        external_docs: external_docs(tag.and_then(|t| t.get("externalDocs"))),
+        sections: (!group.children.is_empty()).then(|| group_cards(c, &group.children)),
+        operations: (!group.items.is_empty()).then(|| ops_list(c, &group.items)),
+    };
+    Some(tpl::render(&page, 4096))
 }

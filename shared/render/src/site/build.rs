@@ -4,17 +4,13 @@
 
 use std::collections::HashMap;
 
-use sha2::{Digest, Sha256};
 use specpress_spec::{Direction, Document, FileId, Location, OperationKind, V};
 
+use super::builder::{Builder, hash8, page};
 use super::{
-    Group, Page, Route, Site, Target, groups, method_badge, operation_title, resolve_value, slug,
+    Group, Page, Site, Target, groups, method_badge, operation_title, resolve_value, slug,
 };
 use crate::PageKind;
-
-fn hash8(s: &str) -> String {
-    hex::encode(&Sha256::digest(s.as_bytes())[..4])
-}
 
 fn is_safe_name(s: &str) -> bool {
     !s.is_empty()
@@ -22,50 +18,6 @@ fn is_safe_name(s: &str) -> bool {
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
         && !s.starts_with('.')
-}
-
-/// The pages and routes added so far.
-pub(super) struct Builder {
-    pub(super) pages: Vec<Page>,
-    routes: HashMap<String, Route>,
-}
-
-impl Builder {
-    /// Adds a page at `path`, or at `path-{hash of key}` when another page has it (the first
-    /// one, in the model's sorted order, keeps the plain path).
-    pub(super) fn add(&mut self, path: String, key: &str, page: Page) -> u32 {
-        let id = self.pages.len() as u32;
-        let mut p = path;
-        if self.routes.contains_key(&p) {
-            p = format!("{p}-{}", hash8(key));
-            let mut n = 2;
-            while self.routes.contains_key(&p) {
-                p = format!("{p}-{n}");
-                n += 1;
-            }
-        }
-        self.routes.insert(p.clone(), Route::Page(id));
-        self.pages.push(Page { path: p, ..page });
-        id
-    }
-
-    fn alias(&mut self, path: String, to: u32) {
-        if !path.is_empty() && path.len() <= 2048 {
-            self.routes.entry(path).or_insert(Route::Alias(to));
-        }
-    }
-}
-
-/// A page of `kind` showing `target`, its path set by [`Builder::add`].
-pub(super) fn page(kind: PageKind, target: Target, title: String) -> Page {
-    Page {
-        path: String::new(),
-        title,
-        kind,
-        target,
-        badge: None,
-        deprecated: false,
-    }
 }
 
 /// The pages of the HTTP operations and webhooks (index: the model's), and of each one's
@@ -87,10 +39,7 @@ struct SchemaPages {
 impl Site {
     /// Builds the page index of `doc`.
     pub fn build(doc: &Document) -> Site {
-        let mut b = Builder {
-            pages: Vec::new(),
-            routes: HashMap::new(),
-        };
+        let mut b = Builder::new();
         let title = if doc.title().trim().is_empty() {
             "API reference".to_string()
         } else {

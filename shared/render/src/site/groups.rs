@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use specpress_spec::{Document, Operation, OperationKind, SpecFamily, V};
 
-use super::build::{Builder, page};
+use super::builder::{Builder, page};
 use super::{Group, Target, slug};
 use crate::PageKind;
 
