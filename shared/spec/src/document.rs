@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::diagnostic::Diagnostic;
 use crate::model::{ApiModel, FileId, Location, SpecVersion};
 use crate::tree::{Tree, V};
-use crate::{Limits, Reference, SourceFormat, fingerprint, locate, validate};
+use crate::{Limits, Reference, SourceFormat, locate, validate};
 
 /// One file of the document.
 pub(crate) struct SourceFile {
@@ -127,16 +127,6 @@ impl Document {
         list
     }
 
-    /// SHA-256 of a canonical form of every file (keys sorted, no formatting, JSON and YAML
-    /// alike): equal across formatting, key order and JSON vs YAML.
-    pub fn fingerprint(&self) -> [u8; 32] {
-        *self.fingerprint.get_or_init(|| fingerprint::compute(self))
-    }
-
-    /// [`Document::fingerprint`] in lower-case hex.
-    pub fn fingerprint_hex(&self) -> String {
-        hex::encode(self.fingerprint())
-    }
 
     /// The root file's value.
     pub fn root(&self) -> V<'_> {

@@ -11,6 +11,19 @@ use sha2::{Digest, Sha256};
 
 use crate::{Document, Kind, Num, SYNTHETIC_FILE, V};
 
+impl Document {
+    /// SHA-256 of a canonical form of every file (keys sorted, no formatting, JSON and YAML
+    /// alike): equal across formatting, key order and JSON vs YAML. Computed on first use.
+    pub fn fingerprint(&self) -> [u8; 32] {
+        *self.fingerprint.get_or_init(|| compute(self))
+    }
+
+    /// [`Document::fingerprint`] in lower-case hex.
+    pub fn fingerprint_hex(&self) -> String {
+        hex::encode(self.fingerprint())
+    }
+}
+
 enum Work<'a> {
     Value(V<'a>),
     /// An object member: its key is written, then its value.
