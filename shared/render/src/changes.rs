@@ -3,7 +3,8 @@
 //! that `GET /versions/{id}` returns as `diff_details` and the diffs API as `details`), read back here with a lenient
 //! shape: the pages render what the engine produced and what was stored, whatever its age.
 //!
-//! Every name in a diff comes from a document: it is written with [`Out::text`](crate::html::Out::text) (escaped).
+//! Every name in a diff comes from a document: the pages are askama templates of `templates/changes/`, which escape
+//! every value (see `tpl`).
 //! Links into the reference pages come from the caller ([`Linker`]), which knows the documentation's URLs; this
 //! module knows nothing of HTTP.
 //!

@@ -2,8 +2,9 @@
 //! operation (paths, webhooks, callbacks), schemas, AsyncAPI channels and operations; the
 //! sections several kinds share (servers, authentication, examples, lists of operations and
 //! groups) and the curl sample. [`Site::render`] picks the body of a page and wraps it in the
-//! site shell. Every document string goes through `Out::text`/`attr`, `markdown::render` or
-//! `url_or_text`.
+//! site shell. Each body is an askama template of `templates/pages/` (see `tpl`), whose values
+//! are escaped; every other document string goes through `Out::text`/`attr` (schema trees),
+//! `markdown::render` or `url_or_text`.
 
 mod asyncapi;
 mod curl;
