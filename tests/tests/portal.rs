@@ -566,8 +566,16 @@ fn document_text_on_change_pages_and_feeds_is_escaped() {
     ] {
         let feed = site.feed(path, media);
         let t = &feed.entries[0].title.as_ref().unwrap().content;
+        // Atom's title is text; RSS readers read an RSS title as HTML, so there the text comes HTML-escaped (no
+        // markup a reader would render), and decoded once it is the same text.
+        let text = if media.contains("rss") {
+            assert!(!t.contains('<'), "RSS title as markup: {t}");
+            t.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+        } else {
+            t.clone()
+        };
         assert!(
-            t.contains("2<img src=x onerror=alert(1)>"),
+            text.contains("2<img src=x onerror=alert(1)>"),
             "kept as text: {t}"
         );
     }

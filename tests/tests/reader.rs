@@ -54,7 +54,8 @@ fn has_raw_controls(s: &str) -> Option<char> {
 fn hostile_site() -> Site {
     let site = Site::start(ORG);
     site.create_hub("evil-hub", "Evil hub");
-    site.create_doc("evil", "Evil \u{202E}API <b>", Some("evil-hub"));
+    // The API refuses text-direction characters in names; the document's own texts carry them.
+    site.create_doc("evil", "Evil <b>API</b>", Some("evil-hub"));
     site.deploy("evil", None, hostile_document("1.0.0"));
     site.deploy("evil", None, hostile_document("2.0.0"));
     site
@@ -274,7 +275,9 @@ fn a_private_documentation_answers_an_anonymous_reader_exactly_as_an_unknown_one
             let names = |h: &reqwest::header::HeaderMap| {
                 let mut v: Vec<(String, String)> = h
                     .iter()
-                    .filter(|(n, _)| !matches!(n.as_str(), "date" | "content-length"))
+                    .filter(|(n, _)| {
+                        !matches!(n.as_str(), "date" | "content-length" | "x-request-id")
+                    })
                     .map(|(n, v)| (n.to_string(), v.to_str().unwrap_or("").to_owned()))
                     .collect();
                 v.sort();
