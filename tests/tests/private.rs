@@ -407,6 +407,7 @@ fn a_sign_in_session_shows_a_private_documentation_until_its_token_is_rotated() 
         .http
         .post(site.url("/sign-in"))
         .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", site.server.base_url.clone())
         .body("token=sp_doc_not-a-real-token-at-all-000000&next=%2Fdoc%2Fvault")
         .send()
         .expect("answers");
@@ -428,6 +429,7 @@ fn a_sign_in_session_shows_a_private_documentation_until_its_token_is_rotated() 
         .http
         .post(site.url("/sign-in"))
         .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", site.server.base_url.clone())
         .body(format!(
             "token={}&next=https%3A%2F%2Fevil.example%2F",
             w.doc_token

@@ -35,6 +35,7 @@ mod headers;
 mod hub;
 mod machine;
 mod pages;
+mod request;
 pub mod search;
 pub mod view;
 
