@@ -296,7 +296,15 @@ fn every_public_url_of_a_private_documentation_is_a_404_to_anonymous_readers_and
     let (s, b) = site.api(Method::POST, "/api/v1/docs/vault/rotate_token", None);
     assert_eq!(s, 200, "{b}");
     let rotated = b["token"].as_str().expect("new token").to_owned();
-    assert_hidden(site, As::Token(&w.doc_token), &urls, "vault", &w.doc_id);
+    // Each URL checked with the dead token spends two of this client's failed token checks (docs/auth.md: 10 at
+    // once by default; tests/tests/sessions.rs checks the limit): a sample, leaving some for the checks below.
+    assert_hidden(
+        site,
+        As::Token(&w.doc_token),
+        &urls[..4],
+        "vault",
+        &w.doc_id,
+    );
     assert_shown(site, As::Token(&rotated), &urls[..6]);
 
     // Public again: anyone reads it.
