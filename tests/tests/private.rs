@@ -296,7 +296,15 @@ fn every_public_url_of_a_private_documentation_is_a_404_to_anonymous_readers_and
     let (s, b) = site.api(Method::POST, "/api/v1/docs/vault/rotate_token", None);
     assert_eq!(s, 200, "{b}");
     let rotated = b["token"].as_str().expect("new token").to_owned();
-    assert_hidden(site, As::Token(&w.doc_token), &urls, "vault", &w.doc_id);
+    // Each URL checked with the dead token spends two of this client's failed token checks (docs/auth.md: 10 at
+    // once by default; tests/tests/sessions.rs checks the limit): a sample, leaving some for the checks below.
+    assert_hidden(
+        site,
+        As::Token(&w.doc_token),
+        &urls[..4],
+        "vault",
+        &w.doc_id,
+    );
     assert_shown(site, As::Token(&rotated), &urls[..6]);
 
     // Public again: anyone reads it.
@@ -407,6 +415,7 @@ fn a_sign_in_session_shows_a_private_documentation_until_its_token_is_rotated() 
         .http
         .post(site.url("/sign-in"))
         .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", site.server.base_url.clone())
         .body("token=sp_doc_not-a-real-token-at-all-000000&next=%2Fdoc%2Fvault")
         .send()
         .expect("answers");
@@ -428,6 +437,7 @@ fn a_sign_in_session_shows_a_private_documentation_until_its_token_is_rotated() 
         .http
         .post(site.url("/sign-in"))
         .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", site.server.base_url.clone())
         .body(format!(
             "token={}&next=https%3A%2F%2Fevil.example%2F",
             w.doc_token

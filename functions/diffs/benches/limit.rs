@@ -1,4 +1,4 @@
-//! The per-client rate limiter of the unauthenticated diff routes, alone: `cargo bench -p diffs --bench limit`
+//! The per-client rate limiter of the unauthenticated diff routes (`specpress_api::limit`), alone: `cargo bench -p diffs --bench limit`
 //! (env `BENCH_CHECKS`, checks per scenario, default 2,000,000).
 //!
 //! Clients are taken round-robin among 1,000 addresses. Scenarios: the production quota (120 per minute, burst 30),
@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use diffs::limit::RateLimiter;
+use specpress_api::limit::RateLimiter;
 
 fn clients() -> Vec<String> {
     (0..1000)

@@ -8,68 +8,52 @@
 //! lookup.
 //!
 //! - `GET /sign-in[?next=/doc/...]`: the form (a token, posted), or, signed in, who you are and a sign-out button.
-//! - `POST /sign-in`: a valid token starts a session (an `HttpOnly`, `SameSite=Lax` cookie, `Secure` over HTTPS,
-//!   lasting [`SESSION_HOURS`] hours) and returns to `next`; a refused token answers 401 with the form again.
-//! - `POST /sign-out`: ends the session.
+//! - `POST /sign-in`: a valid token starts a session (a stored item, [`auth::start_session`]; an `HttpOnly`,
+//!   `SameSite=Lax` cookie naming it, `Secure` over HTTPS, lasting [`SESSION_HOURS`] hours) and returns to `next`;
+//!   a refused token answers 401 with the form again.
+//! - `POST /sign-out`: deletes the session, so a copy of the cookie opens nothing any more, and drops the cookie.
+//!
+//! Both posts must come from this site's own pages: their `Origin` must be this service's origin
+//! ([`specpress_api::urls::own_origin`]: the configured public URL's, else the `Host` header's, never
+//! `X-Forwarded-Host`), or, without `Origin`, `Sec-Fetch-Site` must say `same-origin`; anything else is 403.
+//!
+//! Failed credential checks are limited per client (`AppState::auth_failures`, docs/auth.md): a refused sign-in, a
+//! token in `Authorization` that is not live, a session cookie that does not open. A client whose budget is spent
+//! gets 429 with `Retry-After` for any request carrying credentials, before they are checked, so guesses stop being
+//! answered; a live token or session never spends anything.
 //!
 //! A reader who may not see a private documentation gets exactly the page an unknown slug gets (404); every 404
 //! page offers the sign-in link, so the link itself tells nothing.
 
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
+use specpress_api::ApiConfig;
 use specpress_api::auth::presented_token;
+use specpress_api::limit::{client_of, retry_after_secs, set_retry_after};
 use specpress_api::session::{self, SESSION_HOURS};
-use specpress_api::urls::PublicBase;
+use specpress_api::urls::{PublicBase, own_origin};
+use specpress_domain::DomainError;
 use specpress_domain::token::{Principal, Scope};
-use specpress_domain::usecases::auth::{MAX_TOKEN_LEN, authenticate};
+use specpress_domain::usecases::auth::{self, MAX_TOKEN_LEN, authenticate};
 use specpress_domain::usecases::public::Reader;
+use time::OffsetDateTime;
 use tracing::instrument;
 
 use crate::DocsState;
+use crate::request::RequestInfo;
+pub use crate::request::{
+    SIGN_IN_PATH, SIGN_OUT_PATH, request_target, session_href, sign_in_href, signed_in,
+};
 
-/// Where the sign-in form lives.
-pub const SIGN_IN_PATH: &str = "/sign-in";
-/// Where the sign-out form posts.
-pub const SIGN_OUT_PATH: &str = "/sign-out";
 /// Largest sign-in form body read.
 const MAX_FORM_BYTES: usize = 4 * 1024;
 /// Longest return path kept.
 const MAX_NEXT: usize = 2_048;
-
-/// What the pages of one request need to know of it beyond their own route.
-#[derive(Debug, Clone, Default)]
-struct RequestInfo {
-    /// The path and query asked for (the sign-in link of a 404 page returns there).
-    target: String,
-    /// The reader presented live credentials (the footer says they are signed in).
-    member: bool,
-}
-
-tokio::task_local! {
-    /// Set by [`readers`] around the handler of each request.
-    static REQUEST: RequestInfo;
-}
-
-/// The path and query of the request being answered (empty outside a request).
-pub fn request_target() -> String {
-    REQUEST.try_with(|r| r.target.clone()).unwrap_or_default()
-}
-
-/// Whether the request being answered comes from a signed-in reader (a token or a session): its pages name the
-/// session in their footer. `false` outside a request.
-pub fn signed_in() -> bool {
-    REQUEST.try_with(|r| r.member).unwrap_or(false)
-}
-
-/// Where a signed-in reader's pages point for the session, if the request being answered has one.
-pub fn session_href() -> Option<&'static str> {
-    signed_in().then_some(SIGN_IN_PATH)
-}
 
 /// The reader of a request, as [`readers`] resolved it (anonymous when it did not run: never more than that).
 #[derive(Debug, Clone, Default)]
@@ -88,10 +72,40 @@ impl<S: Send + Sync> FromRequestParts<S> for Viewer {
 }
 
 /// What the request's credentials resolved to.
-struct Resolved {
-    reader: Reader,
-    /// The request carried a session cookie that no longer opens (expired, revoked, forged): drop it.
-    stale_cookie: bool,
+enum Resolved {
+    /// A reader (anonymous or a member).
+    Reader {
+        reader: Reader,
+        /// The request carried a session cookie that no longer opens (expired, revoked, forged): drop it.
+        stale_cookie: bool,
+    },
+    /// The client's budget of failed credential checks is spent: nothing was checked; retry after this long.
+    Limited(Duration),
+}
+
+impl Resolved {
+    fn anonymous(stale_cookie: bool) -> Self {
+        Resolved::Reader {
+            reader: Reader::Anonymous,
+            stale_cookie,
+        }
+    }
+}
+
+/// The client's budget of failed credential checks: `Err(retry_after)` when it is spent (nothing is taken).
+fn budget_left(st: &DocsState, client: &str) -> Result<(), Duration> {
+    match &st.app.auth_failures {
+        Some(limiter) => limiter.peek(client),
+        None => Ok(()),
+    }
+}
+
+/// Spends one failed credential check of the client's budget.
+fn spend_failure(st: &DocsState, client: &str) {
+    if let Some(limiter) = &st.app.auth_failures {
+        // A client that spent the last of its budget meanwhile was already answered: its next request is refused.
+        let _ = limiter.check(client);
+    }
 }
 
 /// The principal of a live token: `Ok(None)` for a token that is not one; `Err` when it could not be checked
@@ -99,7 +113,7 @@ struct Resolved {
 async fn check_token(st: &DocsState, token: &str) -> Result<Option<Principal>, ()> {
     match authenticate(st.app.store.as_ref(), token).await {
         Ok(p) => Ok(Some(p)),
-        Err(specpress_domain::DomainError::Unauthorized) => Ok(None),
+        Err(DomainError::Unauthorized) => Ok(None),
         Err(e) => {
             tracing::error!(error = %e, "a reader's token could not be checked");
             Err(())
@@ -107,52 +121,52 @@ async fn check_token(st: &DocsState, token: &str) -> Result<Option<Principal>, (
     }
 }
 
-/// The principal of a live token, or `None` (an unknown token, a storage failure: never more than anonymous).
-async fn principal_of_token(st: &DocsState, token: &str) -> Option<Principal> {
-    check_token(st, token).await.ok().flatten()
-}
-
-async fn resolve(st: &DocsState, headers: &HeaderMap) -> Resolved {
-    if headers.contains_key(header::AUTHORIZATION) {
-        let reader = match presented_token(headers) {
-            Some(t) => principal_of_token(st, &t)
-                .await
-                .map_or(Reader::Anonymous, Reader::Member),
-            None => Reader::Anonymous,
+async fn resolve(st: &DocsState, parts: &Parts) -> Resolved {
+    let headers = &parts.headers;
+    let cookie = session::cookie_value(headers);
+    let has_token = headers.contains_key(header::AUTHORIZATION);
+    if !has_token && cookie.is_none() {
+        return Resolved::anonymous(false);
+    }
+    let client = client_of(&parts.extensions);
+    if let Err(retry) = budget_left(st, &client) {
+        return Resolved::Limited(retry);
+    }
+    if has_token {
+        let principal = match presented_token(headers) {
+            Some(t) => check_token(st, &t).await,
+            None => Ok(None),
         };
-        return Resolved {
-            reader,
-            stale_cookie: false,
+        return match principal {
+            Ok(Some(p)) => Resolved::Reader {
+                reader: Reader::Member(p),
+                stale_cookie: false,
+            },
+            Ok(None) => {
+                spend_failure(st, &client);
+                Resolved::anonymous(false)
+            }
+            // Storage failing: never more than anonymous, and not the client's fault.
+            Err(()) => Resolved::anonymous(false),
         };
     }
-    let Some(value) = session::cookie_value(headers) else {
-        return Resolved {
-            reader: Reader::Anonymous,
-            stale_cookie: false,
-        };
+    let Some(id) = cookie.and_then(|v| session::open(v, SystemTime::now())) else {
+        // Not a cookie of ours, edited, or past its life: a session that does not open.
+        spend_failure(st, &client);
+        return Resolved::anonymous(true);
     };
-    let principal = match session::open(value, SystemTime::now()) {
-        Some(hash) => match st.app.store.principal_by_token(&hash).await {
-            Ok(p) => p,
-            Err(e) => {
-                tracing::error!(error = %e, "reader's session could not be checked; answering as anonymous");
-                return Resolved {
-                    reader: Reader::Anonymous,
-                    stale_cookie: false,
-                };
-            }
-        },
-        None => None,
-    };
-    match principal {
-        Some(p) => Resolved {
+    // A session that opens was minted by this service (its id cannot be guessed): when it has ended (signed out,
+    // expired, its token rotated) the cookie is dropped, and nothing is spent.
+    match auth::session_principal(st.app.store.as_ref(), &id, OffsetDateTime::now_utc()).await {
+        Ok(Some(p)) => Resolved::Reader {
             reader: Reader::Member(p),
             stale_cookie: false,
         },
-        None => Resolved {
-            reader: Reader::Anonymous,
-            stale_cookie: true,
-        },
+        Ok(None) => Resolved::anonymous(true),
+        Err(e) => {
+            tracing::error!(error = %e, "reader's session could not be checked; answering as anonymous");
+            Resolved::anonymous(false)
+        }
     }
 }
 
@@ -164,20 +178,48 @@ async fn over_https(st: &DocsState, parts: &mut Parts) -> bool {
     }
 }
 
+/// The 429 page of a client whose budget of failed credential checks is spent.
+fn too_many(st: &DocsState, retry: Duration) -> Response {
+    let mut resp = crate::headers::error_page(
+        &st.assets,
+        StatusCode::TOO_MANY_REQUESTS,
+        "Too many attempts",
+        &format!(
+            "Too many tokens that are not valid came from your network. Try again in {} s.",
+            retry_after_secs(retry)
+        ),
+    );
+    set_retry_after(&mut resp, retry);
+    resp
+}
+
 /// The middleware of every public route (see the module documentation).
 pub async fn readers(State(st): State<DocsState>, req: Request, next: Next) -> Response {
     if req.uri().path().starts_with(crate::headers::STATIC_PREFIX) {
         return next.run(req).await;
     }
     let (mut parts, body) = req.into_parts();
-    let resolved = resolve(&st, &parts.headers).await;
-    let secure = if resolved.stale_cookie {
+    let (reader, stale_cookie) = match resolve(&st, &parts).await {
+        Resolved::Reader {
+            reader,
+            stale_cookie,
+        } => (reader, stale_cookie),
+        Resolved::Limited(retry) => {
+            let mut resp = too_many(&st, retry);
+            resp.headers_mut().append(
+                header::VARY,
+                HeaderValue::from_static("Authorization, Cookie"),
+            );
+            return resp;
+        }
+    };
+    let secure = if stale_cookie {
         over_https(&st, &mut parts).await
     } else {
         false
     };
-    let member = matches!(resolved.reader, Reader::Member(_));
-    parts.extensions.insert(Viewer(resolved.reader));
+    let member = matches!(reader, Reader::Member(_));
+    parts.extensions.insert(Viewer(reader));
     if member {
         // A signed-in reader's answers differ from an anonymous reader's (private documentation, the session in the
         // footer) and are never stored: a validator a browser kept from an anonymous visit must not turn into a
@@ -193,7 +235,7 @@ pub async fn readers(State(st): State<DocsState>, req: Request, next: Next) -> R
         member,
     };
     let req = Request::from_parts(parts, body);
-    let mut resp = REQUEST.scope(info, next.run(req)).await;
+    let mut resp = crate::request::scope(info, next.run(req)).await;
     let h = resp.headers_mut();
     h.append(
         header::VARY,
@@ -206,9 +248,7 @@ pub async fn readers(State(st): State<DocsState>, req: Request, next: Next) -> R
         );
         h.insert("x-robots-tag", HeaderValue::from_static("noindex"));
     }
-    if resolved.stale_cookie
-        && let Ok(v) = HeaderValue::from_str(&session::end_cookie(secure))
-    {
+    if stale_cookie && let Ok(v) = HeaderValue::from_str(&session::end_cookie(secure)) {
         h.append(header::SET_COOKIE, v);
     }
     resp
@@ -222,16 +262,6 @@ pub fn local_path(next: &str) -> &str {
         && next.len() <= MAX_NEXT
         && !next.chars().any(|c| c == '\\' || c.is_control());
     if ok { next } else { SIGN_IN_PATH }
-}
-
-/// The sign-in link of a 404 page, returning to the page asked for.
-pub fn sign_in_href() -> String {
-    let target = request_target();
-    if target.is_empty() || target.starts_with(SIGN_IN_PATH) {
-        return SIGN_IN_PATH.to_owned();
-    }
-    let next: String = form_urlencoded::byte_serialize(target.as_bytes()).collect();
-    format!("{SIGN_IN_PATH}?next={next}")
 }
 
 fn token_words(p: &Principal) -> &'static str {
@@ -310,39 +340,54 @@ pub async fn sign_in_form(
     }
 }
 
-/// Whether a form post comes from a page of this site (browsers send `Origin` on every POST, and
-/// `Sec-Fetch-Site`): a post from another site is refused, so no other site can sign a reader in or out.
-fn same_site(headers: &HeaderMap) -> bool {
-    let value = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
-    if value(header::HeaderName::from_static("sec-fetch-site"))
-        .is_some_and(|s| s != "same-origin" && s != "none")
-    {
+/// Whether a form post comes from a page of this site: its `Origin` (browsers send it on every POST) is this
+/// service's origin exactly (scheme, host and port), or, without `Origin`, `Sec-Fetch-Site` says `same-origin`.
+/// A post from another site, from a page served over another scheme, or with neither header is refused, so no
+/// other site can sign a reader in or out.
+fn same_origin(config: &ApiConfig, headers: &HeaderMap) -> bool {
+    let value = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let fetch_site = value("sec-fetch-site");
+    if fetch_site.is_some_and(|s| s != "same-origin") {
         return false;
     }
-    match value(header::ORIGIN) {
-        None => true,
+    match value(header::ORIGIN.as_str()) {
         Some(origin) => {
-            let host = value(header::HeaderName::from_static("x-forwarded-host"))
-                .or_else(|| value(header::HOST))
-                .unwrap_or("");
-            origin
-                .split_once("://")
-                .is_some_and(|(_, rest)| !host.is_empty() && rest == host)
+            own_origin(config, headers).is_some_and(|own| origin.eq_ignore_ascii_case(&own))
         }
+        None => fetch_site == Some("same-origin"),
     }
+}
+
+/// The answer to a post that did not come from this site's pages.
+fn cross_site(st: &DocsState, what: &str, advice: &str) -> Response {
+    crate::headers::error_page(&st.assets, StatusCode::FORBIDDEN, what, advice)
 }
 
 /// `POST /sign-in` (form: `token`, `next`).
 #[instrument(skip_all)]
 pub async fn sign_in(State(st): State<DocsState>, req: Request) -> Response {
     let (mut parts, body) = req.into_parts();
-    if !same_site(&parts.headers) {
-        return crate::headers::error_page(
-            &st.assets,
-            StatusCode::FORBIDDEN,
+    if !same_origin(&st.app.config, &parts.headers) {
+        return cross_site(
+            &st,
             "Sign-in refused",
             "Sign in from this site's own sign-in page.",
         );
+    }
+    let client = client_of(&parts.extensions);
+    if let Err(retry) = budget_left(&st, &client) {
+        let mut resp = sign_in_page(
+            &st,
+            StatusCode::TOO_MANY_REQUESTS,
+            "",
+            Some(&format!(
+                "Too many sign-in attempts with tokens that are not valid came from your network. Try again in {} s.",
+                retry_after_secs(retry)
+            )),
+            None,
+        );
+        set_retry_after(&mut resp, retry);
+        return resp;
     }
     let Ok(bytes) = axum::body::to_bytes(body, MAX_FORM_BYTES).await else {
         return sign_in_page(
@@ -357,22 +402,32 @@ pub async fn sign_in(State(st): State<DocsState>, req: Request) -> Response {
     let next = form_value(&text, "next").unwrap_or_default();
     let token = form_value(&text, "token").unwrap_or_default();
     let token = token.trim();
-    let refused =
-        |message: &str| sign_in_page(&st, StatusCode::UNAUTHORIZED, &next, Some(message), None);
+    let refused = |message: &str| {
+        spend_failure(&st, &client);
+        sign_in_page(&st, StatusCode::UNAUTHORIZED, &next, Some(message), None)
+    };
     if token.is_empty() {
         return refused("Paste a token to sign in.");
     }
     if token.len() > MAX_TOKEN_LEN {
         return refused("This token is not valid.");
     }
-    match check_token(&st, token).await {
-        Ok(Some(_)) => {}
-        Ok(None) => {
+    let started = auth::start_session(
+        st.app.store.as_ref(),
+        token,
+        OffsetDateTime::now_utc(),
+        session::session_life(),
+    )
+    .await;
+    let session = match started {
+        Ok((_, session)) => session,
+        Err(DomainError::Unauthorized) => {
             return refused(
                 "This token is not valid: check it was copied whole, and that it was not rotated.",
             );
         }
-        Err(()) => {
+        Err(e) => {
+            tracing::error!(error = %e, "a session could not be started");
             return sign_in_page(
                 &st,
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -381,10 +436,9 @@ pub async fn sign_in(State(st): State<DocsState>, req: Request) -> Response {
                 None,
             );
         }
-    }
+    };
     let secure = over_https(&st, &mut parts).await;
-    let hash = specpress_domain::token::TokenHash::of(token);
-    let cookie = session::start_cookie(&session::seal(&hash, SystemTime::now()), secure);
+    let cookie = session::start_cookie(&session::seal(&session.id, SystemTime::now()), secure);
     let mut resp = Redirect::to(local_path(&next)).into_response();
     *resp.status_mut() = StatusCode::SEE_OTHER;
     if let Ok(v) = HeaderValue::from_str(&cookie) {
@@ -395,15 +449,27 @@ pub async fn sign_in(State(st): State<DocsState>, req: Request) -> Response {
     resp
 }
 
-/// `POST /sign-out`.
+/// `POST /sign-out`: the session is deleted (a copy of its cookie opens nothing any more) and the cookie dropped.
 #[instrument(skip_all)]
 pub async fn sign_out(State(st): State<DocsState>, mut parts: Parts) -> Response {
-    if !same_site(&parts.headers) {
-        return crate::headers::error_page(
-            &st.assets,
-            StatusCode::FORBIDDEN,
+    if !same_origin(&st.app.config, &parts.headers) {
+        return cross_site(
+            &st,
             "Sign-out refused",
             "Sign out from this site's own pages.",
+        );
+    }
+    let id =
+        session::cookie_value(&parts.headers).and_then(|v| session::open(v, SystemTime::now()));
+    if let Some(id) = id
+        && let Err(e) = auth::end_session(st.app.store.as_ref(), &id).await
+    {
+        tracing::error!(error = %e, "a session could not be ended");
+        return crate::headers::error_page(
+            &st.assets,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "Sign-out failed",
+            "The session could not be ended just now. Try again in a moment.",
         );
     }
     let secure = over_https(&st, &mut parts).await;
@@ -412,6 +478,8 @@ pub async fn sign_out(State(st): State<DocsState>, mut parts: Parts) -> Response
     if let Ok(v) = HeaderValue::from_str(&session::end_cookie(secure)) {
         resp.headers_mut().insert(header::SET_COOKIE, v);
     }
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     resp
 }
 
@@ -435,24 +503,107 @@ mod tests {
         }
     }
 
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(*k, HeaderValue::from_static(v));
+        }
+        h
+    }
+
     #[test]
-    fn posts_from_another_site_are_refused() {
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, HeaderValue::from_static("docs.example"));
-        assert!(same_site(&h), "no Origin: a non-browser client");
-        h.insert(
-            header::ORIGIN,
-            HeaderValue::from_static("https://docs.example"),
-        );
-        assert!(same_site(&h));
-        h.insert(
-            header::ORIGIN,
-            HeaderValue::from_static("https://evil.example"),
-        );
-        assert!(!same_site(&h));
-        let mut h = HeaderMap::new();
-        h.insert(header::HOST, HeaderValue::from_static("docs.example"));
-        h.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
-        assert!(!same_site(&h));
+    fn posts_are_accepted_only_from_this_service_s_own_origin() {
+        let derived = ApiConfig::new("");
+        let host = ("host", "docs.example");
+        for (pairs, ok, why) in [
+            (
+                vec![host, ("origin", "https://docs.example")],
+                true,
+                "same origin",
+            ),
+            (
+                vec![
+                    host,
+                    ("origin", "https://docs.example"),
+                    ("sec-fetch-site", "same-origin"),
+                ],
+                true,
+                "same origin, said twice",
+            ),
+            (
+                vec![host, ("sec-fetch-site", "same-origin")],
+                true,
+                "no Origin, but same-origin",
+            ),
+            (vec![host], false, "neither Origin nor Sec-Fetch-Site"),
+            (
+                vec![host, ("origin", "https://evil.example")],
+                false,
+                "another site",
+            ),
+            (
+                vec![host, ("origin", "http://docs.example")],
+                false,
+                "another scheme",
+            ),
+            (
+                vec![host, ("origin", "https://docs.example:8443")],
+                false,
+                "another port",
+            ),
+            (vec![host, ("origin", "null")], false, "an opaque origin"),
+            (
+                vec![
+                    ("host", "evil.example"),
+                    ("x-forwarded-host", "docs.example"),
+                    ("origin", "https://evil.example"),
+                ],
+                true,
+                "the Host itself is what is compared",
+            ),
+            (
+                vec![
+                    host,
+                    ("x-forwarded-host", "evil.example"),
+                    ("origin", "https://evil.example"),
+                ],
+                false,
+                "X-Forwarded-Host is never trusted",
+            ),
+            (
+                vec![
+                    host,
+                    ("origin", "https://docs.example"),
+                    ("sec-fetch-site", "cross-site"),
+                ],
+                false,
+                "a cross-site fetch",
+            ),
+            (
+                vec![host, ("sec-fetch-site", "none")],
+                false,
+                "not a page's post",
+            ),
+        ] {
+            assert_eq!(same_origin(&derived, &headers(&pairs)), ok, "{why}");
+        }
+        // With a configured public URL, its origin is the only one; the Host header no longer matters.
+        let configured = ApiConfig::new("https://docs.example/");
+        let h = headers(&[
+            ("host", "internal.example"),
+            ("origin", "https://docs.example"),
+        ]);
+        assert!(same_origin(&configured, &h));
+        let h = headers(&[
+            ("host", "internal.example"),
+            ("origin", "https://internal.example"),
+        ]);
+        assert!(!same_origin(&configured, &h));
+        // Plain HTTP on a loopback address (specpress serve): the scheme is http.
+        let h = headers(&[
+            ("host", "127.0.0.1:3000"),
+            ("origin", "http://127.0.0.1:3000"),
+        ]);
+        assert!(same_origin(&derived, &h));
     }
 }

@@ -1,7 +1,10 @@
 //! What every public response carries, the static assets, and the HTML error pages.
+//!
+//! The security headers every answer of every function carries come from `specpress_api::security` (the common
+//! layers); the public pages only put their own Content-Security-Policy first ([`CSP`]).
 
 use axum::extract::{Path, Request};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -12,26 +15,11 @@ pub const STATIC_PREFIX: &str = "/static";
 pub const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; \
      font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/// Adds the security headers to every public response (a handler may set its own `Cache-Control` first).
+/// Adds the security headers to every public response, with the pages' [`CSP`] (the router alone, as tests mount
+/// it, carries them too; the common layers then find them set).
 pub async fn public_headers(req: Request, next: Next) -> Response {
     let mut resp = next.run(req).await;
-    let h = resp.headers_mut();
-    let set = |h: &mut HeaderMap, name: HeaderName, value: &'static str| {
-        h.entry(name).or_insert(HeaderValue::from_static(value));
-    };
-    set(h, header::CONTENT_SECURITY_POLICY, CSP);
-    set(h, header::X_CONTENT_TYPE_OPTIONS, "nosniff");
-    set(
-        h,
-        header::REFERRER_POLICY,
-        "strict-origin-when-cross-origin",
-    );
-    set(h, header::X_FRAME_OPTIONS, "DENY");
-    set(
-        h,
-        HeaderName::from_static("cross-origin-opener-policy"),
-        "same-origin",
-    );
+    specpress_api::security::add_security_headers(resp.headers_mut(), CSP);
     resp
 }
 
@@ -66,7 +54,7 @@ pub fn shell(
         search_action: None,
         alternates: &[],
         noindex: true,
-        session_href: crate::access::session_href(),
+        session_href: crate::request::session_href(),
     };
     specpress_render::layout(
         &ctx,
@@ -95,7 +83,7 @@ pub fn error_page(
     if status == StatusCode::NOT_FOUND {
         markup.push_str(&format!(
             "<p>If it is private documentation, <a href=\"{}\">sign in</a> with a token that reaches it.</p>",
-            specpress_render::escape(&crate::access::sign_in_href())
+            specpress_render::escape(&crate::request::sign_in_href())
         ));
     }
     let html = shell(assets, title, &specpress_render::Html::trusted(markup));

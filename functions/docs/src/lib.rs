@@ -38,6 +38,7 @@ mod hub;
 mod machine;
 mod pages;
 mod reference;
+mod request;
 mod respond;
 mod search;
 

@@ -304,7 +304,7 @@ pub struct Chrome {
     /// `<link rel="alternate">`: (href, media type, title).
     pub alternates: Vec<(String, String, String)>,
     pub noindex: bool,
-    /// The page is answered to a signed-in reader (see [`crate::access::signed_in`]).
+    /// The page is answered to a signed-in reader (see [`crate::request::signed_in`]).
     pub signed_in: bool,
 }
 
@@ -321,7 +321,7 @@ impl Chrome {
             search_action: None,
             alternates: Vec::new(),
             noindex: true,
-            signed_in: crate::access::signed_in(),
+            signed_in: crate::request::signed_in(),
         }
     }
 
@@ -368,7 +368,7 @@ impl Chrome {
                 ),
             ],
             noindex: view.private,
-            signed_in: crate::access::signed_in(),
+            signed_in: crate::request::signed_in(),
         }
     }
 
@@ -416,7 +416,7 @@ impl Chrome {
             search_action: self.search_action.as_deref(),
             alternates: &alternates,
             noindex: self.noindex,
-            session_href: self.signed_in.then_some(crate::access::SIGN_IN_PATH),
+            session_href: self.signed_in.then_some(crate::request::SIGN_IN_PATH),
         };
         f(&ctx)
     }

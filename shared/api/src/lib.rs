@@ -6,7 +6,10 @@
 //! - [`body::JsonBody`]: JSON request bodies with a byte limit (413) and clear 400/422 errors.
 //! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::ports::SpecEngine) port over `specpress-spec` and
 //!   `specpress-diff`, run off the async executor, through [`cpu::CpuGate`] (one CPU-bound job per core at a time).
-//! - [`with_common_layers`]: request ids, tracing, panic catching; every function wraps its router with it.
+//! - [`with_common_layers`]: request ids, tracing, panic catching, the security headers of every answer
+//!   ([`security`]); every function wraps its router with it.
+//! - [`limit::RateLimiter`]: per-client rate limits (the diff routes; failed credential checks of the public site).
+//! - [`session`]: the public site's session cookies.
 //!
 //! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
 //! `/api/v1`); Lambda runs it through `lambda_http`, and `specpress serve` merges all of them.
@@ -15,7 +18,9 @@ pub mod auth;
 pub mod body;
 pub mod error;
 pub mod lambda;
+pub mod limit;
 pub mod pagination;
+pub mod security;
 pub mod session;
 pub mod urls;
 
@@ -81,6 +86,9 @@ pub struct AppState {
     pub config: Arc<ApiConfig>,
     /// The whole configuration (the functions' own settings: diff limits, page caches), read once at start.
     pub settings: Arc<Config>,
+    /// The per-client limit of failed credential checks on the public site (`SPECPRESS_AUTH_FAILURE_*`); `None`
+    /// when disabled. One per process, so in `specpress serve` every router counts against the same budget.
+    pub auth_failures: Option<Arc<limit::RateLimiter>>,
 }
 
 impl AppState {
@@ -92,6 +100,7 @@ impl AppState {
             engine,
             config: Arc::new(config),
             settings: Arc::new(Config::default()),
+            auth_failures: auth_failure_limiter(&Config::default()),
         }
     }
 
@@ -100,6 +109,7 @@ impl AppState {
     pub fn from_config(config: &Config, store: Arc<dyn Store>) -> Self {
         AppState {
             settings: Arc::new(config.clone()),
+            auth_failures: auth_failure_limiter(config),
             ..AppState::new(
                 store,
                 Arc::new(engine::Engines::with_max_document_bytes(
@@ -122,6 +132,14 @@ impl AppState {
     }
 }
 
+/// The limiter of failed credential checks `config` asks for.
+fn auth_failure_limiter(config: &Config) -> Option<Arc<limit::RateLimiter>> {
+    limit::RateLimiter::new(
+        config.auth.failure_rate_per_minute,
+        config.auth.failure_burst,
+    )
+}
+
 impl std::fmt::Debug for AppState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AppState")
@@ -133,7 +151,7 @@ impl std::fmt::Debug for AppState {
 /// Wraps a router with the layers every function uses: request id (`x-request-id`, generated when absent and echoed),
 /// a tracing span per request (method, path, status, latency; never headers or bodies), panic-to-500, and JSON
 /// `{"message"}` bodies on every error answer produced outside handlers ([`error::json_error_bodies`]: 405, 414, 431,
-/// extractor rejections).
+/// extractor rejections), and the security headers on every answer ([`security::security_headers`]).
 pub fn with_common_layers(router: Router) -> Router {
     use tower_http::catch_panic::CatchPanicLayer;
     use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -145,6 +163,7 @@ pub fn with_common_layers(router: Router) -> Router {
         .layer(tower_http::decompression::RequestDecompressionLayer::new())
         .layer(CatchPanicLayer::custom(error::panic_response))
         .layer(axum::middleware::from_fn(error::json_error_bodies))
+        .layer(axum::middleware::from_fn(security::security_headers))
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<axum::body::Body>| {
                 let id = req.headers().get("x-request-id").and_then(|v| v.to_str().ok()).unwrap_or("");

@@ -1,27 +1,29 @@
-//! Reader sessions of private documentation: a signed-in reader's browser holds a cookie that names the token it
-//! signed in with, sealed with the process key (the pagination cursors' key and AEAD, [`crate::pagination`]).
+//! Reader sessions of private documentation: a signed-in reader's browser holds a cookie that names a stored
+//! session ([`specpress_domain::session::Session`]), sealed with the process key (the pagination cursors' key and
+//! AEAD, [`crate::pagination`]).
 //!
-//! - The cookie carries the token's SHA-256 (never the token), encrypted and authenticated (XChaCha20-Poly1305
-//!   through [`specpress_pagination::CursorCodec`] under its own scope, so no cursor opens as a session nor the
-//!   reverse), and its expiry, [`SESSION_HOURS`] after signing in. A reader can neither read nor forge nor extend it.
-//! - Every request with the cookie looks the hash up as a token would be: a token rotated since (or revoked with its
-//!   documentation or hub) no longer resolves, so its sessions end at once, everywhere.
+//! - The cookie carries the session's random id, encrypted and authenticated (XChaCha20-Poly1305 through
+//!   [`specpress_pagination::CursorCodec`] under its own scope, so no cursor opens as a session nor the reverse), and
+//!   its expiry, [`SESSION_HOURS`] after signing in. A reader can neither read nor forge nor extend it.
+//! - Every request with the cookie reads the session, then looks its token's hash up as a token would be: signing
+//!   out deletes the session, so a copy of the cookie opens nothing any more; a token rotated since (or revoked with
+//!   its documentation or hub) no longer resolves, so its sessions end at once, everywhere.
 //! - The cookie is `HttpOnly`, `SameSite=Lax`, `Path=/`, and `Secure` when the service is served over HTTPS.
 
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime};
 
-use specpress_domain::token::TokenHash;
+use specpress_domain::session::SessionId;
 use specpress_pagination::CursorCodec;
 
 /// The session cookie's name.
 pub const SESSION_COOKIE: &str = "specpress_session";
 /// How long a session lasts after signing in.
 pub const SESSION_HOURS: u64 = 12;
-/// Longest cookie value accepted (a sealed hash is about 130 characters).
+/// Longest cookie value accepted (a sealed id is about 100 characters).
 const MAX_COOKIE_VALUE: usize = 512;
-/// The associated data that binds a sealed value to this use.
-const SCOPE: &str = "specpress-session-v1";
+/// The associated data that binds a sealed value to this use (`v1` cookies named a token hash: they open no more).
+const SCOPE: &str = "specpress-session-v2";
 
 fn codec() -> &'static CursorCodec {
     static CODEC: OnceLock<CursorCodec> = OnceLock::new();
@@ -32,19 +34,23 @@ fn codec() -> &'static CursorCodec {
     })
 }
 
-/// The cookie value of a session for the token whose hash is `hash`, valid [`SESSION_HOURS`] from `now`.
-pub fn seal(hash: &TokenHash, now: SystemTime) -> String {
-    let bytes = hex::decode(hash.as_str()).unwrap_or_default();
-    codec().encode(SCOPE, 0, &bytes, now)
+/// How long a session lasts.
+pub fn session_life() -> time::Duration {
+    time::Duration::hours(SESSION_HOURS as i64)
 }
 
-/// The token hash a cookie value names, if it is one of ours and has not expired.
-pub fn open(value: &str, now: SystemTime) -> Option<TokenHash> {
+/// The cookie value naming session `id`, valid [`SESSION_HOURS`] from `now`.
+pub fn seal(id: &SessionId, now: SystemTime) -> String {
+    codec().encode(SCOPE, 0, id.as_bytes(), now)
+}
+
+/// The session a cookie value names, if it is one of ours and has not expired.
+pub fn open(value: &str, now: SystemTime) -> Option<SessionId> {
     if value.is_empty() || value.len() > MAX_COOKIE_VALUE {
         return None;
     }
     let found = codec().decode(SCOPE, value, now).ok()?;
-    (found.position.len() == 32).then(|| TokenHash::from_stored(hex::encode(found.position)))
+    SessionId::from_bytes(&found.position)
 }
 
 /// The session cookie's value in a request's `Cookie` headers, if any.
@@ -86,26 +92,26 @@ mod tests {
     }
 
     #[test]
-    fn a_sealed_session_opens_to_its_token_hash_until_it_expires() {
-        let hash = TokenHash::of("sp_doc_example-token-for-a-test");
-        let value = seal(&hash, now());
-        assert!(!value.contains(hash.as_str()), "the hash is not readable");
-        assert_eq!(open(&value, now()), Some(hash.clone()));
+    fn a_sealed_session_opens_to_its_id_until_it_expires() {
+        let id = SessionId::new();
+        let value = seal(&id, now());
+        assert!(!value.contains(&id.to_hex()), "the id is not readable");
+        assert_eq!(open(&value, now()), Some(id));
         let almost = now() + Duration::from_secs(SESSION_HOURS * 3_600 - 1);
-        assert_eq!(open(&value, almost), Some(hash));
+        assert_eq!(open(&value, almost), Some(id));
         let after = now() + Duration::from_secs(SESSION_HOURS * 3_600);
         assert_eq!(open(&value, after), None);
     }
 
     #[test]
     fn an_edited_or_foreign_value_opens_to_nothing() {
-        let value = seal(&TokenHash::of("sp_doc_example-token-for-a-test"), now());
+        let value = seal(&SessionId::new(), now());
         let mut edited = value.clone().into_bytes();
         let last = edited.len() - 1;
         edited[last] = if edited[last] == b'A' { b'B' } else { b'A' };
         assert_eq!(open(&String::from_utf8(edited).unwrap(), now()), None);
         // A pagination cursor is sealed with the same key but for another use: it is not a session.
-        let cursor = crate::pagination::cursor_codec().encode("branches:x", 0, &[7u8; 32], now());
+        let cursor = crate::pagination::cursor_codec().encode("branches:x", 0, &[7u8; 16], now());
         assert_eq!(open(&cursor, now()), None);
         assert_eq!(open("", now()), None);
         assert_eq!(open(&"a".repeat(4000), now()), None);

@@ -24,6 +24,10 @@ pub const DEFAULT_OUTBOX_GRACE: Duration = Duration::from_secs(30);
 pub const DEFAULT_DIFF_RATE_PER_MINUTE: u32 = 120;
 /// Default per-client burst of the diff routes.
 pub const DEFAULT_DIFF_RATE_BURST: u32 = 30;
+/// Default rate at which a client's failed credential checks on the public site refill, per minute.
+pub const DEFAULT_AUTH_FAILURE_RATE_PER_MINUTE: u32 = 10;
+/// Default number of failed credential checks a client may make at once on the public site.
+pub const DEFAULT_AUTH_FAILURE_BURST: u32 = 10;
 /// Default budget of the docs function's parsed-document cache.
 pub const DEFAULT_PAGE_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default budget of the docs function's search indexes.
@@ -133,6 +137,26 @@ impl Default for DiffsSettings {
     }
 }
 
+/// Per-client limit of failed credential checks on the public site (sign-in attempts, tokens presented to pages,
+/// session cookies that do not open). Malformed values are ignored with a warning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AuthSettings {
+    /// `SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE`: failures a client regains per minute (default 10; 0 disables the
+    /// limit).
+    pub failure_rate_per_minute: u32,
+    /// `SPECPRESS_AUTH_FAILURE_BURST`: failures a client may make at once (default 10).
+    pub failure_burst: u32,
+}
+
+impl Default for AuthSettings {
+    fn default() -> Self {
+        AuthSettings {
+            failure_rate_per_minute: DEFAULT_AUTH_FAILURE_RATE_PER_MINUTE,
+            failure_burst: DEFAULT_AUTH_FAILURE_BURST,
+        }
+    }
+}
+
 /// Settings of the public pages (the docs function). Malformed values are ignored with a warning.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DocsSettings {
@@ -181,6 +205,8 @@ pub struct Config {
     pub diffs: DiffsSettings,
     /// The public pages.
     pub docs: DocsSettings,
+    /// The limit of failed credential checks on the public site.
+    pub auth: AuthSettings,
 }
 
 impl std::fmt::Debug for Config {
@@ -197,6 +223,7 @@ impl std::fmt::Debug for Config {
             .field("webhooks", &self.webhooks)
             .field("diffs", &self.diffs)
             .field("docs", &self.docs)
+            .field("auth", &self.auth)
             .finish()
     }
 }
@@ -221,6 +248,7 @@ impl Default for Config {
             },
             diffs: DiffsSettings::default(),
             docs: DocsSettings::default(),
+            auth: AuthSettings::default(),
         }
     }
 }
@@ -327,6 +355,14 @@ impl Config {
                 .lenient("SPECPRESS_SEARCH_CACHE_BYTES", 0..=u64::MAX)
                 .unwrap_or(DEFAULT_SEARCH_CACHE_BYTES),
         };
+        let auth = AuthSettings {
+            failure_rate_per_minute: env
+                .lenient("SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE", 0..=u32::MAX)
+                .unwrap_or(DEFAULT_AUTH_FAILURE_RATE_PER_MINUTE),
+            failure_burst: env
+                .lenient("SPECPRESS_AUTH_FAILURE_BURST", 1..=u32::MAX)
+                .unwrap_or(DEFAULT_AUTH_FAILURE_BURST),
+        };
         Ok(Config {
             runtime,
             table: env.get("SPECPRESS_TABLE"),
@@ -353,6 +389,7 @@ impl Config {
             },
             diffs,
             docs,
+            auth,
         })
     }
 
@@ -405,6 +442,36 @@ mod tests {
         assert_eq!(c.diffs.rate_burst, 30);
         assert_eq!(c.docs.page_cache_bytes, 256 * 1024 * 1024);
         assert_eq!(c.docs.search_cache_bytes, 64 * 1024 * 1024);
+        assert_eq!(c.auth.failure_rate_per_minute, 10);
+        assert_eq!(c.auth.failure_burst, 10);
+    }
+
+    #[test]
+    fn the_failed_credential_limit_is_read_and_tolerates_malformed_values() {
+        let c = Config::from_lookup(
+            Runtime::Lambda,
+            lookup(&[
+                ("SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE", "0"),
+                ("SPECPRESS_AUTH_FAILURE_BURST", "3"),
+            ]),
+        )
+        .expect("valid");
+        assert_eq!(
+            c.auth,
+            AuthSettings {
+                failure_rate_per_minute: 0,
+                failure_burst: 3
+            }
+        );
+        let c = Config::from_lookup(
+            Runtime::Lambda,
+            lookup(&[
+                ("SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE", "often"),
+                ("SPECPRESS_AUTH_FAILURE_BURST", "0"),
+            ]),
+        )
+        .expect("tolerated");
+        assert_eq!(c.auth, AuthSettings::default());
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod branch_rules;
 pub mod error;
 pub mod model;
 pub mod ports;
+pub mod session;
 pub mod token;
 pub mod urls;
 pub mod usecases;

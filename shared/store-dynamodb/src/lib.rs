@@ -15,6 +15,7 @@ mod diffs;
 pub mod items;
 pub mod queue_items;
 pub mod schema;
+mod sessions;
 mod store;
 mod webhooks;
 

@@ -103,6 +103,7 @@ backends!(
     a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_readable,
     a_commit_onto_a_deleted_incarnation_fails_even_when_the_new_one_is_at_the_same_seq,
     legacy_histories_list_every_version_of_the_current_branch_and_only_those,
+    a_session_lives_until_it_is_ended_or_expires_and_dies_with_its_token,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only (in process and over HTTP). moto server applies
@@ -318,6 +319,83 @@ async fn tokens_resolve_to_their_principal_and_rotation_revokes_the_old_one(stor
     assert!(
         store
             .principal_by_token(&TokenHash::of("sp_doc_unknown"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+async fn a_session_lives_until_it_is_ended_or_expires_and_dies_with_its_token(store: DynamoStore) {
+    use specpress_domain::session::SessionId;
+    let (o, secret) = org(&store).await;
+    let t0 = now();
+    let (p, session) = auth::start_session(&store, &secret, t0, Duration::hours(12))
+        .await
+        .unwrap();
+    assert_eq!(p.org_id, o.id);
+    assert_eq!(session.token_hash, TokenHash::of(&secret));
+    assert_eq!(session.expires_at, t0 + Duration::hours(12));
+    assert_eq!(
+        store.get_session(&session.id, t0).await.unwrap(),
+        Some(session.clone()),
+        "stored as started"
+    );
+    assert!(matches!(
+        store.create_session(&session).await,
+        Err(DomainError::Conflict(ConflictKind::AlreadyExists))
+    ));
+    let opened = auth::session_principal(&store, &session.id, t0 + Duration::hours(1))
+        .await
+        .unwrap();
+    assert_eq!(opened.map(|p| p.org_id), Some(o.id));
+    // Expired: absent even before TTL deletes it.
+    let late = t0 + Duration::hours(12);
+    assert!(
+        store
+            .get_session(&session.id, late)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        auth::session_principal(&store, &session.id, late)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // A wrong token starts nothing.
+    assert!(matches!(
+        auth::start_session(
+            &store,
+            "not-a-token-of-this-org-at-all",
+            t0,
+            Duration::hours(1)
+        )
+        .await,
+        Err(DomainError::Unauthorized)
+    ));
+    // Ended: gone at once, and ending it again is harmless.
+    auth::end_session(&store, &session.id).await.unwrap();
+    assert!(store.get_session(&session.id, t0).await.unwrap().is_none());
+    auth::end_session(&store, &session.id).await.unwrap();
+    assert!(
+        store
+            .get_session(&SessionId::new(), t0)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Rotating the token ends every session of it, though their items remain until they expire.
+    let (second, _) = auth::start_session(&store, &secret, t0, Duration::hours(12))
+        .await
+        .unwrap();
+    store
+        .rotate_token(TokenOwner::Org(o.id), None, &mint(TokenKind::Org).hash, t0)
+        .await
+        .unwrap();
+    assert!(store.get_session(&second.id, t0).await.unwrap().is_some());
+    assert!(
+        auth::session_principal(&store, &second.id, t0)
             .await
             .unwrap()
             .is_none()

@@ -12,6 +12,7 @@
 //! | `versions.rs` | [`VersionStore`] and the deploy's [`Commit`] |
 //! | `blobs.rs` | [`BlobStore`] |
 //! | `previews.rs` | [`PreviewStore`] |
+//! | `sessions.rs` | [`SessionStore`] (reader sessions of the public site) |
 //! | `events.rs` | [`EventStore`] (the outbox) |
 //! | `diffs.rs` | [`DiffStore`] |
 //! | `subscriptions.rs`, `deliveries.rs` | [`SubscriptionStore`], [`DeliveryStore`] |
@@ -44,6 +45,7 @@ mod previews;
 mod publisher;
 mod queue;
 mod sender;
+mod sessions;
 mod subscriptions;
 mod tokens;
 mod versions;
@@ -63,6 +65,7 @@ pub use previews::PreviewStore;
 pub use publisher::{EventPublisher, EventRoute, NoPublisher};
 pub use queue::{MessageQueue, ReceivedMessage};
 pub use sender::{PostOutcome, WebhookSender};
+pub use sessions::SessionStore;
 pub use subscriptions::SubscriptionStore;
 pub use tokens::TokenStore;
 pub use versions::{BranchExpectation, Commit, VersionStore};
@@ -93,4 +96,5 @@ store_of!(
     DiffStore,
     SubscriptionStore,
     DeliveryStore,
+    SessionStore,
 );

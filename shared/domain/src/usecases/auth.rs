@@ -1,8 +1,12 @@
-//! Authentication (token -> principal) and authorization rules (parent tokens act on children).
+//! Authentication (token -> principal), reader sessions (sign-in, a session's reader, sign-out) and
+//! authorization rules (parent tokens act on children).
+
+use time::{Duration, OffsetDateTime};
 
 use crate::error::{DomainError, Result};
 use crate::model::{Documentation, Hub};
-use crate::ports::TokenStore;
+use crate::ports::{SessionStore, TokenStore};
+use crate::session::{Session, SessionId};
 use crate::token::{Principal, Scope, TokenHash, check_format};
 
 /// Shortest accepted token (operator-chosen tokens via `SPECPRESS_ORG_TOKEN` must be at least this long).
@@ -14,7 +18,7 @@ pub const MAX_TOKEN_LEN: usize = 256;
 ///
 /// Tokens in our format with a wrong checksum are refused without a storage round trip. The lookup is by SHA-256,
 /// so no secret is ever compared.
-pub async fn authenticate(store: &dyn TokenStore, token: &str) -> Result<Principal> {
+pub async fn authenticate<S: TokenStore + ?Sized>(store: &S, token: &str) -> Result<Principal> {
     if token.len() < MIN_TOKEN_LEN || token.len() > MAX_TOKEN_LEN {
         return Err(DomainError::Unauthorized);
     }
@@ -25,6 +29,43 @@ pub async fn authenticate(store: &dyn TokenStore, token: &str) -> Result<Princip
         .principal_by_token(&TokenHash::of(token))
         .await?
         .ok_or(DomainError::Unauthorized)
+}
+
+/// Signs a reader in: the token must be live (`Unauthorized` otherwise); a new session naming it is stored, lasting
+/// `life` from `now`.
+pub async fn start_session<S: TokenStore + SessionStore + ?Sized>(
+    store: &S,
+    token: &str,
+    now: OffsetDateTime,
+    life: Duration,
+) -> Result<(Principal, Session)> {
+    let principal = authenticate(store, token).await?;
+    let session = Session {
+        id: SessionId::new(),
+        token_hash: TokenHash::of(token),
+        created_at: now,
+        expires_at: now + life,
+    };
+    store.create_session(&session).await?;
+    Ok((principal, session))
+}
+
+/// The reader of a session: `None` when the session is gone (signed out, expired) or its token no longer resolves
+/// (rotated, or revoked with its documentation or hub), which ends every session of that token at once.
+pub async fn session_principal<S: TokenStore + SessionStore + ?Sized>(
+    store: &S,
+    id: &SessionId,
+    now: OffsetDateTime,
+) -> Result<Option<Principal>> {
+    match store.get_session(id, now).await? {
+        Some(session) => store.principal_by_token(&session.token_hash).await,
+        None => Ok(None),
+    }
+}
+
+/// Signs out: the session is deleted, so a copy of its cookie opens nothing any more.
+pub async fn end_session<S: SessionStore + ?Sized>(store: &S, id: &SessionId) -> Result<()> {
+    store.delete_session(id).await
 }
 
 /// True when the principal may act on the documentation (its org; its hub; or that very doc).
