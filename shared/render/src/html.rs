@@ -1,10 +1,11 @@
-//! Escaping and the small HTML builder the renderer writes fragments with.
+//! Escaping and the small HTML builder the renderer writes its few remaining fragments with.
 //!
-//! Every string of a document is attacker-controlled. Page frames are askama templates (escaped by
-//! default); the fragments askama receives as already-safe HTML (schema trees, parameter lists,
-//! code samples, sanitized Markdown) are written through [`Out`], whose only ways to add document
-//! text are [`Out::text`] and [`Out::attr`] (both escape) and [`Out::raw`] for markup this crate
-//! writes itself (string literals and values it produced).
+//! Every string of a document is attacker-controlled. Page frames and page bodies are askama
+//! templates (`templates/`, escaped by default with this module's entities, see `crate::tpl`);
+//! the fragments a template receives as already-safe HTML that are still written in code (schema
+//! trees and labels, code blocks, the left navigation) go through [`Out`], whose only ways to add
+//! document text are [`Out::text`] and [`Out::attr`] (both escape) and [`Out::raw`] for markup this
+//! crate writes itself (string literals and values it produced).
 
 use std::fmt::{self, Write};
 
