@@ -49,7 +49,7 @@ struct Clients(DashMap<String, InMemoryState>);
 
 /// The stored theoretical arrival time of a state (0 for a fresh one), read without changing it.
 fn tat_of(state: &InMemoryState) -> Nanos {
-    match state.measure_and_replace(&NotKeyed::NonKey, |tat| Err::<((), Nanos), _>(tat)) {
+    match state.measure_and_replace(&NotKeyed::NonKey, Err::<((), Nanos), _>) {
         Err(Some(tat)) => tat,
         _ => Nanos::new(0),
     }

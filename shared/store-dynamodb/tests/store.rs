@@ -386,7 +386,7 @@ async fn a_session_lives_until_it_is_ended_or_expires_and_dies_with_its_token(st
             .is_none()
     );
     // Rotating the token ends every session of it, though their items remain until they expire.
-    let (second, _) = auth::start_session(&store, &secret, t0, Duration::hours(12))
+    let (_, second) = auth::start_session(&store, &secret, t0, Duration::hours(12))
         .await
         .unwrap();
     store
