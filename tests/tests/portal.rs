@@ -570,7 +570,9 @@ fn document_text_on_change_pages_and_feeds_is_escaped() {
         // markup a reader would render), and decoded once it is the same text.
         let text = if media.contains("rss") {
             assert!(!t.contains('<'), "RSS title as markup: {t}");
-            t.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+            t.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
         } else {
             t.clone()
         };

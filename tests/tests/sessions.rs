@@ -294,7 +294,9 @@ fn every_answer_of_every_router_carries_the_security_headers() {
         .expect("the page links its stylesheet")
         .to_owned();
     let token = format!("Token {ORG}");
-    let cases: Vec<(String, Vec<(&str, &str)>, u16, &str)> = vec![
+    /// A path, the headers sent, the status expected, and the CSP's first directive.
+    type Case<'a> = (String, Vec<(&'a str, &'a str)>, u16, &'a str);
+    let cases: Vec<Case<'_>> = vec![
         (
             "/api/v1/docs".into(),
             vec![("Authorization", token.as_str())],

@@ -33,6 +33,8 @@ impl Form {
 }
 
 /// The page at `path` of a site, or the answer already due (a redirect to its canonical path, a 404 page).
+// The error is the answer itself, made once per request: boxing it would only add an allocation.
+#[allow(clippy::result_large_err)]
 pub fn lookup(
     st: &DocsState,
     loaded: &Loaded,

@@ -127,7 +127,6 @@ impl Document {
         list
     }
 
-
     /// The root file's value.
     pub fn root(&self) -> V<'_> {
         self.files[0].value.root()
