@@ -7,8 +7,8 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::Response;
 use specpress_domain::DomainError;
-use specpress_domain::model::{Bundle, Slug};
-use specpress_domain::usecases::public::{self, PublicDoc};
+use specpress_domain::model::Slug;
+use specpress_domain::usecases::public::{self, Definition, PublicDoc};
 use specpress_engines::cpu::CpuGate;
 use specpress_reader::{BranchInUrl, Missing, ReadError, branch_in_url};
 use tracing::instrument;
@@ -44,25 +44,32 @@ fn looks_json(text: &str) -> bool {
     text.trim_start().starts_with(['{', '['])
 }
 
-/// A stored definition, with its validator: the same bytes for ever (content-addressed), revalidated like pages.
-fn definition_answer(headers: &HeaderMap, b: Bundle, content_type: &'static str) -> Response {
-    let etag = Validator::new().add(&b.definition).add(content_type).etag();
+/// The validator of a stored definition served in one form: its content address names its bytes for ever, so
+/// nothing of the (possibly many-megabyte) text is hashed per request.
+fn definition_etag(d: &Definition, form: &str) -> String {
+    Validator::new().add(&d.blob.sha256).add(form).etag()
+}
+
+/// A stored definition as it is, with its validator, revalidated like pages.
+fn definition_answer(headers: &HeaderMap, d: Definition, content_type: &'static str) -> Response {
+    let etag = definition_etag(&d, content_type);
     if let Some(r) = not_modified(headers, &etag) {
         return r;
     }
-    data(content_type, b.definition, &etag)
+    data(content_type, d.bundle.definition, &etag)
 }
 
 /// The definition in the syntax the URL asks for. JSON text is YAML 1.2 already, so `.yaml` of a JSON definition
 /// is its text; `.json` of a YAML definition is converted by the spec engine (`$ref`s kept as refs).
-async fn variant_answer(headers: &HeaderMap, b: Bundle, variant: Variant) -> Response {
-    let json = looks_json(&b.definition);
+async fn variant_answer(headers: &HeaderMap, d: Definition, variant: Variant) -> Response {
+    let json = looks_json(&d.definition);
     match variant {
         Variant::Json if !json => {
-            let etag = Validator::new().add(&b.definition).add("as json").etag();
+            let etag = definition_etag(&d, "as json");
             if let Some(r) = not_modified(headers, &etag) {
                 return r;
             }
+            let b = d.bundle;
             let converted = CpuGate::shared()
                 .run(move || {
                     let refs = specpress_engines::engine::references(&b);
@@ -81,10 +88,10 @@ async fn variant_answer(headers: &HeaderMap, b: Bundle, variant: Variant) -> Res
                 Err(e) => json_error(ReadError::Failed(e)),
             }
         }
-        Variant::Yaml => definition_answer(headers, b, types::YAML),
+        Variant::Yaml => definition_answer(headers, d, types::YAML),
         _ => {
             let ct = if json { types::JSON } else { types::YAML };
-            definition_answer(headers, b, ct)
+            definition_answer(headers, d, ct)
         }
     }
 }

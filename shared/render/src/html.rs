@@ -9,9 +9,11 @@
 
 use std::fmt::{self, Write};
 
-/// Writes `s` with `&`, `<`, `>`, `"` and `'` escaped: safe in element content and in quoted
-/// attribute values.
-pub fn escape_into(out: &mut String, s: &str) {
+/// Writes `s` to `dest` with `&`, `<`, `>`, `"` and `'` escaped as `&amp;`, `&lt;`, `&gt;`,
+/// `&quot;`, `&#39;`: safe in element content and in quoted attribute values. The one escaper of
+/// the engine: [`escape_into`] and the templates' escaper (`crate::tpl`) both write through it.
+#[inline]
+pub(crate) fn write_escaped<W: Write>(dest: &mut W, s: &str) -> fmt::Result {
     let bytes = s.as_bytes();
     let mut start = 0;
     for (i, &b) in bytes.iter().enumerate() {
@@ -23,11 +25,18 @@ pub fn escape_into(out: &mut String, s: &str) {
             b'\'' => "&#39;",
             _ => continue,
         };
-        out.push_str(&s[start..i]);
-        out.push_str(rep);
+        dest.write_str(&s[start..i])?;
+        dest.write_str(rep)?;
         start = i + 1;
     }
-    out.push_str(&s[start..]);
+    dest.write_str(&s[start..])
+}
+
+/// Writes `s` with `&`, `<`, `>`, `"` and `'` escaped: safe in element content and in quoted
+/// attribute values.
+pub fn escape_into(out: &mut String, s: &str) {
+    // Writing into a String cannot fail.
+    let _ = write_escaped(out, s);
 }
 
 /// [`escape_into`] into a new string.

@@ -21,22 +21,7 @@ pub(crate) struct Engine;
 impl askama::filters::Escaper for Engine {
     #[inline]
     fn write_escaped_str<W: fmt::Write>(&self, mut dest: W, s: &str) -> fmt::Result {
-        let bytes = s.as_bytes();
-        let mut start = 0;
-        for (i, &b) in bytes.iter().enumerate() {
-            let rep = match b {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                b'\'' => "&#39;",
-                _ => continue,
-            };
-            dest.write_str(&s[start..i])?;
-            dest.write_str(rep)?;
-            start = i + 1;
-        }
-        dest.write_str(&s[start..])
+        crate::html::write_escaped(&mut dest, s)
     }
 }
 

@@ -10,7 +10,8 @@ use time::OffsetDateTime;
 
 use crate::error::{DomainError, Result};
 use crate::model::{
-    Branch, Bundle, DocId, Documentation, Hub, PreviewId, Slug, Version, VersionId, Visibility,
+    BlobRef, Branch, Bundle, DocId, Documentation, Hub, PreviewId, Slug, Version, VersionId,
+    Visibility,
 };
 use crate::ports::Store;
 use crate::token::Principal;
@@ -136,8 +137,32 @@ pub async fn find_doc(store: &dyn Store, reader: &Reader, key: &str) -> Result<P
     })
 }
 
+/// A stored definition and its content address (the blob's SHA-256 names its bytes for ever: a validator needs
+/// nothing more).
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// Where it is stored, by content.
+    pub blob: BlobRef,
+    /// The definition and its external files.
+    pub bundle: Bundle,
+}
+
+impl std::ops::Deref for Definition {
+    type Target = Bundle;
+
+    fn deref(&self) -> &Bundle {
+        &self.bundle
+    }
+}
+
+/// Reads the bundle of `blob`.
+async fn definition(store: &dyn Store, blob: BlobRef) -> Result<Definition> {
+    let bundle = store.get_bundle(&blob).await?.ok_or_else(missing)?;
+    Ok(Definition { blob, bundle })
+}
+
 /// The definition at the head of a documentation's default branch.
-pub async fn doc_definition(store: &dyn Store, doc: &Documentation) -> Result<Bundle> {
+pub async fn doc_definition(store: &dyn Store, doc: &Documentation) -> Result<Definition> {
     let branch = store.get_branch(doc.id, &doc.default_branch).await?;
     let head = branch
         .and_then(|b| b.head)
@@ -147,7 +172,7 @@ pub async fn doc_definition(store: &dyn Store, doc: &Documentation) -> Result<Bu
         .get_version(head.version_id, now)
         .await?
         .ok_or_else(doc_not_found)?;
-    store.get_bundle(&version.blob).await?.ok_or_else(missing)
+    definition(store, version.blob).await
 }
 
 /// The definition of one published version of a documentation.
@@ -156,7 +181,7 @@ pub async fn version_definition(
     doc: &Documentation,
     version: &str,
     now: OffsetDateTime,
-) -> Result<Bundle> {
+) -> Result<Definition> {
     let not_found = || DomainError::NotFound("Version not found".into());
     let id = VersionId::parse(version).ok_or_else(not_found)?;
     let v = store
@@ -164,7 +189,7 @@ pub async fn version_definition(
         .await?
         .filter(|v| v.doc_id == doc.id)
         .ok_or_else(not_found)?;
-    store.get_bundle(&v.blob).await?.ok_or_else(missing)
+    definition(store, v.blob).await
 }
 
 /// The definition of a live preview.
@@ -172,11 +197,11 @@ pub async fn preview_definition(
     store: &dyn Store,
     id: &str,
     now: OffsetDateTime,
-) -> Result<Bundle> {
+) -> Result<Definition> {
     let not_found = || DomainError::NotFound("Preview not found".into());
     let id = PreviewId::parse(id).ok_or_else(not_found)?;
     let p = store.get_preview(id, now).await?.ok_or_else(not_found)?;
-    store.get_bundle(&p.blob).await?.ok_or_else(missing)
+    definition(store, p.blob).await
 }
 
 fn hub_not_found() -> DomainError {
