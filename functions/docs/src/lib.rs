@@ -16,6 +16,8 @@
 //! - `{page URL}.md`: every reference page as Markdown ([`reference`] presents both forms of a page).
 //! - For machines ([`machine`]): `GET /doc/{doc}/llms.txt`,
 //!   `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET /hub/{hub}/sitemap.xml` (a sitemap index).
+//! - For agents ([`mcp`]): MCP servers (Streamable HTTP, stateless) at `/doc/{doc}/mcp`,
+//!   `/doc/{doc}/branches/{branch}/mcp` and `/hub/{hub}/mcp`.
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
 //! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
 //! - `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in ([`access`]). Every route sees its
@@ -36,6 +38,7 @@ mod changes;
 mod headers;
 mod hub;
 mod machine;
+pub mod mcp;
 mod pages;
 mod reference;
 mod request;
@@ -45,7 +48,7 @@ mod search;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use specpress_api::AppState;
 use specpress_reader::{Budgets, Library};
 
@@ -56,6 +59,10 @@ pub struct DocsState {
     /// The reader layer: every lookup, parsed site, search index and diff the pages present.
     pub(crate) library: Arc<Library>,
     pub(crate) assets: Arc<specpress_render::AssetUrls>,
+    /// The MCP servers' Streamable HTTP service ([`mcp`]), built once.
+    pub(crate) mcp: Arc<mcp::McpService>,
+    /// The per-client limit of MCP requests (`None`: disabled).
+    pub(crate) mcp_limit: Option<Arc<specpress_api::limit::RateLimiter>>,
 }
 
 impl DocsState {
@@ -71,6 +78,11 @@ pub fn router(app: AppState) -> Router {
     let budgets = Budgets::from_config(&app.settings);
     router_for(DocsState {
         library: Arc::new(Library::new(app.store.clone(), budgets)),
+        mcp: Arc::new(mcp::service()),
+        mcp_limit: specpress_api::limit::RateLimiter::new(
+            app.settings.docs.mcp_rate_per_minute,
+            app.settings.docs.mcp_burst,
+        ),
         app,
         assets: Arc::new(specpress_render::asset_urls(headers::STATIC_PREFIX)),
     })
@@ -119,6 +131,9 @@ pub fn router_for(state: DocsState) -> Router {
         .route("/doc/{doc}/sitemap.xml", get(machine::doc_sitemap))
         .route("/hub/{hub}/llms.txt", get(machine::hub_llms))
         .route("/hub/{hub}/sitemap.xml", get(machine::hub_sitemap))
+        .route("/doc/{doc}/mcp", any(mcp::doc))
+        .route("/doc/{doc}/branches/{branch}/mcp", any(mcp::branch))
+        .route("/hub/{hub}/mcp", any(mcp::hub))
         .route("/preview/{id}", get(pages::preview_root))
         .route("/preview/{id}/{*rest}", get(pages::preview_path))
         .route("/static/{file}", get(headers::asset))

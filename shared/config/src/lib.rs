@@ -28,6 +28,10 @@ pub const DEFAULT_DIFF_RATE_BURST: u32 = 30;
 pub const DEFAULT_AUTH_FAILURE_RATE_PER_MINUTE: u32 = 10;
 /// Default number of failed credential checks a client may make at once on the public site.
 pub const DEFAULT_AUTH_FAILURE_BURST: u32 = 10;
+/// Default of `SPECPRESS_MCP_RATE_PER_MINUTE`.
+pub const DEFAULT_MCP_RATE_PER_MINUTE: u32 = 300;
+/// Default of `SPECPRESS_MCP_BURST`.
+pub const DEFAULT_MCP_BURST: u32 = 60;
 /// Default budget of the docs function's parsed-document cache.
 pub const DEFAULT_PAGE_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default budget of the docs function's search indexes.
@@ -164,6 +168,11 @@ pub struct DocsSettings {
     pub page_cache_bytes: u64,
     /// `SPECPRESS_SEARCH_CACHE_BYTES`: memory budget of the search indexes (default 64 MiB).
     pub search_cache_bytes: u64,
+    /// `SPECPRESS_MCP_RATE_PER_MINUTE`: MCP requests a client regains per minute on the documentation's MCP servers
+    /// (default 300; 0 disables the limit).
+    pub mcp_rate_per_minute: u32,
+    /// `SPECPRESS_MCP_BURST`: MCP requests a client may make at once (default 60).
+    pub mcp_burst: u32,
 }
 
 impl Default for DocsSettings {
@@ -171,6 +180,8 @@ impl Default for DocsSettings {
         DocsSettings {
             page_cache_bytes: DEFAULT_PAGE_CACHE_BYTES,
             search_cache_bytes: DEFAULT_SEARCH_CACHE_BYTES,
+            mcp_rate_per_minute: DEFAULT_MCP_RATE_PER_MINUTE,
+            mcp_burst: DEFAULT_MCP_BURST,
         }
     }
 }
@@ -354,6 +365,12 @@ impl Config {
             search_cache_bytes: env
                 .lenient("SPECPRESS_SEARCH_CACHE_BYTES", 0..=u64::MAX)
                 .unwrap_or(DEFAULT_SEARCH_CACHE_BYTES),
+            mcp_rate_per_minute: env
+                .lenient("SPECPRESS_MCP_RATE_PER_MINUTE", 0..=u32::MAX)
+                .unwrap_or(DEFAULT_MCP_RATE_PER_MINUTE),
+            mcp_burst: env
+                .lenient("SPECPRESS_MCP_BURST", 1..=u32::MAX)
+                .unwrap_or(DEFAULT_MCP_BURST),
         };
         let auth = AuthSettings {
             failure_rate_per_minute: env

@@ -5,6 +5,7 @@
 //! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`).
 
 pub mod branch_rules;
+pub mod digest;
 pub mod error;
 pub mod model;
 pub mod ports;

@@ -20,6 +20,7 @@
 pub mod cache;
 pub mod diffs;
 pub mod error;
+pub mod history;
 pub mod search;
 pub mod view;
 
@@ -72,12 +73,17 @@ impl Default for Budgets {
     }
 }
 
+/// Release ids remembered as having a stored digest (16 bytes each: 1.6 MB at most).
+const DIGESTED_REMEMBERED: usize = 100_000;
+
 /// The published documentation as its readers see it.
 pub struct Library {
     store: Arc<dyn Store>,
     sites: SiteCache,
     search: SearchCache,
     diffs: DiffCache,
+    /// Releases whose digest this process knows to be stored (see [`history`]).
+    digested: quick_cache::sync::Cache<VersionId, ()>,
 }
 
 impl std::fmt::Debug for Library {
@@ -102,6 +108,7 @@ impl Library {
             sites: SiteCache::new(budgets.sites),
             search: SearchCache::new(budgets.search),
             diffs: DiffCache::new(budgets.diffs),
+            digested: quick_cache::sync::Cache::new(DIGESTED_REMEMBERED),
         }
     }
 
@@ -209,15 +216,19 @@ impl Library {
         Ok(outcome)
     }
 
-    /// A version's changes against the version it followed.
+    /// A version's changes against the version it followed. The first time a process shows a published release, its
+    /// digest is stored for the histories ([`history`]).
     pub async fn release_state(&self, v: &Version) -> Read<Shown> {
-        if v.previous_version_id.is_none() {
-            return Ok(Shown::First);
-        }
-        match public::previous_version(self.store(), v, now()).await? {
-            Some(prev) => Ok(Shown::Diff(self.diff(&prev, v).await?)),
-            None => Ok(Shown::Unavailable),
-        }
+        let shown = if v.previous_version_id.is_none() {
+            Shown::First
+        } else {
+            match public::previous_version(self.store(), v, now()).await? {
+                Some(prev) => Shown::Diff(self.diff(&prev, v).await?),
+                None => Shown::Unavailable,
+            }
+        };
+        self.keep_digest(v, &shown).await?;
+        Ok(shown)
     }
 
     /// A version of a documentation, published or temporary (until it expires): what its change page shows.

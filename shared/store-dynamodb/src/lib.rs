@@ -12,6 +12,7 @@ pub mod attr;
 mod blob;
 mod branches;
 mod diffs;
+mod digests;
 pub mod items;
 pub mod queue_items;
 pub mod schema;

@@ -15,6 +15,7 @@
 //! | `sessions.rs` | [`SessionStore`] (reader sessions of the public site) |
 //! | `events.rs` | [`EventStore`] (the outbox) |
 //! | `diffs.rs` | [`DiffStore`] |
+//! | `digests.rs` | [`DigestStore`] (what each release changed, for histories) |
 //! | `subscriptions.rs`, `deliveries.rs` | [`SubscriptionStore`], [`DeliveryStore`] |
 //! | `queue.rs` | [`MessageQueue`] (the webhook work queue) |
 //! | `publisher.rs` | [`EventPublisher`] (committed events to the queue) |
@@ -35,6 +36,7 @@ mod branches;
 mod deliveries;
 mod diff_engine;
 mod diffs;
+mod digests;
 mod docs;
 mod engine;
 mod events;
@@ -55,6 +57,7 @@ pub use branches::{BranchAdminStore, BranchStore, BranchWriteError};
 pub use deliveries::DeliveryStore;
 pub use diff_engine::{Comparison, DiffEngine, Rendered};
 pub use diffs::DiffStore;
+pub use digests::DigestStore;
 pub use docs::DocStore;
 pub use engine::{DiffSummary, SpecEngine};
 pub use events::EventStore;
@@ -97,4 +100,5 @@ store_of!(
     SubscriptionStore,
     DeliveryStore,
     SessionStore,
+    DigestStore,
 );
