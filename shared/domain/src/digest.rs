@@ -8,6 +8,8 @@
 //! bounded so that one digest always fits one stored item.
 
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 /// Top-level items kept per digest (a larger diff keeps its breaking items first and says it was cut).
@@ -91,7 +93,12 @@ impl ReleaseDigest {
             ReleaseKind::ContentOnly
         };
         let top = details.as_array().map(Vec::as_slice).unwrap_or_default();
-        let mut items: Vec<DigestItem> = top.iter().map(item_of).collect();
+        // Shared components are top-level items of their own; a use of one points at it by id (`ref`).
+        let components: HashMap<&str, &Value> = top
+            .iter()
+            .filter_map(|i| Some((i.get("id")?.as_str()?, i)))
+            .collect();
+        let mut items: Vec<DigestItem> = top.iter().map(|i| item_of(i, &components)).collect();
         // Breaking first; otherwise the diff's order (a stable sort).
         items.sort_by_key(|i| !i.breaking);
         let omitted = items.len().saturating_sub(MAX_ITEMS);
@@ -145,7 +152,7 @@ fn text(v: Option<&Value>) -> String {
     }
 }
 
-fn item_of(v: &Value) -> DigestItem {
+fn item_of(v: &Value, components: &HashMap<&str, &Value>) -> DigestItem {
     let mut item = DigestItem {
         name: text(v.get("name")),
         kind: text(v.get("type")),
@@ -159,14 +166,69 @@ fn item_of(v: &Value) -> DigestItem {
             .map(|a| a.iter().take(MAX_AFFECTED).map(|x| text(Some(x))).collect())
             .unwrap_or_default(),
     };
-    collect_messages(v, &mut item, 0);
+    collect_messages(v, &mut item, &mut Vec::new(), components);
     item
 }
 
-/// Walks an item and its children (depth-bounded), keeping the first messages of each kind.
-fn collect_messages(v: &Value, item: &mut DigestItem, depth: usize) {
-    if depth > 32 || (item.breaks.len() >= MAX_MESSAGES && item.notes.len() >= MAX_MESSAGES) {
+/// The first breaking message of a shared component's item.
+fn first_break(component: &Value, depth: usize) -> Option<String> {
+    if depth > 32 {
+        return None;
+    }
+    let own = component
+        .get("changes")
+        .and_then(Value::as_array)
+        .and_then(|c| {
+            c.iter()
+                .find(|c| c.get("level").and_then(Value::as_str) == Some("breaking"))
+        })
+        .map(|c| text(c.get("message")));
+    own.or_else(|| {
+        component
+            .get("children")
+            .and_then(Value::as_array)?
+            .iter()
+            .find_map(|c| first_break(c, depth + 1))
+    })
+}
+
+fn push(list: &mut Vec<String>, message: String) {
+    if list.len() < MAX_MESSAGES && !list.contains(&message) {
+        list.push(message);
+    }
+}
+
+/// Walks an item and its children (depth-bounded), keeping the first messages of each kind. A use of a shared
+/// component that changed (`ref`) says where it is used and what changed in the component, so that an operation
+/// broken through a shared schema says why.
+fn collect_messages<'v>(
+    v: &'v Value,
+    item: &mut DigestItem,
+    trail: &mut Vec<&'v str>,
+    components: &HashMap<&str, &Value>,
+) {
+    if trail.len() > 32 || (item.breaks.len() >= MAX_MESSAGES && item.notes.len() >= MAX_MESSAGES)
+    {
         return;
+    }
+    if let Some(reference) = v.get("ref").and_then(Value::as_str) {
+        let component = components.get(reference);
+        let name = component
+            .map(|c| text(c.get("name")))
+            .unwrap_or_else(|| text(v.get("name")));
+        let place = if trail.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", trail.join(" › "))
+        };
+        if v.get("breaking").and_then(Value::as_bool) == Some(true) {
+            let why = component
+                .and_then(|c| first_break(c, 0))
+                .unwrap_or_else(|| "it changed in a way that breaks clients".into());
+            push(&mut item.breaks, format!("{place}uses `{name}`: {why}"));
+        } else {
+            push(&mut item.notes, format!("{place}uses `{name}`, which changed"));
+        }
     }
     for change in v
         .get("changes")
@@ -183,9 +245,7 @@ fn collect_messages(v: &Value, item: &mut DigestItem, depth: usize) {
         } else {
             &mut item.notes
         };
-        if list.len() < MAX_MESSAGES && !list.contains(&message) {
-            list.push(message);
-        }
+        push(list, message);
     }
     for child in v
         .get("children")
@@ -193,7 +253,9 @@ fn collect_messages(v: &Value, item: &mut DigestItem, depth: usize) {
         .map(Vec::as_slice)
         .unwrap_or_default()
     {
-        collect_messages(child, item, depth + 1);
+        trail.push(child.get("name").and_then(Value::as_str).unwrap_or(""));
+        collect_messages(child, item, trail, components);
+        trail.pop();
     }
 }
 
@@ -210,7 +272,10 @@ mod tests {
              "children": [{"name": "limit", "changes": [{"message": "parameter `limit` became required",
                            "level": "breaking"}], "children": []}]},
             {"id": "schema-pet", "name": "Pet", "status": "modified", "type": "schema", "breaking": true,
-             "affected": ["GET /pets"], "children": [], "changes": []}
+             "affected": ["GET /pets"], "children": [{"name": "tag", "changes": [
+                 {"message": "property `tag` was removed", "level": "breaking"}]}], "changes": []},
+            {"id": "get-pets-id", "name": "GET /pets/{id}", "status": "modified", "type": "endpoint", "breaking": true,
+             "children": [{"name": "200", "children": [{"name": "Pet", "breaking": true, "ref": "schema-pet"}]}]}
         ])
     }
 
@@ -219,10 +284,15 @@ mod tests {
         let d = ReleaseDigest::of_details(&details(), false, true);
         assert_eq!(d.kind, ReleaseKind::Changes);
         let names: Vec<&str> = d.items.iter().map(|i| i.name.as_str()).collect();
-        assert_eq!(names, ["GET /pets", "Pet", "POST /pets"]);
+        assert_eq!(names, ["GET /pets", "Pet", "GET /pets/{id}", "POST /pets"]);
         assert_eq!(d.items[0].breaks, ["parameter `limit` became required"]);
         assert_eq!(d.items[1].affected, ["GET /pets"]);
-        assert_eq!(d.items[2].notes, ["POST /pets was added"]);
+        // Broken through a shared schema: where, and what changed in it.
+        assert_eq!(
+            d.items[2].breaks,
+            ["200 › Pet: uses `Pet`: property `tag` was removed"]
+        );
+        assert_eq!(d.items[3].notes, ["POST /pets was added"]);
         assert!(d.breaking());
         // A content-only release never counts as breaking.
         assert!(!ReleaseDigest::of_details(&details(), false, false).breaking());

@@ -134,18 +134,21 @@ mod tests {
 
     #[test]
     fn a_digest_too_large_for_one_item_keeps_its_first_items_and_counts_the_rest() {
-        // Incompressible text: hex of a hash chain.
+        // Incompressible text: hex of a hash chain (about 100 bytes of entropy per item).
         let mut seed = [0u8; 32];
+        let mut next = || {
+            use sha2::Digest;
+            seed = sha2::Sha256::digest(seed).into();
+            hex::encode(seed)
+        };
         let items: Vec<DigestItem> = (0..4000)
             .map(|i| {
-                use sha2::Digest;
-                seed = sha2::Sha256::digest(seed).into();
                 DigestItem {
-                    name: format!("GET /{i}/{}", hex::encode(seed)),
+                    name: format!("GET /{i}/{}", next()),
                     kind: "endpoint".into(),
                     status: "added".into(),
                     breaking: i < 10,
-                    breaks: vec![hex::encode(seed); 2],
+                    breaks: vec![next(), next()],
                     notes: Vec::new(),
                     affected: Vec::new(),
                 }
