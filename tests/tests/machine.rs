@@ -319,3 +319,141 @@ fn a_hub_has_an_llms_txt_of_its_apis_and_a_sitemap_index_of_their_sitemaps() {
     assert_eq!(site.get("/hub/nope/llms.txt").0, 404);
     assert_eq!(site.get("/hub/nope/sitemap.xml").0, 404);
 }
+
+/// The `href` of every `<a>` of a page.
+fn hrefs(html: &str) -> Vec<String> {
+    html.split("<a href=\"")
+        .skip(1)
+        .filter_map(|r| r.split('"').next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Issue 28, discovery of the MCP servers: every page of a documentation (on every branch: its own server) and of a
+/// hub links its MCP URL, `llms.txt` names it by its absolute URL, and the home page of a documentation and a hub's
+/// page show a client configuration on the request's public origin (a token placeholder when private).
+#[test]
+fn every_page_links_its_mcp_server_llms_txt_names_it_and_the_home_page_shows_a_client_configuration()
+ {
+    let site = Site::start(ORG);
+    site.create_hub("vets", "Vets");
+    site.create_doc("clinic", "Clinic", Some("vets"));
+    site.deploy("clinic", None, CLINIC);
+    site.deploy(
+        "clinic",
+        Some("next"),
+        CLINIC.replace("Clinic API", "Clinic API next"),
+    );
+    let origin = &site.server.base_url;
+    // Every reference page of the default branch, its changelog and search: `/doc/clinic/mcp`.
+    let (_, _, home) = site.get("/doc/clinic");
+    let mut pages: Vec<String> = hrefs(&home)
+        .into_iter()
+        .filter(|h| h.starts_with("/doc/clinic/") && !h.ends_with("/mcp"))
+        .filter(|h| !h.contains("/branches/"))
+        .collect();
+    pages.sort();
+    pages.dedup();
+    assert!(pages.iter().any(|p| p.contains("/operation/")), "{pages:?}");
+    assert!(
+        pages.contains(&"/doc/clinic/changes".to_owned()),
+        "{pages:?}"
+    );
+    pages.extend([
+        "/doc/clinic/schema/Pet".to_owned(),
+        "/doc/clinic/search?q=pet".to_owned(),
+    ]);
+    for p in &pages {
+        let (s, _, html) = site.get(p);
+        assert_eq!(s, 200, "{p}");
+        assert!(
+            hrefs(&html).contains(&"/doc/clinic/mcp".to_owned()),
+            "{p}: {html}"
+        );
+    }
+    // A branch's pages: the branch's own server.
+    for p in [
+        "/doc/clinic/branches/next",
+        "/doc/clinic/branches/next/schema/Pet",
+    ] {
+        let (s, _, html) = site.get(p);
+        assert_eq!(s, 200, "{p}");
+        let links = hrefs(&html);
+        assert!(
+            links.contains(&"/doc/clinic/branches/next/mcp".to_owned()),
+            "{p}: {html}"
+        );
+        assert!(!links.contains(&"/doc/clinic/mcp".to_owned()), "{p}");
+    }
+    // The home page: the client configuration, with the absolute URL; the other pages have none.
+    let config = format!(
+        "<code>{{\n  &quot;mcpServers&quot;: {{\n    &quot;clinic&quot;: {{\n      &quot;url&quot;: &quot;{origin}/doc/clinic/mcp&quot;\n    }}\n  }}\n}}</code>"
+    );
+    assert!(home.contains("Use with an AI agent"), "{home}");
+    assert!(home.contains(&config), "{home}");
+    assert!(!home.contains("Authorization"), "{home}");
+    let (_, _, next) = site.get("/doc/clinic/branches/next");
+    assert!(
+        next.contains(&format!(
+            "&quot;url&quot;: &quot;{origin}/doc/clinic/branches/next/mcp&quot;"
+        )),
+        "{next}"
+    );
+    let (_, _, schema) = site.get("/doc/clinic/schema/Pet");
+    assert!(!schema.contains("mcpServers"), "{schema}");
+    let local = {
+        let r = site.http.get(site.url("/doc/clinic")).send().unwrap();
+        header(r.headers(), "etag").to_owned()
+    };
+    // llms.txt: the absolute URL, and the tools.
+    let (_, _, llms) = site.get("/doc/clinic/llms.txt");
+    assert!(
+        llms.contains(&format!(
+            "## MCP server\n\n- [MCP server]({origin}/doc/clinic/mcp): "
+        )),
+        "{llms}"
+    );
+    assert!(llms.contains("`get_definition`"), "{llms}");
+    let (_, _, hub_llms) = site.get("/hub/vets/llms.txt");
+    assert!(
+        hub_llms.contains(&format!("- [MCP server]({origin}/hub/vets/mcp): ")),
+        "{hub_llms}"
+    );
+    // A hub's page and search: `/hub/vets/mcp`; the page shows the configuration.
+    for p in ["/hub/vets", "/hub/vets/search?q=pet"] {
+        let (s, _, html) = site.get(p);
+        assert_eq!(s, 200, "{p}");
+        assert!(
+            hrefs(&html).contains(&"/hub/vets/mcp".to_owned()),
+            "{p}: {html}"
+        );
+    }
+    let (_, _, hub) = site.get("/hub/vets");
+    assert!(
+        hub.contains(&format!(
+            "&quot;vets&quot;: {{\n      &quot;url&quot;: &quot;{origin}/hub/vets/mcp&quot;"
+        )),
+        "{hub}"
+    );
+    // Private: the configuration carries a placeholder header (and the page's validator changes).
+    let (s, b) = site.api(
+        reqwest::Method::PATCH,
+        "/api/v1/docs/clinic",
+        Some(json!({"visibility": "private"})),
+    );
+    assert_eq!(s, 200, "{b}");
+    let r = site
+        .http
+        .get(site.url("/doc/clinic"))
+        .header("Authorization", format!("Token {ORG}"))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    assert_ne!(header(r.headers(), "etag"), local);
+    let private = r.text().unwrap();
+    assert!(
+        private.contains("&quot;Authorization&quot;: &quot;Bearer &lt;your token&gt;&quot;"),
+        "{private}"
+    );
+    assert!(!private.contains(ORG), "{private}");
+}

@@ -75,6 +75,8 @@ fn urls_of(site: &Site, who: As<'_>, slug: &str, doc_id: &str, v1: &str, v2: &st
         .split(['(', ')', ' ', '\n'])
         .filter_map(|w| w.strip_prefix(base.as_str()))
         .filter(|p| p.starts_with(&format!("/doc/{slug}")))
+        // The MCP server llms.txt names is an endpoint for MCP clients, not a page.
+        .filter(|p| !p.ends_with("/mcp"))
         .map(str::to_owned)
         .collect();
     urls.sort();

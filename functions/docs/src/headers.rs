@@ -55,6 +55,7 @@ pub fn shell(
         alternates: &[],
         noindex: true,
         session_href: crate::request::session_href(),
+        mcp: None,
     };
     specpress_render::layout(
         &ctx,

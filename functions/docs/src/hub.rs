@@ -1,7 +1,8 @@
 //! A hub's public page (`/hub/{slug}`, the `url` that `GET /api/v1/hubs/{hub}` returns): its APIs (name,
 //! description, version, type, last release, link) and their combined changelog, with Atom and RSS feeds
-//! (`/hub/{slug}/changes.atom`, `.rss`). The hub and its documentations are found by the reader layer, which decides
-//! what a reader may see.
+//! (`/hub/{slug}/changes.atom`, `.rss`), and how to use it with an AI agent (its MCP server, `/hub/{slug}/mcp`, with
+//! a client configuration on the request's public origin). The hub and its documentations are found by the reader
+//! layer, which decides what a reader may see.
 
 use axum::extract::{Path, State};
 use axum::http::request::Parts;
@@ -17,7 +18,8 @@ use crate::DocsState;
 use crate::access::Viewer;
 use crate::changes::{HubReleases, hub_feed};
 use crate::respond::{
-    Answer, Chrome, Validator, html_page, not_modified, origin_of, page_error, rfc3339_seconds,
+    Answer, Chrome, OwnedMcp, Validator, html_page, not_modified, origin_of, page_error,
+    rfc3339_seconds,
 };
 
 /// Releases in a hub's combined changelog (page and feeds).
@@ -66,9 +68,11 @@ fn hub_etag(hub: &Hub, apis: &[HubApi], what: &str, origin: &str) -> String {
         .add(hub.id.to_string())
         .add(&hub.name)
         .add(hub.description.as_deref().unwrap_or(""))
-        .add(hub.modified_at.unix_timestamp().to_le_bytes());
+        .add(hub.modified_at.unix_timestamp().to_le_bytes())
+        .add([u8::from(hub.visibility.is_private())]);
     for a in apis {
         v = v
+            .add([u8::from(a.doc.visibility.is_private())])
             .add(a.doc.id.to_string())
             .add(&a.doc.name)
             .add(a.doc.slug.as_str())
@@ -99,11 +103,8 @@ async fn hub_of(
         .hub_apis(reader, &hub)
         .await
         .map_err(|e| page_error(st, e))?;
-    let origin = if feed.is_some() {
-        origin_of(st, parts)
-    } else {
-        String::new()
-    };
+    // Feeds are written on the public origin, and the page shows the MCP client configuration on it.
+    let origin = origin_of(st, parts);
     let what = match feed {
         None => "page",
         Some(false) => "atom",
@@ -163,6 +164,7 @@ async fn hub_of(
             released_at: released[i].as_deref(),
         })
         .collect();
+    let private = hub.visibility.is_private() || apis.iter().any(|a| a.doc.visibility.is_private());
     let chrome = Chrome {
         alternates: vec![
             (
@@ -176,7 +178,8 @@ async fn hub_of(
                 format!("{} changelog (RSS)", hub.name),
             ),
         ],
-        noindex: hub.visibility.is_private() || apis.iter().any(|a| a.doc.visibility.is_private()),
+        noindex: private,
+        mcp: Some(OwnedMcp::of_hub(hub.slug.as_str(), private).on(&origin)),
         ..Chrome::bare(st, base.clone(), hub.name.clone())
     };
     let entries = releases.releases();

@@ -2,7 +2,8 @@
 //! page is presented by [`crate::reference`]).
 //!
 //! - `GET /doc/{doc}/llms.txt`: the documentation's pages (default branch), each with its Markdown URL and a
-//!   one-line description; `GET /hub/{hub}/llms.txt`: the hub's documentations, each with its own `llms.txt`.
+//!   one-line description; `GET /hub/{hub}/llms.txt`: the hub's documentations, each with its own `llms.txt`. Both
+//!   name the MCP server (`/doc/{doc}/mcp`, `/hub/{hub}/mcp`) by its absolute URL.
 //! - `GET /doc/{doc}/sitemap.xml`: every page of the default branch, `lastmod` the publication time of the version
 //!   it shows; `GET /hub/{hub}/sitemap.xml`: a sitemap index of the hub's documentations' sitemaps. XML is written by
 //!   quick-xml (escaping included); at most [`MAX_SITEMAP_URLS`] URLs (the protocol's limit).
@@ -26,8 +27,8 @@ use tracing::instrument;
 use crate::DocsState;
 use crate::access::Viewer;
 use crate::respond::{
-    Validator, not_modified, origin_of, page_error, revalidated, rfc3339_seconds, to_slug_form,
-    types,
+    OwnedMcp, Validator, not_modified, origin_of, page_error, revalidated, rfc3339_seconds,
+    to_slug_form, types,
 };
 
 /// URLs in one sitemap (the sitemap protocol's limit), and sitemaps in one index.
@@ -86,6 +87,7 @@ pub async fn doc_llms(
         let base = format!("{origin}{}", view.base);
         let name = view.doc.name.clone();
         let api_version = version.analysis.api_version.clone();
+        let mcp = OwnedMcp::of_view(&view).on(&origin);
         let text = CpuGate::shared()
             .run(move || {
                 loaded.site.llms_txt(
@@ -94,6 +96,7 @@ pub async fn doc_llms(
                         base: &base,
                         doc_name: &name,
                         version: Some((&api_version, "")),
+                        mcp: Some(mcp.server()),
                     },
                 )
             })
@@ -212,7 +215,8 @@ fn hub_etag(hub: &Hub, heads: &[(DocView, Version)], what: &str, origin: &str) -
     let mut v = Validator::new()
         .add(hub.slug.as_str())
         .add(&hub.name)
-        .add(hub.description.as_deref().unwrap_or(""));
+        .add(hub.description.as_deref().unwrap_or(""))
+        .add([u8::from(hub.visibility.is_private())]);
     for (view, version) in heads {
         v = v.add_view(view).add(version.id.to_string());
     }
@@ -289,9 +293,11 @@ fn hub_llms_text(hub: &Hub, heads: &[(DocView, Version)], origin: &str) -> Strin
         None => "API documentation hub.".to_string(),
     };
     let _ = writeln!(out, "> {}\n", esc(&summary));
-    out.push_str(
-        "Each API below has its own llms.txt listing its pages as Markdown.\n\n## APIs\n\n",
-    );
+    out.push_str("Each API below has its own llms.txt listing its pages as Markdown.\n\n");
+    let private = hub.visibility.is_private() || heads.iter().any(|(view, _)| view.private);
+    let mcp = OwnedMcp::of_hub(hub.slug.as_str(), private).on(origin);
+    specpress_render::mcp::llms_section(&mut out, &mcp.server());
+    out.push_str("## APIs\n\n");
     for (view, version) in heads {
         let a = &version.analysis;
         let mut line = format!(

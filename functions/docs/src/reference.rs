@@ -8,12 +8,12 @@ use axum::http::HeaderMap;
 use specpress_domain::model::Version;
 use specpress_engines::cpu::CpuGate;
 use specpress_reader::{DocView, Loaded, Missing, ReadError};
-use specpress_render::{Lookup, MarkdownContext, PageRef};
+use specpress_render::{Lookup, MarkdownContext, PageKind, PageRef};
 
 use crate::DocsState;
 use crate::respond::{
-    Answer, Chrome, Validator, html_page, missing, moved_permanently, not_modified, page_error,
-    revalidated, rfc3339_seconds, types,
+    Answer, Chrome, Validator, html_page, missing, moved_permanently, not_modified, origin_from,
+    page_error, revalidated, rfc3339_seconds, types,
 };
 
 /// The two forms of a reference page.
@@ -72,13 +72,22 @@ pub async fn present(
     if form == Form::Markdown {
         v = v.add("md\0");
     }
+    // The HTML home page shows the MCP client configuration, on the request's public origin.
+    let origin = (form == Form::Html && loaded.site.info(page_ref).kind == PageKind::Home)
+        .then(|| origin_from(st, headers));
+    if let Some(o) = &origin {
+        v = v.add("origin\0").add(o);
+    }
     let etag = v.add(page).etag();
     if let Some(r) = not_modified(headers, &etag) {
         return Ok(r);
     }
     match form {
         Form::Html => {
-            let chrome = Chrome::of_view(st, view, Some(&version));
+            let mut chrome = Chrome::of_view(st, view, Some(&version));
+            if let Some(o) = &origin {
+                chrome.mcp = chrome.mcp.map(|m| m.on(o));
+            }
             let html = CpuGate::shared()
                 .run(move || {
                     chrome.with(|ctx| loaded.site.render(&loaded.doc, &page_ref, ctx).html)
@@ -101,6 +110,7 @@ pub async fn present(
                             base: &base,
                             doc_name: &name,
                             version: Some((&api_version, &published)),
+                            mcp: None,
                         },
                     )
                 })

@@ -10,7 +10,9 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use sha2::{Digest, Sha256};
 use specpress_domain::model::Version;
 use specpress_reader::{DocView, Missing, ReadError};
-use specpress_render::{Alternate, AssetUrls, BranchLink, NavLink, PageContext, VersionInfo};
+use specpress_render::{
+    Alternate, AssetUrls, BranchLink, McpScope, McpServer, NavLink, PageContext, VersionInfo,
+};
 use time::format_description::well_known::Rfc3339;
 
 use crate::DocsState;
@@ -124,9 +126,15 @@ pub fn to_slug_form(slug: &str, uri: &Uri, key: &str) -> Response {
     )
 }
 
-/// The origin of absolute URLs (feeds, sitemaps, llms.txt): the configured public base, else the request's host.
+/// The origin of absolute URLs (feeds, sitemaps, llms.txt, the MCP client configuration): the configured public
+/// base, else the request's host.
 pub fn origin_of(st: &DocsState, parts: &axum::http::request::Parts) -> String {
-    specpress_api::urls::public_base(&st.app.config, &parts.headers)
+    origin_from(st, &parts.headers)
+}
+
+/// [`origin_of`] a request's headers.
+pub fn origin_from(st: &DocsState, headers: &HeaderMap) -> String {
+    specpress_api::urls::public_base(&st.app.config, headers)
 }
 
 /// A time as RFC 3339, to the second.
@@ -173,9 +181,10 @@ impl Validator {
         Validator::new().add_view(view)
     }
 
-    /// Adds everything the chrome of `view` shows.
+    /// Adds everything the chrome of `view` shows (its privacy too: `noindex`, the MCP configuration's token).
     pub fn add_view(mut self, view: &DocView) -> Self {
         view.fingerprint(|b| self.0.update(b));
+        self.0.update([u8::from(view.private)]);
         self
     }
 
@@ -290,6 +299,61 @@ pub struct OwnedVersion {
     pub api_version: String,
 }
 
+/// The MCP server a page is about, owned (see [`McpServer`]).
+#[derive(Debug, Clone)]
+pub struct OwnedMcp {
+    /// `/doc/pets/mcp`, `/doc/pets/branches/next/mcp`, `/hub/vets/mcp`.
+    pub href: String,
+    /// The absolute URL, on the pages that show the client configuration (and whose validator holds the origin).
+    pub url: Option<String>,
+    /// The documentation's or hub's slug.
+    pub name: String,
+    pub scope: McpScope,
+    /// A token is needed (private).
+    pub token: bool,
+}
+
+impl OwnedMcp {
+    /// The MCP server of `view`: the documentation on the branch shown.
+    pub fn of_view(view: &DocView) -> OwnedMcp {
+        OwnedMcp {
+            href: format!("{}/mcp", view.base),
+            url: None,
+            name: view.doc.slug.to_string(),
+            scope: McpScope::Documentation,
+            token: view.private,
+        }
+    }
+
+    /// The MCP server of the hub `slug`.
+    pub fn of_hub(slug: &str, token: bool) -> OwnedMcp {
+        OwnedMcp {
+            href: format!("/hub/{slug}/mcp"),
+            url: None,
+            name: slug.to_owned(),
+            scope: McpScope::Hub,
+            token,
+        }
+    }
+
+    /// The same, with its absolute URL on `origin` (the client configuration is shown).
+    pub fn on(mut self, origin: &str) -> OwnedMcp {
+        self.url = Some(format!("{origin}{}", self.href));
+        self
+    }
+
+    /// The [`McpServer`] these parts make.
+    pub fn server(&self) -> McpServer<'_> {
+        McpServer {
+            href: &self.href,
+            url: self.url.as_deref(),
+            name: &self.name,
+            scope: self.scope,
+            token: self.token,
+        }
+    }
+}
+
 /// Everything a [`PageContext`] borrows, owned: built on the async side, lent to a render on the CPU gate.
 #[derive(Debug, Clone)]
 pub struct Chrome {
@@ -306,6 +370,9 @@ pub struct Chrome {
     pub noindex: bool,
     /// The page is answered to a signed-in reader (see [`crate::request::signed_in`]).
     pub signed_in: bool,
+    /// The MCP server of the documentation or hub the page is about (the footer link, the home page's
+    /// configuration).
+    pub mcp: Option<OwnedMcp>,
 }
 
 impl Chrome {
@@ -322,10 +389,12 @@ impl Chrome {
             alternates: Vec::new(),
             noindex: true,
             signed_in: crate::request::signed_in(),
+            mcp: None,
         }
     }
 
-    /// The chrome of a page about `view` showing `version` (its branch switcher, links, search form, feeds).
+    /// The chrome of a page about `view` showing `version` (its branch switcher, links, search form, feeds, MCP
+    /// server).
     pub fn of_view(st: &DocsState, view: &DocView, version: Option<&Version>) -> Chrome {
         Chrome {
             base: view.base.clone(),
@@ -369,6 +438,7 @@ impl Chrome {
             ],
             noindex: view.private,
             signed_in: crate::request::signed_in(),
+            mcp: Some(OwnedMcp::of_view(view)),
         }
     }
 
@@ -417,6 +487,7 @@ impl Chrome {
             alternates: &alternates,
             noindex: self.noindex,
             session_href: self.signed_in.then_some(crate::request::SIGN_IN_PATH),
+            mcp: self.mcp.as_ref().map(OwnedMcp::server),
         };
         f(&ctx)
     }

@@ -25,7 +25,8 @@ use tracing::instrument;
 use crate::DocsState;
 use crate::access::Viewer;
 use crate::respond::{
-    Answer, Chrome, Validator, not_modified, page_error, redirect, revalidated, to_slug_form, types,
+    Answer, Chrome, OwnedMcp, Validator, not_modified, page_error, redirect, revalidated,
+    to_slug_form, types,
 };
 
 /// Documentations of a hub searched together (the first ones by slug).
@@ -229,11 +230,15 @@ async fn search_doc(
     Ok(results_response(status, body, &etag, format))
 }
 
-/// The chrome of a hub's pages: the hub's name in the header, its search form.
+/// The chrome of a hub's pages: the hub's name in the header, its search form, its MCP server in the footer.
 pub fn hub_chrome(st: &DocsState, hub: &Hub) -> Chrome {
     Chrome {
         search_action: Some(format!("/hub/{}/search", hub.slug)),
         noindex: hub.visibility.is_private(),
+        mcp: Some(OwnedMcp::of_hub(
+            hub.slug.as_str(),
+            hub.visibility.is_private(),
+        )),
         ..Chrome::bare(st, format!("/hub/{}", hub.slug), hub.name.clone())
     }
 }
@@ -262,7 +267,10 @@ pub async fn hub_search(
             .hub_views(&reader, &hub, MAX_HUB_DOCS)
             .await
             .map_err(|e| page_error(&st, e))?;
-        let mut v = Validator::new().add(hub.slug.as_str()).add(&hub.name);
+        let mut v = Validator::new()
+            .add(hub.slug.as_str())
+            .add(&hub.name)
+            .add([u8::from(hub.visibility.is_private())]);
         for view in &views {
             v = v.add_view(view).add(view.head().to_string());
         }

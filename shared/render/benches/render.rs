@@ -98,6 +98,7 @@ fn main() {
             alternates: &[],
             noindex: false,
             session_href: None,
+            mcp: None,
         };
         let pages: Vec<_> = site.pages().collect();
         let mut times = Vec::with_capacity(pages.len());

@@ -119,6 +119,7 @@ fn main() {
             alternates: &[],
             noindex: false,
             session_href: None,
+            mcp: None,
         };
         let mut answers = Vec::new();
         let mut searches = Vec::new();

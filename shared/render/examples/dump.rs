@@ -187,6 +187,7 @@ fn full_ctx<'a>(urls: &'a specpress_render::AssetUrls, doc_name: &'a str) -> Pag
         alternates: ALTERNATES,
         noindex: false,
         session_href: None,
+        mcp: None,
     }
 }
 
@@ -202,6 +203,7 @@ fn bare_ctx(urls: &specpress_render::AssetUrls) -> PageContext<'_> {
         alternates: &[],
         noindex: true,
         session_href: None,
+        mcp: None,
     }
 }
 
@@ -280,11 +282,13 @@ fn pages_dump(dir: &Path, doc: &Document, site: &Site) -> std::io::Result<usize>
         base: "https://docs.example.com/doc/pets",
         doc_name: &doc_name,
         version: Some(("1.0.0 [x]", "2026-11-25T10:00:00Z")),
+        mcp: None,
     };
     let md_bare = MarkdownContext {
         base: "",
         doc_name: "",
         version: None,
+        mcp: None,
     };
     let mut count = 0;
     for (n, info) in site.pages().enumerate() {

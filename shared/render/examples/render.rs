@@ -59,6 +59,7 @@ fn run(input: &Path, outdir: &Path, base: Option<&str>) -> Result<(), Box<dyn st
         alternates: &[],
         noindex: true,
         session_href: None,
+        mcp: None,
     };
     let t = Instant::now();
     let (mut count, mut bytes) = (0usize, 0usize);

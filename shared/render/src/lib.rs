@@ -29,6 +29,7 @@
 //! | `search` | search: `search/terms` (words and terms), `build` (the index), `query` (matching and ranking), `fuzzy` (the typo automaton), `results_page` |
 //! | `changes` | the change pages from a diff's `DiffItem[]`: `changes/tree` (a diff's items), `changelog`, `release`, `compare`, `diff`, `hub` |
 //! | `feed` | Atom and RSS feeds of a changelog |
+//! | `mcp` | discovery of the MCP servers: the footer link, the client configuration section, the `llms.txt` section |
 //! | `shell` | the site shell ([`layout`]) and the API navigation ([`Site::sidebar`]) |
 //! | `markdown` | Markdown from documents: rendered and sanitized ([`markdown()`]) |
 //! | `html` | escaping, the [`Html`] type and the fragment writer every page uses |
@@ -45,6 +46,7 @@ pub mod changes;
 pub mod feed;
 mod html;
 mod markdown;
+pub mod mcp;
 pub mod neutral;
 mod pages;
 mod schema;
@@ -57,6 +59,7 @@ mod usage;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};
 pub use html::{Html, escape};
+pub use mcp::{McpScope, McpServer};
 pub use neutral::{neutral, neutral_owned};
 pub use search::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
 pub use shell::{Layout, layout};
@@ -134,6 +137,9 @@ pub struct PageContext<'a> {
     /// For a reader signed in to see private documentation: where their session is (the page to sign out from),
     /// named in the footer. `None` for everyone else.
     pub session_href: Option<&'a str>,
+    /// The MCP server of the documentation (branch) or hub the page is about: linked in the footer; its client
+    /// configuration is shown on the home page when its absolute URL is given. `None` for other pages.
+    pub mcp: Option<McpServer<'a>>,
 }
 
 /// One entry of the branch switcher.

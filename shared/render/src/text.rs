@@ -35,6 +35,8 @@ pub struct MarkdownContext<'a> {
     pub doc_name: &'a str,
     /// The API version and publication time (RFC 3339) shown under the title, if any (untrusted).
     pub version: Option<(&'a str, &'a str)>,
+    /// The documentation's MCP server (`llms.txt` names it, by its absolute URL when given), if any.
+    pub mcp: Option<crate::McpServer<'a>>,
 }
 
 /// Escapes text for one line of Markdown: every ASCII punctuation character Markdown may read as syntax is

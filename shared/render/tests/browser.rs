@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::{BRANCHES, LINKS, corpus_dir, load};
-use specpress_render::{PageContext, PageKind, Site, VersionInfo, asset_urls, assets};
+use specpress_render::{
+    McpScope, McpServer, PageContext, PageKind, Site, VersionInfo, asset_urls, assets,
+};
 
 /// The policy the lead's HTTP layer sets on every documentation page.
 const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -115,6 +117,8 @@ fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
         published_at: "2026-11-25T10:00:00Z",
         api_version: doc.api_version(),
     };
+    let mcp_href = format!("{base}/mcp");
+    let mcp_url = format!("https://docs.example.com{mcp_href}");
     let ctx = PageContext {
         base: &base,
         doc_name: doc.title(),
@@ -126,6 +130,14 @@ fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
         alternates: &[],
         noindex: false,
         session_href: None,
+        // The footer link on every page; the client configuration (with its token placeholder) on the home page.
+        mcp: Some(McpServer {
+            href: &mcp_href,
+            url: Some(&mcp_url),
+            name: slug,
+            scope: McpScope::Documentation,
+            token: true,
+        }),
     };
     let pages: Vec<_> = site.pages().collect();
     let mut wanted = Vec::new();

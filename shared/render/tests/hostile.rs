@@ -9,7 +9,7 @@ mod common;
 use common::{BRANCHES, Fixture, LINKS, parse};
 use scraper::{Html as Parsed, Selector};
 use serde_json::{Value, json};
-use specpress_render::{NavLink, PageContext, Site};
+use specpress_render::{McpScope, McpServer, NavLink, PageContext, Site};
 
 /// Markup that tries every way out of text, attributes and `<details>`.
 const P: &str = "\"'><script>alert(1)</script><img src=x onerror=alert(2)><iframe src=\"javascript:alert(3)\"></iframe><style>*{color:red}</style><form action=\"https://evil.example\"><input name=q></form></details></summary><a href=\"javascript:alert(4)\" onclick=\"alert(5)\">x</a><svg onload=alert(6)></svg><object data=\"x\"></object><embed src=\"x\"><base href=\"https://evil.example/\"><p style=\"position:fixed\">s</p>";
@@ -340,7 +340,15 @@ fn render_everything(doc_json: &Value, label: &str) -> usize {
         },
         LINKS[0],
     ];
-    let ctx = fx.ctx(BRANCHES, &links, P);
+    let mut ctx = fx.ctx(BRANCHES, &links, P);
+    let mcp_url = format!("https://docs.example.com/doc/x/mcp{P}");
+    ctx.mcp = Some(McpServer {
+        href: "/doc/x/mcp",
+        url: Some(&mcp_url),
+        name: P,
+        scope: McpScope::Documentation,
+        token: true,
+    });
     let mut reached = 0;
     let mut pages = 0;
     for p in site.pages() {
@@ -441,4 +449,45 @@ fn portal_context_strings_are_escaped_in_the_shell() {
         .flat_map(|t| t.text())
         .collect();
     assert_eq!(brand, P);
+}
+
+#[test]
+fn a_hostile_name_or_origin_stays_text_inside_its_json_string_in_the_mcp_client_configuration() {
+    let doc = parse(r#"{"openapi":"3.0.3","info":{"title":"T","version":"1"},"paths":{}}"#);
+    let site = Site::build(&doc);
+    let fx = Fixture::new();
+    let mut ctx = fx.ctx(BRANCHES, LINKS, P);
+    let url = format!("https://{P}/doc/x/mcp");
+    for scope in [McpScope::Documentation, McpScope::Hub] {
+        ctx.mcp = Some(McpServer {
+            href: "/doc/x/mcp",
+            url: Some(&url),
+            name: P,
+            scope,
+            token: true,
+        });
+        let home = site.pages().next().expect("home");
+        let html = site.render(&doc, &home.page, &ctx).html;
+        assert_inert(&html, &ctx, "mcp configuration");
+        let parsed = Parsed::parse_document(&html);
+        let blocks: Vec<String> = parsed
+            .select(&selector("main pre.code code"))
+            .map(|c| c.text().collect())
+            .collect();
+        assert_eq!(blocks.len(), 1, "{html}");
+        // The text of the block is the JSON configuration, with the hostile strings as values, nothing more.
+        let config: Value = serde_json::from_str(&blocks[0]).expect("JSON configuration");
+        let servers = config["mcpServers"].as_object().expect("mcpServers");
+        assert_eq!(servers.len(), 1, "{config}");
+        assert_eq!(servers[P]["url"], url.as_str());
+        assert_eq!(
+            servers[P]["headers"]["Authorization"],
+            "Bearer <your token>"
+        );
+        let link = parsed
+            .select(&selector("footer a"))
+            .find(|a| a.text().collect::<String>() == "MCP server")
+            .expect("the footer's MCP link");
+        assert_eq!(link.value().attr("href"), Some("/doc/x/mcp"));
+    }
 }

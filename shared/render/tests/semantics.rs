@@ -5,7 +5,7 @@ mod common;
 
 use common::{BRANCHES, Fixture, LINKS, parse};
 use serde_json::json;
-use specpress_render::{Lookup, PageKind, Site};
+use specpress_render::{Lookup, McpScope, McpServer, PageKind, Site};
 
 fn render(doc_json: &serde_json::Value, path: &str) -> String {
     let doc = parse(&serde_json::to_string(doc_json).expect("json"));
@@ -388,4 +388,62 @@ fn other_pages_reuse_the_shell_with_or_without_the_api_navigation() {
         assert_eq!(html.contains("aria-label=\"API reference\""), nav.is_some());
         assert_eq!(html.contains("<div class=\"wrap full\">"), nav.is_none());
     }
+}
+
+#[test]
+fn every_page_links_its_mcp_server_and_the_home_page_shows_a_client_configuration() {
+    let doc = parse(&serde_json::to_string(&petstore()).expect("json"));
+    let site = Site::build(&doc);
+    let fx = Fixture::new();
+    let mut ctx = fx.ctx(BRANCHES, LINKS, "Test");
+    let url = "https://docs.example.com/doc/pets/mcp";
+    ctx.mcp = Some(McpServer {
+        href: "/doc/pets/mcp",
+        url: Some(url),
+        name: "pets",
+        scope: McpScope::Documentation,
+        token: false,
+    });
+    let config = "{\n  &quot;mcpServers&quot;: {\n    &quot;pets&quot;: {\n      &quot;url&quot;: &quot;https://docs.example.com/doc/pets/mcp&quot;\n    }\n  }\n}";
+    for p in site.pages() {
+        let html = site.render(&doc, &p.page, &ctx).html;
+        assert!(
+            html.contains("For AI agents: <a href=\"/doc/pets/mcp\">MCP server</a>"),
+            "{}: {html}",
+            p.path
+        );
+        if p.kind == PageKind::Home {
+            assert!(html.contains("<h2 id=\"ai-agent\">Use with an AI agent</h2>"));
+            assert!(
+                html.contains(&format!(
+                    "<pre class=\"code\" data-lang=\"json\"><code>{config}</code></pre>"
+                )),
+                "{html}"
+            );
+            assert!(!html.contains("Authorization"), "{html}");
+        }
+    }
+    // A private documentation: a placeholder header, never a token.
+    ctx.mcp = ctx.mcp.map(|m| McpServer { token: true, ..m });
+    let home = site.render(&doc, &site.pages().next().expect("home").page, &ctx);
+    assert!(
+        home.html
+            .contains("&quot;Authorization&quot;: &quot;Bearer &lt;your token&gt;&quot;"),
+        "{}",
+        home.html
+    );
+    // Other pages (an operation, a schema) link the server but show no configuration; without an absolute URL the
+    // home page shows none either; a page about no server (a preview) links none.
+    ctx.mcp = ctx.mcp.map(|m| McpServer { url: None, ..m });
+    for p in site.pages() {
+        let html = site.render(&doc, &p.page, &ctx).html;
+        assert!(html.contains("href=\"/doc/pets/mcp\""), "{}", p.path);
+        assert!(!html.contains("mcpServers"), "{}", p.path);
+        assert!(!html.contains("#ai-agent"), "{}", p.path);
+    }
+    ctx.mcp = None;
+    let html = site
+        .render(&doc, &site.pages().next().expect("home").page, &ctx)
+        .html;
+    assert!(!html.contains("MCP"), "{html}");
 }

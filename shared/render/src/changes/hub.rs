@@ -1,4 +1,4 @@
-//! A hub's page: its APIs and their combined changelog.
+//! A hub's page: its APIs, their combined changelog, and how to use the hub with an AI agent.
 
 use askama::Template;
 
@@ -51,6 +51,8 @@ struct HubBody<'a> {
     rss_href: &'a str,
     releases_empty: bool,
     entries: Html,
+    /// "Use with an AI agent": the hub's MCP server and its client configuration.
+    agent: Option<Html>,
 }
 
 struct ApiCard<'a> {
@@ -92,6 +94,7 @@ pub fn hub_page(ctx: &PageContext<'_>, page: &HubPage<'_>) -> String {
         rss_href: page.rss_href,
         releases_empty: page.releases.is_empty(),
         entries: release_entries(page.releases, 3, &no_links),
+        agent: crate::mcp::agent_section(ctx.mcp.as_ref()),
     };
     let body = tpl::render(&view, view.entries.as_str().len() + 4096);
     layout(

@@ -1,5 +1,6 @@
 //! The home page (template `pages/home.html`): the API's title, version, description, contact
-//! and licence, servers, authentication, guides, and the cards of its navigation groups.
+//! and licence, servers, authentication, guides, the cards of its navigation groups, and the
+//! "Use with an AI agent" section of its MCP server (`crate::mcp`).
 
 use askama::Template;
 use specpress_spec::{OperationKind, SpecFamily, SpecVersion};
@@ -46,6 +47,8 @@ struct Home<'a> {
     schemas_href: Option<String>,
     /// The cards of the root navigation groups.
     cards: Html,
+    /// "Use with an AI agent": the documentation's MCP server and its client configuration.
+    agent: Option<Html>,
 }
 
 struct Licence<'a> {
@@ -157,6 +160,7 @@ pub(super) fn home(c: &mut Ctx<'_>, pctx: &PageContext<'_>) -> Option<Html> {
             .schemas_index
             .map(|s| tpl::href(c.base, &site.pages[s as usize].path)),
         cards,
+        agent: crate::mcp::agent_section(pctx.mcp.as_ref()),
     };
     Some(tpl::render(&home, 16384))
 }

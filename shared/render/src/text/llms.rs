@@ -54,6 +54,9 @@ impl Site {
             }
             out.push('\n');
         };
+        if let Some(m) = &ctx.mcp {
+            crate::mcp::llms_section(&mut out, m);
+        }
         out.push_str("## Overview\n\n");
         line(
             &mut out,

@@ -101,6 +101,7 @@ impl Fixture {
             alternates: &[],
             noindex: false,
             session_href: None,
+            mcp: None,
         }
     }
 }
