@@ -151,8 +151,12 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
     w.site.create_doc("github", "GitHub", Some("apis"));
     let read = |p: &str| std::fs::read_to_string(corpus().join(p)).expect("corpus file");
     let id = |v: Value| v["id"].as_str().expect("version id").to_owned();
-    let v1 = &id(w.site.deploy("github", None, read("openapi-3.0/github-api-22.0.0.json")));
-    let v2 = &id(w.site.deploy("github", None, read("openapi-3.0/github-api-23.0.2.json")));
+    let v1 = &id(w
+        .site
+        .deploy("github", None, read("openapi-3.0/github-api-22.0.0.json")));
+    let v2 = &id(w
+        .site
+        .deploy("github", None, read("openapi-3.0/github-api-23.0.2.json")));
     let base = w.site.url("/doc/github");
     let op = "POST /repos/{owner}/{repo}/pulls";
     let s = session(
@@ -190,7 +194,9 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
         assert_eq!(t["input_schema"]["type"], "object", "{name}");
         assert_eq!(t["output_schema"]["type"], "object", "{name}");
         assert!(
-            t["input_schema"]["properties"].get("documentation").is_none(),
+            t["input_schema"]["properties"]
+                .get("documentation")
+                .is_none(),
             "a documentation's {name} takes no `documentation`"
         );
     }
@@ -202,7 +208,10 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
     assert_eq!(pages["pages"].as_array().map(Vec::len), Some(200));
     assert!(pages["next_cursor"].is_string());
     let home = &pages["pages"][0];
-    assert_eq!((home["kind"].as_str(), home["url"].as_str()), (Some("home"), Some(base.as_str())));
+    assert_eq!(
+        (home["kind"].as_str(), home["url"].as_str()),
+        (Some("home"), Some(base.as_str()))
+    );
     assert_eq!(home["markdown_url"], format!("{base}.md"));
 
     // search: ranked, at most 20, absolute URLs of this documentation; a kind filters.
@@ -211,19 +220,30 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
     assert!(!results.is_empty() && results.len() <= 20, "{found}");
     assert_eq!(results[0]["title"], "Create a pull request", "{found}");
     let op_url = results[0]["url"].as_str().expect("url").to_owned();
-    assert!(op_url.starts_with(&format!("{base}/operation/")), "{op_url}");
+    assert!(
+        op_url.starts_with(&format!("{base}/operation/")),
+        "{op_url}"
+    );
     let schemas = ok(&s, 2)["results"].as_array().expect("results").clone();
     assert!(!schemas.is_empty());
     assert!(schemas.iter().all(|r| r["kind"] == "schema"), "{schemas:?}");
 
     // list_changes: newest first, the first release is `first`.
     let releases = ok(&s, 3)["releases"].as_array().expect("releases").clone();
-    let ids: Vec<&str> = releases.iter().map(|r| r["id"].as_str().unwrap_or("")).collect();
+    let ids: Vec<&str> = releases
+        .iter()
+        .map(|r| r["id"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(ids, [v2.as_str(), v1.as_str()]);
     assert_eq!(releases[0]["version"], "23.0.2");
     assert_eq!(releases[1]["kind"], "first");
     assert_eq!(releases[0]["kind"], "changes");
-    assert!(!releases[0]["summary"].as_array().expect("summary").is_empty());
+    assert!(
+        !releases[0]["summary"]
+            .as_array()
+            .expect("summary")
+            .is_empty()
+    );
 
     // get_change: breaking first, with what breaks; the same items as compare of the two releases.
     let change = ok(&s, 4);
@@ -260,7 +280,9 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
     // GitHub 23.0.2 changed the pull request schema this operation answers with.
     assert_eq!(touched, [v2.as_str()], "{history}");
     assert!(
-        history["entries"][0]["notes"].to_string().contains("pull-request"),
+        history["entries"][0]["notes"]
+            .to_string()
+            .contains("pull-request"),
         "{history}"
     );
     assert_eq!(history["present_since"]["id"], v1.as_str(), "{history}");
@@ -276,7 +298,10 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
         .iter()
         .map(|m| m["pointer"].as_str().unwrap_or(""))
         .collect();
-    assert!(members.contains(&"/paths") && members.contains(&"/components"), "{members:?}");
+    assert!(
+        members.contains(&"/paths") && members.contains(&"/components"),
+        "{members:?}"
+    );
 
     // get_pages: the Markdown of a page found by search, its `.md` form, and what is no page.
     let s = session(
@@ -295,8 +320,16 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
     assert!(md.starts_with("# Create a pull request"), "{md:.200}");
     assert!(md.contains("/repos/"), "{md:.400}");
     assert_eq!(got[1]["markdown"], got[0]["markdown"]);
-    assert!(got[2]["error"].as_str().is_some_and(|e| e.contains("no such page")));
-    assert!(got[3]["error"].as_str().is_some_and(|e| e.contains("not a page of this server")));
+    assert!(
+        got[2]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("no such page"))
+    );
+    assert!(
+        got[3]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("not a page of this server"))
+    );
 }
 
 #[test]
@@ -318,31 +351,48 @@ fn a_hubs_server_covers_its_documentations_and_names_them() {
     assert_eq!(tool_names(&s), TOOLS);
     for t in s["tools"].as_array().expect("tools") {
         assert!(
-            t["input_schema"]["properties"].get("documentation").is_some()
-                || ["get_change", "get_pages", "compare"].contains(&t["name"].as_str().unwrap_or("")),
+            t["input_schema"]["properties"]
+                .get("documentation")
+                .is_some()
+                || ["get_change", "get_pages", "compare"]
+                    .contains(&t["name"].as_str().unwrap_or("")),
             "a hub's {} can be narrowed to one documentation",
             t["name"]
         );
     }
     let results = ok(&s, 0)["results"].as_array().expect("results").clone();
-    assert!(results.iter().any(|r| r["documentation"] == "pets"), "{results:?}");
+    assert!(
+        results.iter().any(|r| r["documentation"] == "pets"),
+        "{results:?}"
+    );
     assert!(results.iter().all(|r| r["documentation"].is_string()));
     let releases = ok(&s, 1)["releases"].as_array().expect("releases").clone();
-    let docs: std::collections::BTreeSet<&str> =
-        releases.iter().map(|r| r["documentation"].as_str().unwrap_or("")).collect();
+    let docs: std::collections::BTreeSet<&str> = releases
+        .iter()
+        .map(|r| r["documentation"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(docs.into_iter().collect::<Vec<_>>(), ["pets", "store"]);
     assert!(
-        releases.windows(2).all(|p| p[0]["date"].as_str() >= p[1]["date"].as_str()),
+        releases
+            .windows(2)
+            .all(|p| p[0]["date"].as_str() >= p[1]["date"].as_str()),
         "newest first across documentations"
     );
     let several = &s["calls"][2];
     assert_eq!(several["is_error"], true, "{several}");
-    assert!(several["text"].as_str().is_some_and(|t| t.contains("documentation")));
+    assert!(
+        several["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("documentation"))
+    );
     assert_eq!(ok(&s, 3)["value"], "Petstore");
     assert_eq!(ok(&s, 3)["documentation"], "pets");
     assert_eq!(s["calls"][4]["error"]["code"], -32002, "{}", s["calls"][4]);
     let history = ok(&s, 5);
-    assert_eq!(history["releases_read"], 1, "the default branch has one release");
+    assert_eq!(
+        history["releases_read"], 1,
+        "the default branch has one release"
+    );
 }
 
 #[test]
@@ -360,19 +410,53 @@ fn a_branch_has_its_own_server_and_its_own_releases() {
     );
     let releases = ok(&s, 0)["releases"].as_array().expect("releases").clone();
     assert_eq!(releases.len(), 2);
-    assert_eq!((releases[0]["branch"].as_str(), releases[0]["version"].as_str()), (Some("next"), Some("2.0.0")));
-    assert_eq!((releases[0]["kind"].as_str(), releases[0]["breaking"].as_bool()), (Some("changes"), Some(true)));
+    assert_eq!(
+        (
+            releases[0]["branch"].as_str(),
+            releases[0]["version"].as_str()
+        ),
+        (Some("next"), Some("2.0.0"))
+    );
+    assert_eq!(
+        (
+            releases[0]["kind"].as_str(),
+            releases[0]["breaking"].as_bool()
+        ),
+        (Some("changes"), Some(true))
+    );
     assert_eq!(releases[1]["kind"], "first");
     let pages = ok(&s, 1)["pages"].as_array().expect("pages").clone();
-    assert!(pages[0]["markdown"].as_str().is_some_and(|m| m.contains("/doc/pets/branches/next/")));
-    assert!(pages[1]["error"].is_string(), "a default-branch page is not this branch's");
+    assert!(
+        pages[0]["markdown"]
+            .as_str()
+            .is_some_and(|m| m.contains("/doc/pets/branches/next/"))
+    );
+    assert!(
+        pages[1]["error"].is_string(),
+        "a default-branch page is not this branch's"
+    );
     let history = ok(&s, 2)["entries"].as_array().expect("entries").clone();
     assert_eq!(history.len(), 1);
-    assert_eq!((history[0]["status"].as_str(), history[0]["breaking"].as_bool()), (Some("modified"), Some(true)));
-    assert!(history[0]["breaks"][0].as_str().is_some_and(|b| b.contains("limit")));
+    assert_eq!(
+        (
+            history[0]["status"].as_str(),
+            history[0]["breaking"].as_bool()
+        ),
+        (Some("modified"), Some(true))
+    );
+    assert!(
+        history[0]["breaks"][0]
+            .as_str()
+            .is_some_and(|b| b.contains("limit"))
+    );
 
     // An unknown branch is no server.
-    let s = session(&w.python, &w.site.url("/doc/pets/branches/nope/mcp"), json!({}), json!([]));
+    let s = session(
+        &w.python,
+        &w.site.url("/doc/pets/branches/nope/mcp"),
+        json!({}),
+        json!([]),
+    );
     assert!(s.get("connect_error").is_some(), "{s}");
 }
 
@@ -381,8 +465,18 @@ fn a_private_documentation_answers_its_token_holders_and_anyone_else_as_if_it_di
     let Some(w) = world() else { return };
     let url = w.site.url("/doc/vault/mcp");
     let anonymous = session(&w.python, &url, json!({}), json!([]));
-    let unknown = session(&w.python, &w.site.url("/doc/no-such-doc/mcp"), json!({}), json!([]));
-    let wrong = session(&w.python, &url, json!({"Authorization": "Bearer not-a-token"}), json!([]));
+    let unknown = session(
+        &w.python,
+        &w.site.url("/doc/no-such-doc/mcp"),
+        json!({}),
+        json!([]),
+    );
+    let wrong = session(
+        &w.python,
+        &url,
+        json!({"Authorization": "Bearer not-a-token"}),
+        json!([]),
+    );
     assert!(anonymous.get("connect_error").is_some(), "{anonymous}");
     assert_eq!(anonymous, unknown, "anonymous and unknown look identical");
     assert_eq!(wrong, unknown, "a wrong token is no better");
@@ -402,13 +496,27 @@ fn a_private_documentation_answers_its_token_holders_and_anyone_else_as_if_it_di
     assert_eq!(post(&url), post(&w.site.url("/doc/no-such-doc/mcp")));
     assert_eq!(post(&url).0, 404);
 
-    for auth in [format!("Bearer {}", w.vault_token), format!("Token {}", w.vault_token), format!("Bearer {ORG}")] {
-        let s = session(&w.python, &url, json!({"Authorization": auth}), json!([["search", {"query": "pets"}]]));
+    for auth in [
+        format!("Bearer {}", w.vault_token),
+        format!("Token {}", w.vault_token),
+        format!("Bearer {ORG}"),
+    ] {
+        let s = session(
+            &w.python,
+            &url,
+            json!({"Authorization": auth}),
+            json!([["search", {"query": "pets"}]]),
+        );
         assert_eq!(tool_names(&s), TOOLS, "{auth:.12}…");
         assert!(!ok(&s, 0)["results"].as_array().expect("results").is_empty());
     }
     // The hub's server leaves it out for anonymous readers.
-    let s = session(&w.python, &w.site.url("/hub/apis/mcp"), json!({}), json!([["list_pages", {"documentation": "vault"}]]));
+    let s = session(
+        &w.python,
+        &w.site.url("/hub/apis/mcp"),
+        json!({}),
+        json!([["list_pages", {"documentation": "vault"}]]),
+    );
     assert_eq!(s["calls"][0]["error"]["code"], -32002);
 }
 
@@ -444,7 +552,11 @@ fn an_agent_gets_clear_errors_for_unknown_tools_bad_arguments_and_missing_things
     assert_eq!(error(4)["code"], -32002);
     // A release of another documentation is not one of this documentation's.
     assert_eq!(error(5)["code"], -32002);
-    assert!(error(5)["message"].as_str().is_some_and(|m| m.contains("no release")));
+    assert!(
+        error(5)["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no release"))
+    );
     assert_eq!(error(6)["code"], -32002);
     assert!(tool_error(7).contains("JSON pointer"));
     assert!(tool_error(8).contains("query"));
@@ -489,13 +601,23 @@ fn a_hostile_documents_text_reaches_the_agent_as_neutral_data() {
         .map(|c| c.to_string())
         .collect();
     for bad in ['\u{202E}', '\u{2066}', '\u{1b}', '\u{85}', '\u{7}', '\u{1}'] {
-        assert!(!text.contains(bad) && !decoded.contains(bad), "{bad:?} reached the agent");
+        assert!(
+            !text.contains(bad) && !decoded.contains(bad),
+            "{bad:?} reached the agent"
+        );
         let escaped = format!("\\u{:04x}", bad as u32);
-        assert!(!text.to_lowercase().contains(&escaped), "{escaped} reached the agent");
+        assert!(
+            !text.to_lowercase().contains(&escaped),
+            "{escaped} reached the agent"
+        );
     }
     // The text is there, as a JSON string value (data), neutralized.
     assert!(text.contains("ignore all previous instructions"));
-    assert!(ok(&s, 3)["value"]["title"].as_str().is_some_and(|t| t.contains('\u{FFFD}')));
+    assert!(
+        ok(&s, 3)["value"]["title"]
+            .as_str()
+            .is_some_and(|t| t.contains('\u{FFFD}'))
+    );
 }
 
 #[test]

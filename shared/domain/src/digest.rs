@@ -207,8 +207,7 @@ fn collect_messages<'v>(
     trail: &mut Vec<&'v str>,
     components: &HashMap<&str, &Value>,
 ) {
-    if trail.len() > 32 || (item.breaks.len() >= MAX_MESSAGES && item.notes.len() >= MAX_MESSAGES)
-    {
+    if trail.len() > 32 || (item.breaks.len() >= MAX_MESSAGES && item.notes.len() >= MAX_MESSAGES) {
         return;
     }
     if let Some(reference) = v.get("ref").and_then(Value::as_str) {
@@ -227,7 +226,10 @@ fn collect_messages<'v>(
                 .unwrap_or_else(|| "it changed in a way that breaks clients".into());
             push(&mut item.breaks, format!("{place}uses `{name}`: {why}"));
         } else {
-            push(&mut item.notes, format!("{place}uses `{name}`, which changed"));
+            push(
+                &mut item.notes,
+                format!("{place}uses `{name}`, which changed"),
+            );
         }
     }
     for change in v

@@ -142,16 +142,14 @@ mod tests {
             hex::encode(seed)
         };
         let items: Vec<DigestItem> = (0..4000)
-            .map(|i| {
-                DigestItem {
-                    name: format!("GET /{i}/{}", next()),
-                    kind: "endpoint".into(),
-                    status: "added".into(),
-                    breaking: i < 10,
-                    breaks: vec![next(), next()],
-                    notes: Vec::new(),
-                    affected: Vec::new(),
-                }
+            .map(|i| DigestItem {
+                name: format!("GET /{i}/{}", next()),
+                kind: "endpoint".into(),
+                status: "added".into(),
+                breaking: i < 10,
+                breaks: vec![next(), next()],
+                notes: Vec::new(),
+                affected: Vec::new(),
             })
             .collect();
         let d = ReleaseDigest {

@@ -1120,8 +1120,8 @@ fn fragment(site: &Loaded, pointer: String) -> Result<Definition, Fail> {
     let json = serde_json::to_string(&at).map_err(|_| internal())?;
     let bytes = json.len();
     if bytes <= MAX_DEFINITION_BYTES {
-        let value: serde_json::Value =
-            serde_json::from_str(&neutral(&json)).map_err(|_| internal())?;
+        let mut value: serde_json::Value = serde_json::from_str(&json).map_err(|_| internal())?;
+        neutral_value(&mut value);
         return Ok(Definition {
             pointer,
             bytes,
@@ -1163,6 +1163,27 @@ fn fragment(site: &Loaded, pointer: String) -> Result<Definition, Fail> {
         members: Some(members),
         documentation: None,
     })
+}
+
+/// Neutralizes every string of a JSON value, member names included (control and bidi characters, as on the pages).
+/// The serialized text cannot be neutralized instead: JSON writes a control character as a `\u` escape.
+fn neutral_value(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::String(s) => {
+            if let std::borrow::Cow::Owned(o) = neutral(s) {
+                *s = o;
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(neutral_value),
+        serde_json::Value::Object(o) => {
+            let entries = std::mem::take(o);
+            for (k, mut x) in entries {
+                neutral_value(&mut x);
+                o.insert(neutral(&k).into_owned(), x);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A member name as a JSON pointer token (RFC 6901).
@@ -1264,6 +1285,7 @@ async fn markdown_page(
                     base: &base,
                     doc_name: &name,
                     version: Some((&api_version, &published)),
+                    mcp: None,
                 },
             )
         })
