@@ -600,7 +600,7 @@ fn named(scope: &Scope, view: &DocView) -> Option<String> {
 
 /// The view a version belongs to, among those the call covers: its own branch's when published there, else the
 /// documentation's view.
-async fn view_of_version<'s>(scope: &'s Scope, id: &str) -> Result<(Version, DocView), Fail> {
+async fn view_of_version(scope: &Scope, id: &str) -> Result<(Version, DocView), Fail> {
     let missing = || not_found(format!("no release `{}` in this documentation", text(id)));
     let id = VersionId::parse(id.trim()).ok_or_else(missing)?;
     let v = scope
