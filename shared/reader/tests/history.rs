@@ -1,0 +1,159 @@
+//! Histories read what each release changed from the stored release digests: a process that never saw the
+//! documentation (a fresh Lambda) walks a history without loading a single definition, so without diffing.
+
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::BoxError;
+use specpress_domain::model::Bundle;
+use specpress_domain::ports::NoPublisher;
+use specpress_domain::token::{Principal, Scope};
+use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
+use specpress_domain::usecases::manage;
+use specpress_domain::usecases::public::Reader;
+use specpress_engines::engine::Engines;
+use specpress_local::embedded::{Embedded, Storage, Transport};
+use specpress_reader::{Budgets, Library};
+use specpress_store_dynamodb::DynamoStore;
+use time::OffsetDateTime;
+
+/// Records the DynamoDB operation of every request the SDK sends.
+#[derive(Debug, Clone, Default)]
+struct Requests(Arc<Mutex<Vec<String>>>);
+
+impl Requests {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
+    }
+}
+
+impl Intercept for Requests {
+    fn name(&self) -> &'static str {
+        "requests"
+    }
+
+    fn read_before_transmit(
+        &self,
+        ctx: &BeforeTransmitInterceptorContextRef<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let target = ctx
+            .request()
+            .headers()
+            .get("x-amz-target")
+            .unwrap_or("")
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        self.0.lock().expect("not poisoned").push(target);
+        Ok(())
+    }
+}
+
+fn fixture(name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    std::fs::read_to_string(dir.join(name)).expect("fixture")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_process_reads_a_history_from_stored_digests_without_diffing() {
+    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
+        .await
+        .expect("engine starts");
+    let requests = Requests::default();
+    let base = engine.in_process_client().await;
+    let conf = base
+        .config()
+        .to_builder()
+        .interceptor(requests.clone())
+        .build();
+    let client = aws_sdk_dynamodb::Client::from_conf(conf);
+    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
+        .await
+        .expect("table");
+    let store: Arc<dyn specpress_domain::ports::Store> =
+        Arc::new(DynamoStore::new(client, "specpress"));
+    let now = OffsetDateTime::now_utc();
+    let (org, _) = manage::create_org(store.as_ref(), "Org", now)
+        .await
+        .expect("org");
+    let p = Principal {
+        org_id: org.id,
+        scope: Scope::Org,
+    };
+    // Three releases: GET /pets changes in the second (a parameter becomes required) and back in the third.
+    for file in ["petstore.yaml", "petstore-v2.yaml", "petstore.yaml"] {
+        let input = DeployInput {
+            documentation: "pets".into(),
+            auto_create: true,
+            bundle: Bundle {
+                definition: fixture(file),
+                references: vec![],
+            },
+            ..Default::default()
+        };
+        let outcome = deploy(
+            store.as_ref(),
+            &NoPublisher,
+            &Engines::default(),
+            &p,
+            input,
+            now,
+        )
+        .await
+        .expect("deployed");
+        assert!(matches!(outcome, DeployOutcome::Created { .. }));
+    }
+    let reader = Reader::Member(p.clone());
+
+    // The first process diffs each release once and stores its digest.
+    let first = Library::new(store.clone(), Budgets::default());
+    let doc = first.find_doc(&reader, "pets").await.expect("doc");
+    let view = first.open(doc.clone(), None).await.expect("view");
+    let h = first
+        .subject_history(&view, "get /pets", 0)
+        .await
+        .expect("history");
+    let statuses: Vec<(&str, bool)> = h
+        .touches
+        .iter()
+        .map(|t| (t.item.status.as_str(), t.item.breaking))
+        .collect();
+    assert_eq!(statuses, [("modified", false), ("modified", true)]);
+    assert_eq!((h.scanned, h.next), (3, None));
+    assert_eq!(h.first.as_ref().and_then(|v| v.seq), Some(1));
+    let diffing = requests.take();
+    assert_eq!(
+        diffing.iter().filter(|r| *r == "PutItem").count(),
+        3,
+        "one digest stored per release: {diffing:?}"
+    );
+
+    // A fresh process (empty caches) reads the same history from the digests: no definition loaded.
+    let fresh = Library::new(store.clone(), Budgets::default());
+    let view = fresh.open(doc, None).await.expect("view");
+    requests.take();
+    let again = fresh
+        .subject_history(&view, "GET /pets", 0)
+        .await
+        .expect("history");
+    let reading = requests.take();
+    assert_eq!(again.touches.len(), 2);
+    assert_eq!(
+        fresh.site_cache().usage().0,
+        0,
+        "no definition was loaded, so nothing was diffed"
+    );
+    assert_eq!(
+        reading.iter().filter(|r| *r == "BatchGetItem").count(),
+        1,
+        "{reading:?}"
+    );
+    assert!(
+        reading.len() <= 3 && !reading.iter().any(|r| r == "PutItem"),
+        "a history read is a range read and one batch read: {reading:?}"
+    );
+}
