@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -96,9 +95,8 @@ struct World {
 
 /// One server for a test: two small documentations in a hub (one with a branch of two releases), and a private
 /// documentation. (Each test runs in its own process; GitHub's description is deployed by the test that reads it.)
-fn world() -> Option<&'static World> {
-    static W: OnceLock<Option<World>> = OnceLock::new();
-    W.get_or_init(|| {
+fn world() -> Option<World> {
+    {
         let python = mcp_python()?;
         let site = Site::start(ORG);
         site.create_hub("apis", "APIs");
@@ -130,8 +128,7 @@ fn world() -> Option<&'static World> {
             site,
             python,
         })
-    })
-    .as_ref()
+    }
 }
 
 fn tool_names(s: &Value) -> Vec<&str> {
