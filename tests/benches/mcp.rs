@@ -263,6 +263,13 @@ impl Plan {
     }
 }
 
+/// The machine's load averages (1, 5, 15 minutes), as `/proc/loadavg` gives them: other work on the machine shows.
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
 fn median_usize(mut v: Vec<usize>) -> usize {
     v.sort_unstable();
     v.get(v.len() / 2).copied().unwrap_or(0)
@@ -299,6 +306,7 @@ fn main() {
         })
         .collect();
     let bin = release_binary();
+    println!("load average before: {}", load());
     let dir = tempfile::tempdir().expect("temp dir");
     let server = Server::start_binary(
         &bin,
@@ -329,7 +337,7 @@ fn main() {
     println!("\nfirst calls (cold caches), each answer checked:");
     let first = |name: &str, a: &Answer| {
         println!(
-            "  {name:<18} {:>8.0} ms  {:>7} KB JSON",
+            "  {name:<18} {:>8.0} ms  {:>7} KB body",
             ms(a.took),
             kb(a.body.len())
         );
@@ -503,9 +511,10 @@ fn main() {
     }
     server.stop();
     println!(
-        "\ntotal {:.1} s (deploys and warm-up {:.1} s, rounds {:.1} s)",
+        "\ntotal {:.1} s (deploys and warm-up {:.1} s, rounds {:.1} s); load average after: {}",
         started.elapsed().as_secs_f64(),
         warmed.as_secs_f64(),
-        measured.as_secs_f64()
+        measured.as_secs_f64(),
+        load()
     );
 }
