@@ -48,7 +48,7 @@ mod search;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{any, get, post};
+use axum::routing::{get, post};
 use specpress_api::AppState;
 use specpress_reader::{Budgets, Library};
 
@@ -131,9 +131,9 @@ pub fn router_for(state: DocsState) -> Router {
         .route("/doc/{doc}/sitemap.xml", get(machine::doc_sitemap))
         .route("/hub/{hub}/llms.txt", get(machine::hub_llms))
         .route("/hub/{hub}/sitemap.xml", get(machine::hub_sitemap))
-        .route("/doc/{doc}/mcp", any(mcp::doc))
-        .route("/doc/{doc}/branches/{branch}/mcp", any(mcp::branch))
-        .route("/hub/{hub}/mcp", any(mcp::hub))
+        .route("/doc/{doc}/mcp", post(mcp::doc))
+        .route("/doc/{doc}/branches/{branch}/mcp", post(mcp::branch))
+        .route("/hub/{hub}/mcp", post(mcp::hub))
         .route("/preview/{id}", get(pages::preview_root))
         .route("/preview/{id}/{*rest}", get(pages::preview_path))
         .route("/static/{file}", get(headers::asset))

@@ -15,7 +15,10 @@
 //! request's extensions ([`Scope`]). Requests are limited per client (`SPECPRESS_MCP_RATE_PER_MINUTE`,
 //! `SPECPRESS_MCP_BURST`): over the limit, 429 with `Retry-After`.
 
+mod answer;
+mod read;
 mod tools;
+mod wire;
 
 use std::sync::Arc;
 
@@ -98,22 +101,24 @@ async fn doc_view(
     st.library.open(doc, branch).await
 }
 
-/// Hands a request to the SDK with its scope, after the per-client limit.
+/// The answer to a client over its limit, checked before any lookup (a refused request costs no storage read).
+fn over_limit(st: &DocsState, req: &Request) -> Option<Response> {
+    let limiter = st.mcp_limit.as_ref()?;
+    let client = specpress_api::limit::client_of(req.extensions());
+    let retry = limiter.check(&client).err()?;
+    let mut resp = (
+        StatusCode::TOO_MANY_REQUESTS,
+        axum::Json(serde_json::json!({
+            "message": "Too many requests to this MCP server; retry after the time in Retry-After."
+        })),
+    )
+        .into_response();
+    specpress_api::limit::set_retry_after(&mut resp, retry);
+    Some(resp)
+}
+
+/// Hands a request to the SDK with its scope.
 async fn serve(st: DocsState, scope: Scope, mut req: Request) -> Response {
-    if let Some(limiter) = &st.mcp_limit {
-        let client = specpress_api::limit::client_of(req.extensions());
-        if let Err(retry) = limiter.check(&client) {
-            let mut resp = (
-                StatusCode::TOO_MANY_REQUESTS,
-                axum::Json(serde_json::json!({
-                    "message": "Too many requests to this MCP server; retry after the time in Retry-After."
-                })),
-            )
-                .into_response();
-            specpress_api::limit::set_retry_after(&mut resp, retry);
-            return resp;
-        }
-    }
     req.extensions_mut().insert(scope);
     match st.mcp.as_ref().clone().oneshot(req).await {
         Ok(resp) => resp.map(axum::body::Body::new),
@@ -150,6 +155,9 @@ async fn doc_endpoint(
     branch: Option<&str>,
     req: Request,
 ) -> Response {
+    if let Some(refused) = over_limit(&st, &req) {
+        return refused;
+    }
     let view = match doc_view(&st, &reader, key, branch).await {
         Ok(v) => v,
         Err(e) => return json_error(e),
@@ -171,6 +179,9 @@ pub async fn hub(
     Path(key): Path<String>,
     req: Request,
 ) -> Response {
+    if let Some(refused) = over_limit(&st, &req) {
+        return refused;
+    }
     let resolved = async {
         let hub = st.library.find_hub(&reader, &key).await?;
         let views = st.library.hub_views(&reader, &hub, MAX_HUB_DOCS).await?;
