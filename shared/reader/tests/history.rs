@@ -1,11 +1,11 @@
 //! Histories read what each release changed from the stored release digests: a process that never saw the
 //! documentation (a fresh Lambda) walks a history without loading a single definition, so without diffing.
 
-use std::sync::{Arc, Mutex};
+mod common;
 
-use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
-use aws_sdk_dynamodb::error::BoxError;
+use std::sync::Arc;
+
+use common::Requests;
 use specpress_domain::model::Bundle;
 use specpress_domain::ports::NoPublisher;
 use specpress_domain::token::{Principal, Scope};
@@ -17,41 +17,6 @@ use specpress_local::embedded::{Embedded, Storage, Transport};
 use specpress_reader::{Budgets, Library};
 use specpress_store_dynamodb::DynamoStore;
 use time::OffsetDateTime;
-
-/// Records the DynamoDB operation of every request the SDK sends.
-#[derive(Debug, Clone, Default)]
-struct Requests(Arc<Mutex<Vec<String>>>);
-
-impl Requests {
-    fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
-    }
-}
-
-impl Intercept for Requests {
-    fn name(&self) -> &'static str {
-        "requests"
-    }
-
-    fn read_before_transmit(
-        &self,
-        ctx: &BeforeTransmitInterceptorContextRef<'_>,
-        _: &RuntimeComponents,
-        _: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let target = ctx
-            .request()
-            .headers()
-            .get("x-amz-target")
-            .unwrap_or("")
-            .rsplit('.')
-            .next()
-            .unwrap_or("")
-            .to_owned();
-        self.0.lock().expect("not poisoned").push(target);
-        Ok(())
-    }
-}
 
 fn fixture(name: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");

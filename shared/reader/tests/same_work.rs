@@ -1,11 +1,12 @@
 //! A private documentation cannot be told from an unknown one by the work its "not found" takes: the storage
 //! requests behind each lookup, counted at the SDK on the embedded engine, are the same in number and kind.
 
-use std::sync::{Arc, Mutex};
+mod common;
 
-use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
-use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
-use aws_sdk_dynamodb::error::BoxError;
+use std::sync::Arc;
+
+use common::Requests;
+
 use specpress_domain::model::Visibility;
 use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::manage;
@@ -14,38 +15,6 @@ use specpress_local::embedded::{Embedded, Storage, Transport};
 use specpress_reader::{Budgets, Library, Missing, ReadError};
 use specpress_store_dynamodb::DynamoStore;
 use time::OffsetDateTime;
-
-/// Records the DynamoDB operation of every request the SDK sends.
-#[derive(Debug, Clone, Default)]
-struct Requests(Arc<Mutex<Vec<String>>>);
-
-impl Requests {
-    fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
-    }
-}
-
-impl Intercept for Requests {
-    fn name(&self) -> &'static str {
-        "requests"
-    }
-
-    fn read_before_transmit(
-        &self,
-        ctx: &BeforeTransmitInterceptorContextRef<'_>,
-        _: &RuntimeComponents,
-        _: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        let target = ctx
-            .request()
-            .headers()
-            .get("x-amz-target")
-            .unwrap_or("")
-            .to_owned();
-        self.0.lock().expect("not poisoned").push(target);
-        Ok(())
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_not_found_of_a_documentation_costs_the_same_storage_requests() {
