@@ -97,28 +97,40 @@ pub async fn present(
             Ok(html_page(html, &etag))
         }
         Form::Markdown => {
-            let base = view.base.clone();
-            let name = view.doc.name.clone();
-            let api_version = version.analysis.api_version.clone();
-            let published = rfc3339_seconds(version.created_at);
-            let text = CpuGate::shared()
-                .run(move || {
-                    loaded.site.render_markdown(
-                        &loaded.doc,
-                        &page_ref,
-                        &MarkdownContext {
-                            base: &base,
-                            doc_name: &name,
-                            version: Some((&api_version, &published)),
-                            mcp: None,
-                        },
-                    )
-                })
+            let text = markdown(loaded, page_ref, view.base.clone(), view, &version)
                 .await
                 .map_err(|e| page_error(st, ReadError::Failed(e)))?;
             Ok(revalidated(types::MARKDOWN, text, &etag))
         }
     }
+}
+
+/// A page of `view`'s head as Markdown, its links on `base` (the `.md` routes: the documentation's path; the MCP
+/// tools: its absolute URL), rendered on the CPU gate.
+pub async fn markdown(
+    loaded: Arc<Loaded>,
+    page: PageRef,
+    base: String,
+    view: &DocView,
+    version: &Version,
+) -> Result<String, specpress_domain::DomainError> {
+    let name = view.doc.name.clone();
+    let api_version = version.analysis.api_version.clone();
+    let published = rfc3339_seconds(version.created_at);
+    CpuGate::shared()
+        .run(move || {
+            loaded.site.render_markdown(
+                &loaded.doc,
+                &page,
+                &MarkdownContext {
+                    base: &base,
+                    doc_name: &name,
+                    version: Some((&api_version, &published)),
+                    mcp: None,
+                },
+            )
+        })
+        .await
 }
 
 /// A page of `view`'s head in `form`: loads the head (from the cache), then [`present`].

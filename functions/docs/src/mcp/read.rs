@@ -1,9 +1,8 @@
 //! What the tools read and how they shape it: a definition fragment (or its members), a page's Markdown from its
 //! URL, whether the current definition has a subject.
 
-use specpress_engines::cpu::CpuGate;
 use specpress_reader::{DocView, Loaded};
-use specpress_render::{Lookup, MarkdownContext, PageKind, neutral};
+use specpress_render::{Lookup, PageKind, neutral};
 
 use super::answer::{
     Fail, MAX_DEFINITION_BYTES, MAX_OUTLINE, MAX_PAGE_BYTES, failed, internal, loaded, not_found,
@@ -11,7 +10,6 @@ use super::answer::{
 };
 use super::wire::*;
 use super::{Scope, Target};
-use crate::respond::rfc3339_seconds;
 
 /// The JSON of the definition at `pointer`, or its members when too large.
 pub(super) fn fragment(site: &Loaded, pointer: String) -> Result<Definition, Fail> {
@@ -192,22 +190,7 @@ pub(super) async fn markdown_page(
         });
     };
     let base = format!("{}{}", scope.origin, view.base);
-    let name = view.doc.name.clone();
-    let api_version = version.analysis.api_version.clone();
-    let published = rfc3339_seconds(version.created_at);
-    let md = CpuGate::shared()
-        .run(move || {
-            site.site.render_markdown(
-                &site.doc,
-                &page,
-                &MarkdownContext {
-                    base: &base,
-                    doc_name: &name,
-                    version: Some((&api_version, &published)),
-                    mcp: None,
-                },
-            )
-        })
+    let md = crate::reference::markdown(site, page, base, view, &version)
         .await
         .map_err(|e| failed(e.into()))?;
     let mut md = neutral(&md).into_owned();
