@@ -136,6 +136,60 @@ fn missing_or_wrong_tokens_are_401_with_a_message() {
     assert_eq!(s, 401);
 }
 
+/// Sends `head` and then `body` on one connection, `pause` apart, and reads the whole answer (the connection is
+/// asked to close). An error in writing or reading is returned as text: a reset loses the answer.
+fn raw_exchange(
+    base_url: &str,
+    head: &str,
+    body: &[u8],
+    pause: std::time::Duration,
+) -> Result<String, String> {
+    use std::io::{Read, Write};
+    let addr = base_url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .map_err(|e| e.to_string())?;
+    s.write_all(head.as_bytes())
+        .map_err(|e| format!("head: {e}"))?;
+    std::thread::sleep(pause);
+    s.write_all(body).map_err(|e| format!("body: {e}"))?;
+    let mut answer = Vec::new();
+    s.read_to_end(&mut answer)
+        .map_err(|e| format!("read: {e}"))?;
+    Ok(String::from_utf8_lossy(&answer).into_owned())
+}
+
+#[test]
+fn an_answer_given_before_the_body_is_read_still_reaches_a_client_that_is_still_sending() {
+    let api = Api::start();
+    // A deploy of 5 MB with a wrong token: the 401 is known from the headers alone.
+    let big = vec![b'a'; 5 * 1024 * 1024];
+    let head = format!(
+        "POST /api/v1/versions HTTP/1.1\r\nHost: x\r\nAuthorization: Token nope\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        big.len()
+    );
+    let answer = raw_exchange(&api.server.base_url, &head, &big, std::time::Duration::ZERO)
+        .expect("the client writes its whole body and reads the answer");
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer:.200}");
+    assert!(answer.contains("\"message\""), "{answer}");
+    // An MCP request to an unknown documentation whose body leaves after its headers: the 404 is decided first.
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let head = format!(
+        "POST /doc/no-such-doc/mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let answer = raw_exchange(
+        &api.server.base_url,
+        &head,
+        body,
+        std::time::Duration::from_millis(300),
+    )
+    .expect("the answer survives the body arriving after it was decided");
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer:.200}");
+}
+
 #[test]
 fn the_token_header_and_all_three_basic_forms_authenticate() {
     let api = Api::start();

@@ -8,11 +8,16 @@
 //! whose error printer shows nothing but "Unhandled API error (status: 413)" for that status: bump-cli (its
 //! `User-Agent` starts with `bump-cli/`) gets the same body as `422`, which it prints attribute by attribute.
 
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use axum::body::{Body, Bytes};
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{FromRequest, Request};
 use axum::http::header;
+use axum::middleware::Next;
+use axum::response::Response;
 use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
 use specpress_domain::DomainError;
@@ -98,6 +103,70 @@ async fn drain(body: &mut Body) -> u64 {
     read
 }
 
+/// Whether the client asked to be told before sending its body (`Expect: 100-continue`, as curl does for large
+/// bodies): until the server reads, it has sent nothing.
+fn waits_to_send(req: &Request) -> bool {
+    req.headers()
+        .get(header::EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"))
+}
+
+/// A request body lent to the handlers: what they leave unread stays with [`linger`].
+struct Lent(Arc<Mutex<Body>>);
+
+impl HttpBody for Lent {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, axum::Error>>> {
+        let mut body = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        Pin::new(&mut *body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .size_hint()
+    }
+}
+
+/// Finishes reading a request body its handler answered without reading (a 401 before a deploy's body, a 404 before
+/// an MCP request's, a 429), within the drain budgets, before the answer is sent.
+///
+/// Otherwise the server closes a connection whose client is still sending, and the client's system, told so by a
+/// reset, throws away the answer it had already received: Node's `fetch` (bump-cli's runtime) failed with `EPIPE`
+/// instead of reading 401 on a 5 MB deploy with a wrong token, and the Python MCP client saw "Server disconnected"
+/// instead of 404 when its body left in a second packet. A body already read to its end costs nothing here; on
+/// Lambda the body is in memory and the drain is a loop over it.
+pub async fn linger(req: Request, next: Next) -> Response {
+    if waits_to_send(&req) || req.body().is_end_stream() {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let shared = Arc::new(Mutex::new(body));
+    let lent = Body::new(Lent(Arc::clone(&shared)));
+    let resp = next.run(Request::from_parts(parts, lent)).await;
+    let mut rest = {
+        let mut body = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::take(&mut *body)
+    };
+    if !rest.is_end_stream() {
+        drain(&mut rest).await;
+    }
+    resp
+}
+
 /// Reads a whole request body of at most `limit` bytes (decompressed, when it came compressed).
 ///
 /// `setting` names the variable that sets `limit`, for the answer.
@@ -122,12 +191,8 @@ pub async fn read_limited(
             setting,
         })
     };
-    // A client that asked to be told before sending (`Expect: 100-continue`, as curl does for large bodies) has
-    // sent nothing yet: answer at once.
-    let waits = req
-        .headers()
-        .get(header::EXPECT)
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    // A client that asked to be told before sending has sent nothing yet: answer at once.
+    let waits = waits_to_send(&req);
     let mut body = req.into_body();
     if declared.is_some_and(|n| n > limit as u64) {
         if !waits {

@@ -151,7 +151,8 @@ impl std::fmt::Debug for AppState {
 /// Wraps a router with the layers every function uses: request id (`x-request-id`, generated when absent and echoed),
 /// a tracing span per request (method, path, status, latency; never headers or bodies), panic-to-500, and JSON
 /// `{"message"}` bodies on every error answer produced outside handlers ([`error::json_error_bodies`]: 405, 414, 431,
-/// extractor rejections), and the security headers on every answer ([`security::security_headers`]).
+/// extractor rejections), the security headers on every answer ([`security::security_headers`]), and the rest of a
+/// body its handler did not read, read before answering ([`body::linger`]).
 pub fn with_common_layers(router: Router) -> Router {
     use tower_http::catch_panic::CatchPanicLayer;
     use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
@@ -172,4 +173,6 @@ pub fn with_common_layers(router: Router) -> Router {
         )
         .layer(PropagateRequestIdLayer::new(header.clone()))
         .layer(SetRequestIdLayer::new(header, MakeRequestUuid))
+        // Outermost, so that whatever a handler leaves unread of a body is read before its answer leaves.
+        .layer(axum::middleware::from_fn(body::linger))
 }
