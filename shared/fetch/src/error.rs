@@ -76,6 +76,11 @@ pub enum FetchError {
         /// What is wrong, user-safe.
         reason: String,
     },
+    /// The URL (or a redirect's) is on an origin the request may not go to.
+    OriginNotAllowed {
+        /// The refused origin (`https://host:port`).
+        origin: String,
+    },
     /// The (decompressed) body exceeds the cap.
     BodyTooLarge {
         /// The cap in bytes.
@@ -141,6 +146,9 @@ impl FetchError {
                 format!("too many redirects (at most {max} are followed)")
             }
             Self::BadRedirect { reason } => format!("refused redirect: {reason}"),
+            Self::OriginNotAllowed { origin } => {
+                format!("`{origin}` is not one of the servers this request may go to")
+            }
             Self::BodyTooLarge { limit } => {
                 format!("the response body exceeds the limit of {limit} bytes")
             }
@@ -179,6 +187,7 @@ impl FetchError {
                 | Self::BlockedAddress { .. }
                 | Self::TooManyRedirects { .. }
                 | Self::BadRedirect { .. }
+                | Self::OriginNotAllowed { .. }
         )
     }
 

@@ -31,6 +31,9 @@
 //!   through the filtering resolver); an `https` to `http` downgrade is refused. The HTTP stack's
 //!   own redirect handling is disabled: it would skip the literal-address check of later hops.
 //!   [`SafeClient::post_json`] never follows redirects (a webhook 3xx is a failed attempt).
+//!   [`SafeClient::send`] (workflow steps) follows them only within the origins its caller allows.
+//! * **Origins** ([`SafeClient::send`]): a request that names the origins it may reach (a workflow's servers)
+//!   is refused before any connection when its URL, or any redirect, leaves them.
 //! * **Time**: connect timeout 3 s (DNS + TCP + TLS), total 10 s for the whole exchange
 //!   including all hops and the body; both configurable (webhooks use 15 s).
 //! * **Body**: capped (default 5 MiB) and counted **after** decompression (gzip, deflate,
@@ -157,6 +160,44 @@ pub struct PostOutcome {
     pub body_prefix: Bytes,
     /// Time from sending the request to receiving the response headers.
     pub latency: Duration,
+}
+
+/// One request of [`SafeClient::send`]: any method, the caller's headers and body.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Outbound {
+    /// An HTTP method token (`GET`, `POST`, ...).
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Bytes>,
+}
+
+/// Headers and bodies may carry credentials: only the method and URL are shown.
+impl std::fmt::Debug for Outbound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Outbound")
+            .field("method", &self.method)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Headers the HTTP stack owns: a caller's value would desynchronise the framing or the target.
+const STACK_HEADERS: [&str; 8] = [
+    "host",
+    "content-length",
+    "transfer-encoding",
+    "connection",
+    "keep-alive",
+    "upgrade",
+    "te",
+    "proxy-connection",
+];
+
+/// The origin of a URL as [`SafeClient::send`] compares it: `scheme://host[:port]`, lowercase, the scheme's
+/// default port left out (the `url` crate normalises both).
+pub fn origin_of(url: &Url) -> String {
+    url.origin().ascii_serialization()
 }
 
 /// The hardened client. Cheap to clone (shares the connection pool); build it once per process.
@@ -472,6 +513,102 @@ impl SafeClient {
             bytes: Bytes::from(body),
             final_url,
         })
+    }
+
+    /// Sends one request of any method to a URL on one of `allowed_origins` (see [`origin_of`]), following at
+    /// most `max_redirects` redirects that stay on them (each re-checked like a new URL; 303, and 301/302 of a
+    /// request other than GET/HEAD, continue as a GET without body, as browsers do), within the total timeout,
+    /// the body capped after decompression. Any final status is returned. The rules of the module apply to every
+    /// hop; a URL or redirect off the allowed origins is [`FetchError::OriginNotAllowed`] before any connection.
+    pub async fn send(
+        &self,
+        request: Outbound,
+        allowed_origins: &[String],
+    ) -> Result<FetchedBody, FetchError> {
+        let budget = self.policy.total_timeout;
+        match tokio::time::timeout(budget, self.send_inner(request, allowed_origins)).await {
+            Ok(result) => result,
+            Err(_) => Err(FetchError::Timeout {
+                phase: TimeoutPhase::Total,
+                after: budget,
+            }),
+        }
+    }
+
+    async fn send_inner(
+        &self,
+        request: Outbound,
+        allowed_origins: &[String],
+    ) -> Result<FetchedBody, FetchError> {
+        let allowed = |url: &Url| -> Result<(), FetchError> {
+            let origin = origin_of(url);
+            if allowed_origins
+                .iter()
+                .any(|o| o.eq_ignore_ascii_case(&origin))
+            {
+                Ok(())
+            } else {
+                Err(FetchError::OriginNotAllowed { origin })
+            }
+        };
+        let mut method = http::Method::from_bytes(request.method.as_bytes()).map_err(|_| {
+            FetchError::InvalidUrl {
+                reason: format!("`{}` is not an HTTP method", request.method),
+            }
+        })?;
+        let mut headers = HeaderMap::new();
+        for (name, value) in &request.headers {
+            let name = http::HeaderName::from_bytes(name.as_bytes()).map_err(|_| {
+                FetchError::InvalidUrl {
+                    reason: format!("`{name}` is not a valid header name"),
+                }
+            })?;
+            if STACK_HEADERS.contains(&name.as_str()) {
+                continue;
+            }
+            let value = HeaderValue::from_str(value).map_err(|_| FetchError::InvalidUrl {
+                reason: format!("the value of header `{name}` is not valid in HTTP"),
+            })?;
+            headers.append(name, value);
+        }
+        let mut body = request.body;
+        let mut current = self.check_url(&request.url)?;
+        allowed(&current)?;
+        let mut hops = 0u32;
+        loop {
+            let mut builder = self
+                .client
+                .request(method.clone(), current.clone())
+                .headers(headers.clone());
+            if let Some(b) = &body {
+                builder = builder.body(b.clone());
+            }
+            let response = builder
+                .send()
+                .await
+                .map_err(|e| self.map_error(e, &current))?;
+            let status = response.status().as_u16();
+            if !matches!(status, 301 | 302 | 303 | 307 | 308) || self.policy.max_redirects == 0 {
+                return self.read_body(response, current).await;
+            }
+            hops += 1;
+            if hops > self.policy.max_redirects {
+                return Err(FetchError::TooManyRedirects {
+                    max: self.policy.max_redirects,
+                });
+            }
+            let next = self.next_hop(&current, response.headers().get(LOCATION))?;
+            allowed(&next)?;
+            let keeps_method = matches!(status, 307 | 308)
+                || (matches!(status, 301 | 302)
+                    && (method == http::Method::GET || method == http::Method::HEAD));
+            if !keeps_method {
+                method = http::Method::GET;
+                body = None;
+                headers.remove(CONTENT_TYPE);
+            }
+            current = next;
+        }
     }
 
     /// POSTs `body` to `url` with `headers` (a JSON content type is added unless given), never

@@ -1,0 +1,166 @@
+//! `SafeClient::send`, the client of workflow steps: any method with headers and a body, only to the origins the
+//! caller allows, redirects followed only while they stay on them.
+
+mod common;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use common::{reply, response, serve};
+use specpress_fetch::{AddressClass, FetchError, FetchPolicy, Outbound, SafeClient};
+
+fn client() -> SafeClient {
+    SafeClient::new(FetchPolicy {
+        allow_loopback: true,
+        connect_timeout: Duration::from_millis(500),
+        total_timeout: Duration::from_secs(3),
+        ..FetchPolicy::default()
+    })
+    .expect("client")
+}
+
+fn post(url: String) -> Outbound {
+    Outbound {
+        method: "POST".into(),
+        url,
+        headers: vec![
+            ("Content-Type".into(), "application/json".into()),
+            ("X-Api-Key".into(), "k-123".into()),
+            // The stack owns framing and the target: these never leave as given.
+            ("Host".into(), "evil.example".into()),
+            ("Content-Length".into(), "1".into()),
+        ],
+        body: Some(Bytes::from_static(b"{\"name\":\"Rex\"}")),
+    }
+}
+
+#[tokio::test]
+async fn a_request_to_an_allowed_origin_carries_its_method_headers_and_body() {
+    let server = serve(|_, s| reply(s, response(201, &[("x-id", "7")], b"{\"id\":7}"))).await;
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let got = client()
+        .send(post(server.url("/pets?x=1")), &[origin])
+        .await
+        .expect("sent");
+    assert_eq!(got.status, 201);
+    assert_eq!(&got.bytes[..], b"{\"id\":7}");
+    assert_eq!(
+        got.headers.get("x-id").map(|v| v.as_bytes()),
+        Some(&b"7"[..])
+    );
+    let seen = server.seen();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].method, "POST");
+    assert_eq!(seen[0].path, "/pets?x=1");
+    assert_eq!(seen[0].body, b"{\"name\":\"Rex\"}");
+    assert_eq!(seen[0].header("x-api-key"), Some("k-123"));
+    assert_eq!(
+        seen[0].header("host"),
+        Some(format!("127.0.0.1:{}", server.port()).as_str())
+    );
+    assert_eq!(seen[0].header("content-length"), Some("14"));
+}
+
+#[tokio::test]
+async fn a_url_off_the_allowed_origins_is_refused_before_any_connection() {
+    let server = serve(|_, s| reply(s, response(200, &[], b"{}"))).await;
+    let err = client()
+        .send(post(server.url("/")), &["https://api.example.com".into()])
+        .await
+        .expect_err("refused");
+    assert_eq!(
+        err,
+        FetchError::OriginNotAllowed {
+            origin: format!("http://127.0.0.1:{}", server.port())
+        }
+    );
+    assert!(err.is_refusal());
+    assert!(server.seen().is_empty());
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_is_refused_and_the_other_server_never_called() {
+    let other = serve(|_, s| reply(s, response(200, &[], b"secret"))).await;
+    let target = other.url("/collect");
+    let server = serve(move |_, s| {
+        let target = target.clone();
+        async move { reply(s, response(307, &[("location", &target)], b"")).await }
+    })
+    .await;
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let err = client()
+        .send(post(server.url("/pets")), &[origin])
+        .await
+        .expect_err("refused");
+    assert!(
+        matches!(err, FetchError::OriginNotAllowed { .. }),
+        "{err:?}"
+    );
+    assert!(other.seen().is_empty(), "the body and its key never left");
+}
+
+#[tokio::test]
+async fn a_redirect_within_the_origin_is_followed_307_keeping_the_body_303_as_a_get() {
+    let server = serve(|req, s| async move {
+        let bytes = match req.path.as_str() {
+            "/a" => response(307, &[("location", "/b")], b""),
+            "/b" => response(303, &[("location", "/c")], b""),
+            _ => response(200, &[], b"done"),
+        };
+        reply(s, bytes).await
+    })
+    .await;
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let got = client()
+        .send(post(server.url("/a")), &[origin])
+        .await
+        .expect("followed");
+    assert_eq!(&got.bytes[..], b"done");
+    let seen = server.seen();
+    let trail: Vec<(&str, &str, usize)> = seen
+        .iter()
+        .map(|r| (r.method.as_str(), r.path.as_str(), r.body.len()))
+        .collect();
+    assert_eq!(
+        trail,
+        [("POST", "/a", 14), ("POST", "/b", 14), ("GET", "/c", 0)]
+    );
+}
+
+#[tokio::test]
+async fn a_private_address_stays_refused_even_when_the_caller_allows_its_origin() {
+    let err = client()
+        .send(
+            post("http://169.254.169.254/latest/meta-data/".into()),
+            &["http://169.254.169.254".into()],
+        )
+        .await
+        .expect_err("refused");
+    assert!(
+        matches!(
+            err,
+            FetchError::BlockedAddress {
+                class: AddressClass::LinkLocal,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_body_over_the_cap_is_an_error_not_a_truncated_answer() {
+    let server = serve(|_, s| reply(s, response(200, &[], &vec![b'x'; 64 * 1024]))).await;
+    let small = SafeClient::new(FetchPolicy {
+        allow_loopback: true,
+        max_body_bytes: 1024,
+        ..FetchPolicy::default()
+    })
+    .expect("client");
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let err = small
+        .send(post(server.url("/big")), &[origin])
+        .await
+        .expect_err("capped");
+    assert_eq!(err, FetchError::BodyTooLarge { limit: 1024 });
+}
