@@ -241,6 +241,24 @@ fn every_paginated_list_route_is_walked_to_its_end_by_its_links() {
         );
     }
 
+    // MCP servers, and versions of the first one (each deploy a different title: a new version).
+    for slug in ["m-one", "m-two", "m-three"] {
+        api.created("/api/v1/mcp-servers", json!({"name": slug, "slug": slug}));
+    }
+    let workflows = fixtures().join("workflows");
+    let source = std::fs::read_to_string(workflows.join("petstore-openapi.yaml")).expect("fixture");
+    for title in ["First", "Second", "Third"] {
+        let definition = std::fs::read_to_string(workflows.join("petstore-arazzo.yaml"))
+            .expect("fixture")
+            .replacen("title: Petstore workflows", &format!("title: {title}"), 1);
+        api.created(
+            "/api/v1/mcp-servers/m-one/deploy",
+            json!({"definition": definition, "references": [
+                {"location": "./petstore-openapi.yaml", "name": "petstore", "content": source}
+            ]}),
+        );
+    }
+
     let routes = [
         ("/api/v1/docs".to_owned(), "id"),
         ("/api/v1/hubs".to_owned(), "id"),
@@ -258,6 +276,8 @@ fn every_paginated_list_route_is_walked_to_its_end_by_its_links() {
             format!("/api/v1/docs/d-one/webhooks/{hook}/deliveries"),
             "id",
         ),
+        ("/api/v1/mcp-servers".to_owned(), "id"),
+        ("/api/v1/mcp-servers/m-one/versions".to_owned(), "id"),
     ];
     assert_eq!(
         routes.len(),

@@ -2,11 +2,12 @@
 //! with the [`ports::Store`] supertrait), and the use cases the functions call.
 //!
 //! This crate knows nothing of DynamoDB, SQS, HTTP or Lambda. Adapters implement the ports; functions wire them
-//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`).
+//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`).
 
 pub mod branch_rules;
 pub mod digest;
 pub mod error;
+pub mod mcp;
 pub mod model;
 pub mod ports;
 pub mod session;

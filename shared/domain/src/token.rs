@@ -24,15 +24,18 @@ pub enum TokenKind {
     Hub,
     /// One documentation.
     Doc,
+    /// One MCP server (its runtime credential; never an API token: no `TOKEN#` item names it).
+    Mcp,
 }
 
 impl TokenKind {
-    /// The prefix word (`org`, `hub`, `doc`).
+    /// The prefix word (`org`, `hub`, `doc`, `mcp`).
     pub fn as_str(self) -> &'static str {
         match self {
             TokenKind::Org => "org",
             TokenKind::Hub => "hub",
             TokenKind::Doc => "doc",
+            TokenKind::Mcp => "mcp",
         }
     }
 
@@ -42,6 +45,7 @@ impl TokenKind {
             "org" => Some(TokenKind::Org),
             "hub" => Some(TokenKind::Hub),
             "doc" => Some(TokenKind::Doc),
+            "mcp" => Some(TokenKind::Mcp),
             _ => None,
         }
     }

@@ -218,9 +218,11 @@ pub struct AttemptRecord {
     pub next_attempt_at: OffsetDateTime,
 }
 
-/// Seals webhook secrets at rest with XChaCha20-Poly1305 under a 32-byte key from configuration
-/// (`SPECPRESS_WEBHOOK_SECRET_KEY`). The subscription id is authenticated as associated data, so a sealed
-/// secret copied onto another subscription does not open. `Debug` never shows the key.
+/// Seals secrets at rest with XChaCha20-Poly1305 under a 32-byte key from configuration
+/// (`SPECPRESS_WEBHOOK_SECRET_KEY`): webhook signing secrets and MCP server secrets. What a sealed value belongs to
+/// is authenticated as associated data (a webhook secret: its subscription id; an MCP server secret: the server id
+/// and the secret's name, see [`crate::mcp`]), so a sealed value copied anywhere else does not open. `Debug` never
+/// shows the key.
 #[derive(Clone)]
 pub struct SecretSealer {
     cipher: XChaCha20Poly1305,
@@ -254,27 +256,39 @@ impl SecretSealer {
         Ok(Self::new(&key))
     }
 
+    /// Seals `plain` bound to `aad` (associated data: what the value belongs to): `nonce || ciphertext`.
+    pub fn seal_bound(&self, aad: &[u8], plain: &[u8]) -> Result<Vec<u8>> {
+        let mut nonce = [0u8; NONCE_LEN];
+        rand::rng().fill_bytes(&mut nonce);
+        let ct = self
+            .cipher
+            .encrypt(XNonce::from_slice(&nonce), Payload { msg: plain, aad })
+            .map_err(|_| DomainError::unexpected("sealing a secret failed"))?;
+        let mut out = nonce.to_vec();
+        out.extend_from_slice(&ct);
+        Ok(out)
+    }
+
+    /// Opens what [`SecretSealer::seal_bound`] sealed with the same `aad`; `None` for a wrong key, another `aad`, or
+    /// corrupted bytes.
+    pub fn open_bound(&self, aad: &[u8], sealed: &[u8]) -> Option<Vec<u8>> {
+        if sealed.len() <= NONCE_LEN {
+            return None;
+        }
+        let (nonce, ct) = sealed.split_at(NONCE_LEN);
+        self.cipher
+            .decrypt(XNonce::from_slice(nonce), Payload { msg: ct, aad })
+            .ok()
+    }
+
     /// Seals a secret's text for subscription `id`.
     pub fn seal(
         &self,
         id: SubscriptionId,
         secret: &specpress_webhook::WebhookSecret,
     ) -> Result<Vec<u8>> {
-        let mut nonce = [0u8; NONCE_LEN];
-        rand::rng().fill_bytes(&mut nonce);
-        let ct = self
-            .cipher
-            .encrypt(
-                XNonce::from_slice(&nonce),
-                Payload {
-                    msg: secret.expose_text().as_bytes(),
-                    aad: id.0.as_bytes(),
-                },
-            )
-            .map_err(|_| DomainError::unexpected("sealing a webhook secret failed"))?;
-        let mut out = nonce.to_vec();
-        out.extend_from_slice(&ct);
-        Ok(out)
+        self.seal_bound(id.0.as_bytes(), secret.expose_text().as_bytes())
+            .map_err(|_| DomainError::unexpected("sealing a webhook secret failed"))
     }
 
     /// Opens a sealed secret of subscription `id`.
@@ -288,20 +302,7 @@ impl SecretSealer {
                 "a stored webhook secret cannot be opened (wrong key or corrupted)",
             )
         };
-        if sealed.len() <= NONCE_LEN {
-            return Err(fail());
-        }
-        let (nonce, ct) = sealed.split_at(NONCE_LEN);
-        let plain = self
-            .cipher
-            .decrypt(
-                XNonce::from_slice(nonce),
-                Payload {
-                    msg: ct,
-                    aad: id.0.as_bytes(),
-                },
-            )
-            .map_err(|_| fail())?;
+        let plain = self.open_bound(id.0.as_bytes(), sealed).ok_or_else(fail)?;
         let text = String::from_utf8(plain).map_err(|_| fail())?;
         specpress_webhook::WebhookSecret::parse(&text).map_err(|_| fail())
     }

@@ -14,6 +14,7 @@ mod branches;
 mod diffs;
 mod digests;
 pub mod items;
+mod mcp_servers;
 pub mod queue_items;
 pub mod schema;
 mod sessions;

@@ -22,6 +22,7 @@
 //! | `sender.rs` | [`WebhookSender`] (outbound webhook POSTs) |
 //! | `engine.rs`, `diff_engine.rs` | [`SpecEngine`], [`DiffEngine`] |
 //! | `fetcher.rs` | [`DocumentFetcher`] (definitions by URL) |
+//! | `mcp_servers.rs` | [`McpServerStore`] (MCP servers, their versions and sealed secrets) |
 //!
 //! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
 //! narrowest trait they need. Conventions every storage implementation follows (the DynamoDB adapter is the
@@ -42,6 +43,7 @@ mod engine;
 mod events;
 mod fetcher;
 mod hubs;
+mod mcp_servers;
 mod orgs;
 mod previews;
 mod publisher;
@@ -63,6 +65,7 @@ pub use engine::{DiffSummary, SpecEngine};
 pub use events::EventStore;
 pub use fetcher::DocumentFetcher;
 pub use hubs::HubStore;
+pub use mcp_servers::McpServerStore;
 pub use orgs::OrgStore;
 pub use previews::PreviewStore;
 pub use publisher::{EventPublisher, EventRoute, NoPublisher};
@@ -101,4 +104,5 @@ store_of!(
     DeliveryStore,
     SessionStore,
     DigestStore,
+    McpServerStore,
 );

@@ -8,6 +8,7 @@ pub mod deploy;
 pub mod diffs;
 pub mod hubs;
 pub mod manage;
+pub mod mcp_servers;
 pub mod outbox;
 pub mod previews;
 pub mod public;
