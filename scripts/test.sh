@@ -81,6 +81,6 @@ bash scripts/schemathesis.sh
 
 if [ "${SKIP_LAMBDA_BUILD:-0}" != "1" ]; then
   step "cargo lambda build --release (every function)"
-  cargo lambda build --release -p deploy -p diffs -p branches -p hubs -p docs -p webhooks -p webhook-delivery -p outbox-sweeper
+  cargo lambda build --release -p deploy -p diffs -p branches -p hubs -p docs -p webhooks -p mcp-servers -p workflow-mcp -p webhook-delivery -p outbox-sweeper
 fi
 step "all checks passed"

@@ -11,9 +11,8 @@ use axum::response::{IntoResponse, Response};
 /// Where the pages find their stylesheet and script.
 pub const STATIC_PREFIX: &str = "/static";
 
-/// The Content-Security-Policy of every public page: nothing inline, nothing from elsewhere but images.
-pub const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; \
-     font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/// The Content-Security-Policy of every public page ([`specpress_api::security::PAGE_CSP`]).
+pub const CSP: &str = specpress_api::security::PAGE_CSP;
 
 /// Adds the security headers to every public response, with the pages' [`CSP`] (the router alone, as tests mount
 /// it, carries them too; the common layers then find them set).
@@ -44,28 +43,7 @@ pub fn shell(
     title: &str,
     body: &specpress_render::Html,
 ) -> String {
-    let ctx = specpress_render::PageContext {
-        base: "",
-        doc_name: "",
-        branches: &[],
-        version: None,
-        assets,
-        links: &[],
-        search_action: None,
-        alternates: &[],
-        noindex: true,
-        session_href: crate::request::session_href(),
-        mcp: None,
-    };
-    specpress_render::layout(
-        &ctx,
-        &specpress_render::Layout {
-            title,
-            description: None,
-            body,
-            sidebar: None,
-        },
-    )
+    specpress_render::site_page(assets, title, body, crate::request::session_href())
 }
 
 /// An HTML error page in the site's shell (the reader may be a person): the status, a title and a sentence. A 404

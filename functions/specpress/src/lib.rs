@@ -30,11 +30,23 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// [`app`] plus the webhook subscriptions routes (what `specpress serve` runs): deploys hand their committed events
-/// to the webhook machinery `webhooks` runs (its publisher).
+/// to the webhook machinery `webhooks` runs (its publisher). The MCP servers routes seal their secrets with the same
+/// key as webhook secrets, and the workflow MCP endpoints open them with it.
 pub fn app_with_webhooks(
     state: AppState,
     webhooks: specpress_domain::usecases::delivery::DeliveryService,
 ) -> Router {
     let state = state.with_publisher(webhooks.publisher.clone());
-    app(state.clone()).merge(with_common_layers(webhooks::router(state, webhooks)))
+    let mcp = mcp_servers::router(state.clone(), webhooks.sealer.clone());
+    let app = app(state.clone()).merge(with_common_layers(mcp));
+    // The workflow MCP endpoints and pages (`/mcp/{slug}`) open the same secrets. Their client (the hardened one)
+    // cannot be built only when TLS cannot be set up: then they are left out, loudly.
+    let app = match workflow_mcp::router(state.clone(), webhooks.sealer.clone()) {
+        Ok(router) => app.merge(with_common_layers(router)),
+        Err(e) => {
+            tracing::error!(error = %e, "the workflow MCP servers are unavailable");
+            app
+        }
+    };
+    app.merge(with_common_layers(webhooks::router(state, webhooks)))
 }

@@ -498,6 +498,14 @@ async fn every_route_of_every_function_reaches_that_function_through_the_sam_tem
         ("BranchesFunction", branches::router(h.state.clone())),
         ("HubsFunction", hubs::router(h.state.clone())),
         ("DocsFunction", docs::router(h.state.clone())),
+        (
+            "McpServersFunction",
+            mcp_servers::router(h.state.clone(), hooks.sealer.clone()),
+        ),
+        (
+            "WorkflowMcpFunction",
+            workflow_mcp::router(h.state.clone(), hooks.sealer.clone()).expect("client"),
+        ),
         ("WebhooksFunction", webhooks::router(h.state.clone(), hooks)),
     ];
     let mut checked = 0;

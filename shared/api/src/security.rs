@@ -16,6 +16,11 @@ use axum::response::Response;
 /// The Content-Security-Policy of answers that are not pages (JSON, text, errors): nothing may load or frame them.
 pub const JSON_CSP: &str = "default-src 'none'; frame-ancestors 'none'";
 
+/// The Content-Security-Policy of every public page (documentation, hubs, MCP server pages): nothing inline, nothing
+/// from elsewhere but images.
+pub const PAGE_CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; \
+     font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /// Adds the security headers a response does not carry yet, with `csp` as its Content-Security-Policy.
 pub fn add_security_headers(h: &mut HeaderMap, csp: &'static str) {
     let set = |h: &mut HeaderMap, name: HeaderName, value: &'static str| {

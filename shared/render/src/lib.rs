@@ -35,6 +35,7 @@
 //! | `html` | escaping, the [`Html`] type and the fragment writer every page uses |
 //! | `tpl` | what the page-body templates (`templates/pages/`, ...) share: their escaper (the engine's entities), links and `render` |
 //! | `assets` | the stylesheet and script, with hashed names |
+//! | `workflows` | the public page of a workflow MCP server ([`workflow_server_page`]): its tools, their inputs, outputs and steps |
 //!
 //! `examples/dump.rs` writes every output of the engine for the whole corpus: run it before and
 //! after a change that must not alter the output and compare the two folders (`diff -r`).
@@ -56,15 +57,17 @@ mod site;
 mod text;
 mod tpl;
 mod usage;
+pub mod workflows;
 
 pub use assets::{Asset, AssetUrls, asset_urls, assets};
 pub use html::{Html, escape};
 pub use mcp::{McpScope, McpServer};
 pub use neutral::{neutral, neutral_owned};
 pub use search::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
-pub use shell::{Layout, layout};
+pub use shell::{Layout, layout, site_page};
 pub use site::Site;
 pub use text::{MarkdownContext, escape_markdown, md_href};
+pub use workflows::{DeployedWorkflows, WorkflowServerPage, workflow_server_page};
 
 /// A page of a [`Site`] (valid for the site it came from).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

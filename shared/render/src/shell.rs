@@ -35,6 +35,38 @@ struct Shell<'a> {
     sidebar: Option<&'a Html>,
 }
 
+/// A page of the site's own (not of a documentation: an error page, the sign-in page) in the shell, never indexed.
+/// `session_href` is the sign-out link of a signed-in reader.
+pub fn site_page(
+    assets: &crate::AssetUrls,
+    title: &str,
+    body: &Html,
+    session_href: Option<&str>,
+) -> String {
+    let ctx = PageContext {
+        base: "",
+        doc_name: "",
+        branches: &[],
+        version: None,
+        assets,
+        links: &[],
+        search_action: None,
+        alternates: &[],
+        noindex: true,
+        session_href,
+        mcp: None,
+    };
+    layout(
+        &ctx,
+        &Layout {
+            title,
+            description: None,
+            body,
+            sidebar: None,
+        },
+    )
+}
+
 /// Wraps a page body in the site shell: a whole HTML document.
 pub fn layout(ctx: &PageContext<'_>, page: &Layout<'_>) -> String {
     let mut home_href = String::new();
