@@ -385,6 +385,9 @@ impl SafeClient {
     }
 
     fn map_error(&self, err: reqwest::Error, url: &Url) -> FetchError {
+        // The HTTP stack's messages name the URL, whose query may carry a credential (an API key in the query, a
+        // webhook receiver's token): the details that reach logs never do.
+        let err = err.without_url();
         if let Some(r) = find_refusal(&err) {
             return refusal_to_error(r);
         }

@@ -164,3 +164,27 @@ async fn a_body_over_the_cap_is_an_error_not_a_truncated_answer() {
         .expect_err("capped");
     assert_eq!(err, FetchError::BodyTooLarge { limit: 1024 });
 }
+
+#[tokio::test]
+async fn a_failure_s_detail_for_the_logs_never_carries_the_url_and_its_query() {
+    // A closed port: the connection is refused, and the stack's message would name the whole URL.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = closed.local_addr().expect("addr").port();
+    drop(closed);
+    let url = format!("http://127.0.0.1:{port}/pets?api_key=k-secret-77");
+    let err = client()
+        .send(
+            Outbound {
+                method: "GET".into(),
+                url,
+                headers: vec![],
+                body: None,
+            },
+            &[format!("http://127.0.0.1:{port}")],
+        )
+        .await
+        .expect_err("refused connection");
+    assert!(matches!(err, FetchError::Connect { .. }), "{err:?}");
+    assert!(!err.detail().contains("k-secret-77"), "{}", err.detail());
+    assert!(!err.user_message().contains("k-secret-77"));
+}
