@@ -283,3 +283,114 @@ fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
     let pngs = specpress_e2e::browser::check(&tools, &urls, 6000);
     assert_eq!(pngs, urls.len() * 5, "screenshots taken");
 }
+
+/// The `<section class="history">` of a page, its tags stripped and its spaces collapsed.
+fn history_text(page: &str) -> String {
+    let Some(start) = page.find("<section class=\"history\"") else {
+        return String::new();
+    };
+    let end = page[start..]
+        .find("</section>")
+        .map_or(page.len(), |e| start + e);
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in page[start..end].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn operation_and_schema_pages_show_their_history_linked_to_the_change_pages() {
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
+    // 1.0.0, then 2.0.0 (GET /pets: `limit` becomes required; GET /pets/{id} removed; Pet loses properties), then
+    // 1.0.0 again (both undone).
+    let mut ids = Vec::new();
+    for text in [petstore(), petstore_v2(), petstore()] {
+        let b = site.deploy("pets", None, text);
+        ids.push(b["id"].as_str().expect("version id").to_owned());
+    }
+    let (_, _, home) = site.get("/doc/pets");
+    let page_of = |prefix: &str| -> String {
+        let l = links(&home)
+            .into_iter()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no link {prefix}* on the home page"));
+        let (s, _, page) = site.get(&l);
+        assert_eq!(s, 200, "{l}");
+        page
+    };
+    let list = page_of("/doc/pets/operation/operation-get-pets");
+    let one = links(&home)
+        .into_iter()
+        .find(|l| l.starts_with("/doc/pets/operation/operation-get-pets-"))
+        .expect("GET /pets/{id} has a page");
+    let (_, _, one) = site.get(&one);
+
+    // GET /pets: there from the first release, changed in both later ones, the second time breaking.
+    let h = history_text(&list);
+    assert!(
+        h.starts_with("History In the documentation since 1.0.0"),
+        "{h}"
+    );
+    assert!(h.contains("the first release of this branch"), "{h}");
+    let changed = h.find("Changed in 1.0.0").expect("the third release");
+    let broke = h
+        .find("Changed Breaking in 2.0.0")
+        .expect("the second release");
+    assert!(changed < broke, "newest first: {h}");
+    for id in &ids[1..] {
+        assert!(
+            list.contains(&format!("href=\"/doc/pets/changes/{id}\"")),
+            "linked to the change page of {id}"
+        );
+    }
+    // Every linked change page answers.
+    for id in &ids[1..] {
+        let (s, _, _) = site.get(&format!("/doc/pets/changes/{id}"));
+        assert_eq!(s, 200);
+    }
+
+    // GET /pets/{id}: removed (breaking) by 2.0.0 and added again by the third release.
+    let h = history_text(&one);
+    assert!(h.contains("Added in 1.0.0"), "{h}");
+    assert!(h.contains("Removed Breaking in 2.0.0"), "{h}");
+    assert!(
+        !h.contains("since"),
+        "an element added later has no 'since': {h}"
+    );
+
+    // The schema Pet changed in both releases.
+    let pet = page_of("/doc/pets/schema/");
+    let h = history_text(&pet);
+    assert!(h.contains("in 2.0.0") && h.contains("in 1.0.0"), "{h}");
+
+    // A fourth release that changes nothing of GET /pets leaves its history as it was, on a new validator.
+    let (_, headers, _) = site.get(
+        &links(&home)
+            .into_iter()
+            .find(|l| l.starts_with("/doc/pets/operation/operation-get-pets"))
+            .expect("link"),
+    );
+    let before = header(&headers, "etag").to_owned();
+    let mut v3 = petstore();
+    v3 = v3.replace("version: 1.0.0", "version: 3.0.0");
+    site.deploy("pets", None, v3);
+    let (_, headers, again) = site.get(
+        &links(&home)
+            .into_iter()
+            .find(|l| l.starts_with("/doc/pets/operation/operation-get-pets"))
+            .expect("link"),
+    );
+    assert_ne!(header(&headers, "etag"), before);
+    assert_eq!(history_text(&again), history_text(&list));
+}

@@ -36,6 +36,7 @@
 pub mod access;
 mod changes;
 mod headers;
+mod history;
 mod hub;
 mod machine;
 pub mod mcp;

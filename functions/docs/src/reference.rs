@@ -78,6 +78,23 @@ pub async fn present(
     if let Some(o) = &origin {
         v = v.add("origin\0").add(o);
     }
+    // An operation, schema or channel page shows its history, from the branch's index (read once per head).
+    let subject = (form == Form::Html)
+        .then(|| loaded.site.history_subject(&loaded.doc, &page_ref))
+        .flatten();
+    let history = match &subject {
+        Some(s) => {
+            let index = st
+                .library
+                .branch_history(view, &version)
+                .await
+                .map_err(|e| page_error(st, e))?;
+            // An index left incomplete (releases still to digest) shows less than a later one: another validator.
+            v = v.add(if index.complete { "h\0" } else { "h-\0" });
+            Some(crate::history::page_history(view, &index, s))
+        }
+        None => None,
+    };
     let etag = v.add(page).etag();
     if let Some(r) = not_modified(headers, &etag) {
         return Ok(r);
@@ -90,7 +107,12 @@ pub async fn present(
             }
             let html = CpuGate::shared()
                 .run(move || {
-                    chrome.with(|ctx| loaded.site.render(&loaded.doc, &page_ref, ctx).html)
+                    chrome.with(|ctx| {
+                        loaded
+                            .site
+                            .render_with_history(&loaded.doc, &page_ref, ctx, history.as_ref())
+                            .html
+                    })
                 })
                 .await
                 .map_err(|e| page_error(st, ReadError::Failed(e)))?;

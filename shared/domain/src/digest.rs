@@ -126,10 +126,11 @@ impl ReleaseDigest {
 /// Whether an item's name is what a reader asked for: an operation as `METHOD /path` (the method in any case, one
 /// or more spaces, a trailing slash ignored), or any other name exactly, ignoring case.
 pub fn subject_matches(name: &str, subject: &str) -> bool {
-    normalize(name) == normalize(subject)
+    subject_key(name) == subject_key(subject)
 }
 
-fn normalize(s: &str) -> String {
+/// The form in which [`subject_matches`] compares names: equal keys, same subject (for indexes of histories).
+pub fn subject_key(s: &str) -> String {
     let words: Vec<&str> = s.split_whitespace().collect();
     match words.as_slice() {
         [method, path] if path.starts_with('/') => {

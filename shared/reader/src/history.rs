@@ -131,3 +131,186 @@ impl Library {
         }
     }
 }
+
+/// What a page's history is about: the three kinds of element with pages of their own that releases change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SubjectKind {
+    /// An HTTP operation (`METHOD /path`) or a webhook (`METHOD name`).
+    Operation,
+    /// A named schema.
+    Schema,
+    /// An AsyncAPI channel (by address).
+    Channel,
+}
+
+impl SubjectKind {
+    /// The kind of a digest item (the diff engine's item type), when pages show its history.
+    fn of_item(kind: &str) -> Option<Self> {
+        match kind {
+            "endpoint" | "webhook" => Some(SubjectKind::Operation),
+            "schema" => Some(SubjectKind::Schema),
+            "channel" => Some(SubjectKind::Channel),
+            _ => None,
+        }
+    }
+}
+
+/// One release of a branch, as its history index keeps it.
+#[derive(Debug, Clone)]
+pub struct ReleaseRef {
+    pub id: VersionId,
+    /// The API version the release declared (document text).
+    pub api_version: String,
+    pub created_at: time::OffsetDateTime,
+}
+
+/// A release that touched a subject.
+#[derive(Debug, Clone)]
+pub struct Mark {
+    /// Index into [`BranchHistory::releases`].
+    pub release: u32,
+    /// `added`, `removed` or `modified`.
+    pub status: String,
+    pub breaking: bool,
+    /// What broke, first messages first (at most [`MARK_BREAKS`]).
+    pub breaks: Vec<String>,
+}
+
+/// Breaking messages kept per mark (the change page has them all).
+pub const MARK_BREAKS: usize = 2;
+
+/// The history of every page subject of a branch, up to one head: built once per head from the stored digests
+/// (one range read and one batch read per [`HISTORY_BATCH`] releases, at most [`HISTORY_SCAN`] releases), then
+/// answered from memory for every page of that head. Releases are immutable, so an index built for a head never
+/// goes stale; a new release is a new head and a new index.
+#[derive(Debug, Default)]
+pub struct BranchHistory {
+    /// The releases read, newest first.
+    pub releases: Vec<ReleaseRef>,
+    by_subject: std::collections::HashMap<(SubjectKind, String), Vec<Mark>>,
+    /// The walk reached the branch's first release (else it stopped after [`HISTORY_SCAN`] releases).
+    pub reached_first: bool,
+    /// Every release read had its digest (else some were left for a later request: such an index is not kept).
+    pub complete: bool,
+    /// Releases read whose digest left items out (a very large diff): a subject may have changed there unseen.
+    pub cut: usize,
+    weight: u64,
+}
+
+impl BranchHistory {
+    /// The releases that touched `name` of `kind`, newest first.
+    pub fn marks(&self, kind: SubjectKind, name: &str) -> &[Mark] {
+        self.by_subject
+            .get(&(kind, specpress_domain::digest::subject_key(name)))
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    }
+
+    /// The branch's first release, when the walk reached it.
+    pub fn first(&self) -> Option<&ReleaseRef> {
+        self.releases.last().filter(|_| self.reached_first)
+    }
+
+    /// The oldest release read.
+    pub fn oldest_read(&self) -> Option<&ReleaseRef> {
+        self.releases.last()
+    }
+
+    fn add(&mut self, v: &Version, digest: &ReleaseDigest) {
+        let Ok(release) = u32::try_from(self.releases.len()) else {
+            return;
+        };
+        self.releases.push(ReleaseRef {
+            id: v.id,
+            api_version: v.analysis.api_version.clone(),
+            created_at: v.created_at,
+        });
+        self.weight += 64 + v.analysis.api_version.len() as u64;
+        if digest.omitted > 0 {
+            self.cut += 1;
+        }
+        for item in &digest.items {
+            let Some(kind) = SubjectKind::of_item(&item.kind) else {
+                continue;
+            };
+            let breaks: Vec<String> = item.breaks.iter().take(MARK_BREAKS).cloned().collect();
+            self.weight += 48 + breaks.iter().map(|b| b.len() as u64).sum::<u64>();
+            let key = (kind, specpress_domain::digest::subject_key(&item.name));
+            self.weight += key.1.len() as u64;
+            self.by_subject.entry(key).or_default().push(Mark {
+                release,
+                status: item.status.clone(),
+                breaking: item.breaking,
+                breaks,
+            });
+        }
+    }
+
+    /// Bytes the index holds (estimated), for the cache's budget.
+    pub fn weight(&self) -> u64 {
+        self.weight.max(1)
+    }
+}
+
+/// Weighs a history index by its estimated bytes.
+#[derive(Clone)]
+pub(crate) struct ByWeight;
+
+impl quick_cache::Weighter<VersionId, std::sync::Arc<BranchHistory>> for ByWeight {
+    fn weight(&self, _: &VersionId, v: &std::sync::Arc<BranchHistory>) -> u64 {
+        v.weight()
+    }
+}
+
+/// Bytes of history indexes a process keeps (GitHub's two releases: about 60 KB; 500 busy releases: a few MB).
+pub const HISTORY_CACHE_BYTES: u64 = 32 * 1024 * 1024;
+
+impl Library {
+    /// The history index of `view`'s branch up to its head `head` (see [`BranchHistory`]): from the process's cache
+    /// when built before, else read from the stored digests (releases without one are diffed within
+    /// [`BACKFILL_BUDGET`]; an index left incomplete is answered but not kept).
+    pub async fn branch_history(
+        &self,
+        view: &crate::DocView,
+        head: &Version,
+    ) -> Read<std::sync::Arc<BranchHistory>> {
+        if let Some(h) = self.histories.get(&head.id) {
+            return Ok(h);
+        }
+        let mut h = BranchHistory {
+            complete: true,
+            ..BranchHistory::default()
+        };
+        let mut at = 0u64;
+        'walk: loop {
+            let page = self
+                .releases(&view.doc, &view.branch, at, HISTORY_BATCH)
+                .await?;
+            let digests = self.digests(&page).await?;
+            for (v, d) in page.iter().zip(digests) {
+                at += 1;
+                // A release published after the head was read belongs to the next head's index.
+                if v.seq > head.seq {
+                    continue;
+                }
+                let Some(d) = d else {
+                    h.complete = false;
+                    break 'walk;
+                };
+                h.add(v, &d);
+            }
+            if page.len() < HISTORY_BATCH as usize {
+                h.reached_first = true;
+                break;
+            }
+            if at >= HISTORY_SCAN {
+                break;
+            }
+        }
+        let h = std::sync::Arc::new(h);
+        if h.complete {
+            self.histories.insert(head.id, h.clone());
+        }
+        Ok(h)
+    }
+}

@@ -84,6 +84,8 @@ pub struct Library {
     diffs: DiffCache,
     /// Releases whose digest this process knows to be stored (see [`history`]).
     digested: quick_cache::sync::Cache<VersionId, ()>,
+    /// The history indexes of branch heads (see [`history::BranchHistory`]).
+    histories: quick_cache::sync::Cache<VersionId, Arc<history::BranchHistory>, history::ByWeight>,
 }
 
 impl std::fmt::Debug for Library {
@@ -109,6 +111,7 @@ impl Library {
             search: SearchCache::new(budgets.search),
             diffs: DiffCache::new(budgets.diffs),
             digested: quick_cache::sync::Cache::new(DIGESTED_REMEMBERED),
+            histories: cache::weighted(256, history::HISTORY_CACHE_BYTES, history::ByWeight),
         }
     }
 

@@ -122,3 +122,109 @@ async fn a_fresh_process_reads_a_history_from_stored_digests_without_diffing() {
         "a history read is a range read and one batch read: {reading:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_branchs_history_index_is_read_once_per_head_and_answers_every_page_from_memory() {
+    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
+        .await
+        .expect("engine starts");
+    let requests = Requests::default();
+    let base = engine.in_process_client().await;
+    let conf = base
+        .config()
+        .to_builder()
+        .interceptor(requests.clone())
+        .build();
+    let client = aws_sdk_dynamodb::Client::from_conf(conf);
+    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
+        .await
+        .expect("table");
+    let store: Arc<dyn specpress_domain::ports::Store> =
+        Arc::new(DynamoStore::new(client, "specpress"));
+    let now = OffsetDateTime::now_utc();
+    let (org, _) = manage::create_org(store.as_ref(), "Org", now)
+        .await
+        .expect("org");
+    let p = Principal {
+        org_id: org.id,
+        scope: Scope::Org,
+    };
+    for file in ["petstore.yaml", "petstore-v2.yaml", "petstore.yaml"] {
+        let input = DeployInput {
+            documentation: "pets".into(),
+            auto_create: true,
+            bundle: Bundle {
+                definition: fixture(file),
+                references: vec![],
+            },
+            ..Default::default()
+        };
+        deploy(
+            store.as_ref(),
+            &NoPublisher,
+            &Engines::default(),
+            &p,
+            input,
+            now,
+        )
+        .await
+        .expect("deployed");
+    }
+    let reader = Reader::Member(p.clone());
+    // A first process shows the releases (diffing each once, storing its digest).
+    let first = Library::new(store.clone(), Budgets::default());
+    let doc = first.find_doc(&reader, "pets").await.expect("doc");
+    let view = first.open(doc.clone(), None).await.expect("view");
+    let head = first.head_version(&view).await.expect("head");
+    let index = first.branch_history(&view, &head).await.expect("index");
+    assert!(index.complete && index.reached_first);
+    assert_eq!(index.releases.len(), 3);
+
+    // A fresh process builds the index from the digests: a range read and one batch read, no definition loaded.
+    let fresh = Library::new(store.clone(), Budgets::default());
+    let view = fresh.open(doc, None).await.expect("view");
+    requests.take();
+    let index = fresh.branch_history(&view, &head).await.expect("index");
+    let reading = requests.take();
+    assert_eq!(fresh.site_cache().usage().0, 0, "nothing diffed");
+    assert_eq!(
+        reading.iter().filter(|r| *r == "BatchGetItem").count(),
+        1,
+        "{reading:?}"
+    );
+    assert!(reading.len() <= 3, "{reading:?}");
+
+    // Every page of that head is answered from memory: no request at all.
+    let again = fresh.branch_history(&view, &head).await.expect("index");
+    assert!(Arc::ptr_eq(&index, &again));
+    assert!(requests.take().is_empty(), "the index is kept per head");
+
+    let marks = |kind, name| -> Vec<(String, bool)> {
+        index
+            .marks(kind, name)
+            .iter()
+            .map(|m| (m.status.clone(), m.breaking))
+            .collect()
+    };
+    use specpress_reader::history::SubjectKind::{Channel, Operation, Schema};
+    let list = index.marks(Operation, "get /pets/");
+    assert_eq!(
+        list.iter()
+            .map(|m| (m.status.as_str(), m.breaking, m.release))
+            .collect::<Vec<_>>(),
+        [("modified", false, 0), ("modified", true, 1)],
+        "GET /pets, newest first, found in any spelling"
+    );
+    let one: Vec<(&str, bool)> = index
+        .marks(Operation, "GET /pets/{id}")
+        .iter()
+        .map(|m| (m.status.as_str(), m.breaking))
+        .collect();
+    assert_eq!(one, [("added", false), ("removed", true)]);
+    assert!(!marks(Schema, "Pet").is_empty(), "the schema's changes");
+    assert!(
+        marks(Channel, "Pet").is_empty() && marks(Schema, "GET /pets").is_empty(),
+        "kinds are kept apart"
+    );
+    assert_eq!(index.first().map(|r| r.api_version.as_str()), Some("1.0.0"));
+}

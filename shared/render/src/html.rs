@@ -75,6 +75,11 @@ impl Html {
     pub fn into_string(self) -> String {
         self.0
     }
+
+    /// Appends markup this crate vouches for.
+    pub(crate) fn push_html(&mut self, more: &Html) {
+        self.0.push_str(&more.0);
+    }
 }
 
 impl fmt::Display for Html {

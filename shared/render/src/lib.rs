@@ -29,6 +29,7 @@
 //! | `search` | search: `search/terms` (words and terms), `build` (the index), `query` (matching and ranking), `fuzzy` (the typo automaton), `results_page` |
 //! | `changes` | the change pages from a diff's `DiffItem[]`: `changes/tree` (a diff's items), `changelog`, `release`, `compare`, `diff`, `hub` |
 //! | `feed` | Atom and RSS feeds of a changelog |
+//! | `history` | the history section of an operation, schema or channel page ([`Site::render_with_history`]), from releases the presenter read |
 //! | `mcp` | discovery of the MCP servers: the footer link, the client configuration section, the `llms.txt` section |
 //! | `shell` | the site shell ([`layout`]) and the API navigation ([`Site::sidebar`]) |
 //! | `markdown` | Markdown from documents: rendered and sanitized ([`markdown()`]) |
@@ -45,6 +46,7 @@ pub mod access;
 mod assets;
 pub mod changes;
 pub mod feed;
+pub mod history;
 mod html;
 mod markdown;
 pub mod mcp;

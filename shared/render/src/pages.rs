@@ -33,6 +33,17 @@ impl Site {
     /// Renders one page as a whole HTML document. `doc` must be the document the site was built
     /// from; a page the document no longer has renders as a short "not available" page.
     pub fn render(&self, doc: &Document, page: &PageRef, ctx: &PageContext<'_>) -> RenderedPage {
+        self.render_page(doc, page, ctx, None)
+    }
+
+    /// [`Site::render`] with `last` (a section the engine made: the page's history) closing the body.
+    pub(crate) fn render_page(
+        &self,
+        doc: &Document,
+        page: &PageRef,
+        ctx: &PageContext<'_>,
+        last: Option<Html>,
+    ) -> RenderedPage {
         let id = page.0 as usize;
         let mut sctx = Ctx::new(doc, self, ctx.base);
         let (title, body) = match self.pages.get(id) {
@@ -48,7 +59,14 @@ impl Site {
                     Target::Channel(i) => asyncapi::channel_page(&mut sctx, *i),
                     Target::MessageOperation(i) => asyncapi::message_page(&mut sctx, *i),
                 };
-                (p.title.clone(), body.unwrap_or_else(unavailable))
+                let body = match (body, last) {
+                    (Some(mut body), Some(last)) => {
+                        body.push_html(&last);
+                        body
+                    }
+                    (body, _) => body.unwrap_or_else(unavailable),
+                };
+                (p.title.clone(), body)
             }
             None => ("Not found".to_string(), unavailable()),
         };
