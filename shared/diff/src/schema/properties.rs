@@ -252,6 +252,7 @@ impl<'a> Context<'a> {
         let creq_eff = effective(creq, c_ro, c_wo);
         let preq_eff = effective(preq, p_ro, p_wo);
         crumbs.push(Crumb::new(NodeKind::Property, name));
+        self.beta_marking(owner, crumbs, format_args!("property `{name}`"), (pat, cat));
         let required = match (preq_eff, creq_eff) {
             (false, true) => Some((SchemaCheck::PropertyBecameRequired, "required", false)),
             (true, false) => Some((SchemaCheck::PropertyBecameOptional, "optional", true)),
