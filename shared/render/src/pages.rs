@@ -47,6 +47,7 @@ impl Site {
                     Target::Schema(i) => schemas::schema_page(&mut sctx, *i),
                     Target::Channel(i) => asyncapi::channel_page(&mut sctx, *i),
                     Target::MessageOperation(i) => asyncapi::message_page(&mut sctx, *i),
+                    Target::Message(i) => asyncapi::lone_message_page(&mut sctx, *i),
                 };
                 (p.title.clone(), body.unwrap_or_else(unavailable))
             }

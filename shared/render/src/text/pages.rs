@@ -59,6 +59,7 @@ impl Site {
             Target::Schema(i) => schema(&mut md, *i),
             Target::Channel(i) => channel(&mut md, *i),
             Target::MessageOperation(i) => message_operation(&mut md, *i),
+            Target::Message(i) => lone_message(&mut md, *i),
         }
         let html = if p.path.is_empty() {
             ctx.base.to_string()
@@ -214,6 +215,22 @@ fn message_operation(md: &mut Md<'_, '_>, i: u32) {
     }
     for m in op.messages.values() {
         md.heading(2, &format!("Message `{}`", code_text(&m.name)));
+        message(md, m);
+    }
+}
+
+/// Component message `i`, which no channel uses.
+fn lone_message(md: &mut Md<'_, '_>, i: u32) {
+    let Some((_, m)) = md.c.doc.model().messages.get_index(i as usize) else {
+        return;
+    };
+    md.paragraph("No channel uses this message: no operation sends or receives it.");
+    message(md, m);
+}
+
+/// A message's texts, content type, headers and payload.
+fn message(md: &mut Md<'_, '_>, m: &specpress_spec::Message) {
+    {
         if let Some(t) = &m.title {
             md.paragraph(&escape_markdown(t));
         }
