@@ -230,7 +230,7 @@ fn the_corpus_component_messages_used_by_no_channel_have_pages() {
         let site = Site::build(&doc);
         let lone: Vec<_> = site
             .pages()
-            .filter(|p| p.path.starts_with("message/"))
+            .filter(|p| p.kind == PageKind::Message)
             .map(|p| (p.path.to_string(), p.page))
             .collect();
         eprintln!(

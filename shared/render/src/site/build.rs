@@ -296,7 +296,7 @@ fn lone_message_pages(doc: &Document, b: &mut Builder) -> Vec<Option<u32>> {
             Some(t) => t.chars().take(200).collect(),
             None => m.name.chars().take(200).collect(),
         };
-        let pg = page(PageKind::MessageOperation, Target::Message(i), title);
+        let pg = page(PageKind::Message, Target::Message(i), title);
         pages.push(Some(b.add(format!("message/{s}"), key, pg)));
     }
     pages
