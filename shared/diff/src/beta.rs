@@ -78,6 +78,19 @@ impl<'a> Context<'a> {
         (previous, current): Versions<'_, Location>,
     ) {
         let marked = (self.previous_beta(previous), self.current_beta(current));
+        self.beta_marked(owner, crumbs, subject, marked, (previous, current));
+    }
+
+    /// [`Context::beta_marking`] with the markings already read (`marked`: previous,
+    /// current).
+    pub(crate) fn beta_marked(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        subject: std::fmt::Arguments<'_>,
+        marked: (bool, bool),
+        (previous, current): Versions<'_, Location>,
+    ) {
         let (rule, what) = match marked {
             (false, true) => (StructureRule::BetaStarted, "became beta"),
             (true, false) => (StructureRule::BetaEnded, "is no longer beta"),
