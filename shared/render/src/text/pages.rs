@@ -181,6 +181,25 @@ fn channel(md: &mut Md<'_, '_>, i: u32) {
                 md.line(&line);
             }
         }
+        channel_messages(md, ch);
+    }
+}
+
+/// A channel's messages: name, title and content type (as many as its HTML page lists).
+fn channel_messages(md: &mut Md<'_, '_>, ch: &specpress_spec::Channel) {
+    if ch.messages.is_empty() {
+        return;
+    }
+    md.heading(2, "Messages");
+    for m in ch.messages.values().take(400) {
+        let mut line = format!("- `{}`", code_text(&m.name));
+        if let Some(t) = &m.title {
+            let _ = write!(line, ": {}", escape_markdown(t));
+        }
+        if let Some(ct) = &m.content_type {
+            let _ = write!(line, " (`{}`)", code_text(ct));
+        }
+        md.line(&line);
     }
 }
 
@@ -230,27 +249,25 @@ fn lone_message(md: &mut Md<'_, '_>, i: u32) {
 
 /// A message's texts, content type, headers and payload.
 fn message(md: &mut Md<'_, '_>, m: &specpress_spec::Message) {
-    {
-        if let Some(t) = &m.title {
-            md.paragraph(&escape_markdown(t));
-        }
-        if let Some(s) = &m.summary {
-            md.paragraph(&escape_markdown(s));
-        }
-        if let Some(d) = &m.description {
-            md.paragraph(&escape_block(d));
-        }
-        if let Some(ct) = &m.content_type {
-            md.paragraph(&format!("Content type: `{}`", code_text(ct)));
-        }
-        if let Some(h) = &m.headers {
-            md.heading(3, "Headers");
-            md.schema_section(h);
-        }
-        if let Some(p) = &m.payload {
-            md.heading(3, "Payload");
-            md.schema_section(p);
-        }
+    if let Some(t) = &m.title {
+        md.paragraph(&escape_markdown(t));
+    }
+    if let Some(s) = &m.summary {
+        md.paragraph(&escape_markdown(s));
+    }
+    if let Some(d) = &m.description {
+        md.paragraph(&escape_block(d));
+    }
+    if let Some(ct) = &m.content_type {
+        md.paragraph(&format!("Content type: `{}`", code_text(ct)));
+    }
+    if let Some(h) = &m.headers {
+        md.heading(3, "Headers");
+        md.schema_section(h);
+    }
+    if let Some(p) = &m.payload {
+        md.heading(3, "Payload");
+        md.schema_section(p);
     }
 }
 
