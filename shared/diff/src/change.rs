@@ -122,6 +122,9 @@ pub(crate) struct Owner<'a> {
     pub matcher: Option<String>,
     /// For shared components: the role they were compared in.
     pub role: Option<Role>,
+    /// The element (operation, AsyncAPI operation or its channel) is marked `x-beta: true` in
+    /// the previous version: none of the changes under it is breaking (see [`crate::beta`]).
+    pub beta: bool,
 }
 
 impl Owner<'_> {
@@ -138,6 +141,7 @@ impl Owner<'_> {
             endpoint: None,
             matcher: None,
             role: None,
+            beta: false,
         }
     }
 

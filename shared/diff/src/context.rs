@@ -14,10 +14,13 @@ use crate::change::{Change, Crumb, NodeKind, Owner, Status};
 use crate::memo::{LastEdge, PairMemo, PointerPair, RefPairKey};
 use crate::nav::{FxBuild, FxMap, FxSet, Nav};
 use crate::options::DiffOptions;
-use crate::rules::{Role, RuleId, SchemaCheck, StructureRule};
+use crate::rules::{Level, Role, RuleId, SchemaCheck, StructureRule};
 
 /// Upper bound on schema node pairs visited in one diff (a budget against hostile input).
 pub(crate) const MAX_SCHEMA_VISITS: usize = 4_000_000;
+
+/// What the message of a change that would be breaking but touches a beta element ends with.
+pub(crate) const BETA_NOT_BREAKING: &str = " (beta: not breaking)";
 
 /// Upper bound on inline (non-component) schema nesting followed in one walk.
 pub(crate) const MAX_INLINE_DEPTH: usize = 96;
@@ -232,7 +235,14 @@ impl<'a> Context<'a> {
                 return;
             }
         }
-        let level = self.options.level(rule);
+        let mut level = self.options.level(rule);
+        let mut message = message;
+        // Beta elements carry no compatibility promise: what would break is a warning, said
+        // why (the rule is `Context::beta`'s).
+        if level == Level::Breaking && self.beta(owner, previous_at) {
+            level = Level::Warning;
+            message.push_str(BETA_NOT_BREAKING);
+        }
         let subject = self
             .found
             .owners
@@ -455,6 +465,9 @@ impl<'a> Context<'a> {
             endpoint: None,
             matcher: None,
             role: Some(role),
+            // A component is judged at its own location: `x-beta` on it or inside it is read
+            // from the changes' locations (see `crate::beta`).
+            beta: false,
         });
         self.components.pairs.push(ComponentPair {
             owner,

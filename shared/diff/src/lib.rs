@@ -21,6 +21,7 @@
 //! println!("{}", report.text());
 //! ```
 
+mod beta;
 mod change;
 pub mod cli;
 mod context;

@@ -282,6 +282,30 @@ mod tests {
         ])
     }
 
+    /// The diff engine's details of the removal of an operation marked `x-beta: true` (as
+    /// `specpress_diff` writes them: see shared/diff/tests/beta.rs).
+    fn beta_removal() -> Value {
+        json!([
+            {"id": "get-pets", "name": "GET /pets", "status": "removed", "type": "endpoint", "breaking": false,
+             "previous": {"path": "/pets", "verb": "GET", "deprecated": false},
+             "changes": [{"message": "GET /pets was removed without prior deprecation (beta: not breaking)",
+                          "level": "warning", "rule": "endpoint-removed"}], "children": []}
+        ])
+    }
+
+    #[test]
+    fn the_digest_of_a_beta_operation_removal_reports_it_as_not_breaking() {
+        let d = ReleaseDigest::of_details(&beta_removal(), false, true);
+        assert!(!d.breaking());
+        assert_eq!(d.items.len(), 1);
+        assert!(!d.items[0].breaking);
+        assert!(d.items[0].breaks.is_empty());
+        assert_eq!(
+            d.items[0].notes,
+            ["GET /pets was removed without prior deprecation (beta: not breaking)"]
+        );
+    }
+
     #[test]
     fn a_digest_puts_breaking_items_first_with_what_they_break() {
         let d = ReleaseDigest::of_details(&details(), false, true);

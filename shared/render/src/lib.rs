@@ -107,6 +107,8 @@ pub enum PageKind {
     Channel,
     /// An AsyncAPI operation.
     MessageOperation,
+    /// An AsyncAPI component message that no channel uses (no other page shows it).
+    Message,
 }
 
 /// One page of [`Site::pages`].

@@ -58,6 +58,7 @@ impl Site {
                     Target::Schema(i) => schemas::schema_page(&mut sctx, *i),
                     Target::Channel(i) => asyncapi::channel_page(&mut sctx, *i),
                     Target::MessageOperation(i) => asyncapi::message_page(&mut sctx, *i),
+                    Target::Message(i) => asyncapi::lone_message_page(&mut sctx, *i),
                 };
                 let body = match (body, last) {
                     (Some(mut body), Some(last)) => {

@@ -32,6 +32,9 @@ pub(crate) enum Target {
     Channel(u32),
     /// Index into `model.message_operations`.
     MessageOperation(u32),
+    /// Index into `model.messages` (AsyncAPI `components/messages`): a message no channel
+    /// uses, which no other page shows.
+    Message(u32),
 }
 
 pub(crate) struct Page {
@@ -78,6 +81,8 @@ pub struct Site {
     pub(crate) callback_pages: Vec<Vec<u32>>,
     pub(crate) channel_pages: Vec<u32>,
     pub(crate) message_pages: Vec<u32>,
+    /// The pages of the component messages no channel uses (index: `model.messages`).
+    pub(crate) lone_message_pages: Vec<Option<u32>>,
     pub(crate) schemas_index: Option<u32>,
 }
 

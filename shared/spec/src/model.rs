@@ -161,6 +161,8 @@ pub struct ApiModel {
     /// Named reusable schemas (`#/components/schemas/X`, `#/definitions/X`), by name, so that a
     /// change can be reported once at its definition.
     pub schemas: Map<String, Location>,
+    /// AsyncAPI: the messages of `components/messages`, by component key.
+    pub messages: Map<String, Message>,
 }
 
 /// What kind of HTTP operation: a path operation, or an OpenAPI 3.1 webhook.
@@ -371,11 +373,17 @@ pub struct Message {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Channel {
+    /// The channel's key in `channels` (2.x: its address; 3.0: its id, which may differ from
+    /// its `address`).
+    pub id: String,
     pub address: String,
     pub description: Option<String>,
     /// Channel parameters by name, with their schema where declared.
     pub parameters: Map<String, Option<Location>>,
     pub servers: Vec<String>,
+    /// Every message of the channel, by name: 3.0, its `messages` map; 2.x, the messages of
+    /// its `publish` and `subscribe` operations (`oneOf` members included), each once.
+    pub messages: Map<String, Message>,
     pub source: Location,
 }
 

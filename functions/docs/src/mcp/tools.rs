@@ -105,6 +105,7 @@ fn page_kind(kind: PageKind) -> &'static str {
         PageKind::Schema => "schema",
         PageKind::Channel => "channel",
         PageKind::MessageOperation => "message_operation",
+        PageKind::Message => "message",
     }
 }
 

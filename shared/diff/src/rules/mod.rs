@@ -401,6 +401,18 @@ pub fn catalogue_markdown() -> String {
          always be followed down to that change; an operation using a component that leads to a breaking change, \
          directly or through components that did not change, is flagged and links to it.\n\n",
     );
+    out.push_str(
+        "Beta elements (`x-beta: true`, Bump.sh's convention) carry no compatibility promise. A change is beta when \
+         the element it touches, or an element enclosing it (operation, webhook, parameter, request body, response, \
+         schema property, named schema, AsyncAPI channel, operation or message), is marked `x-beta: true` in the \
+         **previous** version, the contract clients had. A beta change is reported like any other, under its own \
+         rule id, but never at level breaking: what would be breaking becomes a warning whose message ends with \
+         `(beta: not breaking)` (after `--level` overrides). An element that becomes beta is still judged normally \
+         in that diff (clients relied on it as stable until then) and the marking is noted (`beta-started`); an \
+         element that leaves beta is noted (`beta-ended`) and judged normally from the next diff on. A change in a \
+         shared component is judged at the component: it is beta when the component, or the element inside it, is \
+         marked, not because a beta operation uses it. The documents' root `x-beta` marks nothing.\n\n",
+    );
     let mut families: Vec<&str> = Vec::new();
     for r in rules {
         if !families.contains(&r.family) {

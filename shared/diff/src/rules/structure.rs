@@ -358,4 +358,8 @@ structure_rules! {
         "channels: {'a/{x}': {parameters: {x: {schema: {type: string}}, y: {schema: {type: string}}}}}", "channels: {'a/{x}': {parameters: {x: {schema: {type: string}}}}}";
     ChannelDescriptionChanged => "channel-description-changed", Info, Both, "content", false, "description", "The description of a channel changed.", AsyncApi26,
         "channels: {a: {description: Old}}", "channels: {a: {description: New}}";
+    BetaStarted => "beta-started", Info, Both, "beta", true, "x-beta", "An element (operation, webhook, parameter, request body, response, schema property, AsyncAPI operation or message) was marked `x-beta: true`. This diff still judges its changes normally (clients relied on it until now); from the next version on they are never breaking.", OpenApi31,
+        "paths: {/a: {get: {@R}}}", "paths: {/a: {get: {x-beta: true, @R}}}";
+    BetaEnded => "beta-ended", Info, Both, "beta", true, "x-beta", "An element is no longer marked `x-beta: true`: it left beta (graduated), and its later changes are judged normally. Its changes in this diff are still judged as beta (not breaking).", OpenApi31,
+        "paths: {/a: {get: {x-beta: true, @R}}}", "paths: {/a: {get: {@R}}}";
 }

@@ -30,6 +30,22 @@ impl<'a> Context<'a> {
         self.found.add_owner(owner)
     }
 
+    /// Marks `owner` beta when the previous version of its operation, or of the operation's
+    /// channel, is marked `x-beta` (see `crate::beta`).
+    fn mark_beta_operation(&mut self, owner: usize, before: &MessageOperation) {
+        let channel = self
+            .previous
+            .document
+            .model()
+            .channels
+            .get(&before.key.channel);
+        let beta = self.previous_beta(&before.source)
+            || channel.is_some_and(|c| self.previous_beta(&c.source));
+        if let Some(o) = self.found.owners.get_mut(owner) {
+            o.beta = beta;
+        }
+    }
+
     /// The AsyncAPI operations of the two documents, by direction and channel.
     pub(super) fn message_operations(&mut self, previous: &'a ApiModel, current: &'a ApiModel) {
         let ops = (&previous.message_operations, &current.message_operations);
@@ -43,10 +59,12 @@ impl<'a> Context<'a> {
                 }
                 Entry::Both(_, before, after) => {
                     let owner = self.message_operation_owner(after, Status::Modified);
+                    self.mark_beta_operation(owner, before);
                     self.message_operation(owner, before, after);
                 }
                 Entry::Removed(_, op) => {
                     let owner = self.message_operation_owner(op, Status::Removed);
+                    self.mark_beta_operation(owner, op);
                     let rule = if op.deprecated {
                         StructureRule::MessageOperationRemovedAfterDeprecation
                     } else {
@@ -68,6 +86,8 @@ impl<'a> Context<'a> {
         current: &'a MessageOperation,
     ) {
         let at = (Some(&previous.source), Some(&current.source));
+        let sources = (&previous.source, &current.source);
+        self.beta_marking(owner, &[], format_args!("the operation"), sources);
         self.deprecated(
             StructureRule::MessageOperationDeprecated,
             owner,
@@ -161,6 +181,8 @@ impl<'a> Context<'a> {
             let message = "correlation id changed".into();
             self.modified(rule, owner, &crumbs, message, values, at);
         }
+        let sources = (&previous.source, &current.source);
+        self.beta_marking(owner, &crumbs, format_args!("the message"), sources);
         self.deprecated(
             StructureRule::MessageDeprecated,
             owner,

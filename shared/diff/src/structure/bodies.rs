@@ -125,6 +125,8 @@ impl<'a> Context<'a> {
             (Some(before), Some(after)) => {
                 let at = (Some(&before.source), Some(&after.source));
                 let mut crumbs = vec![body];
+                let sources = (&before.source, &after.source);
+                self.beta_marking(owner, &crumbs, format_args!("the request body"), sources);
                 self.required(
                     (rules.became_required, rules.became_optional),
                     owner,
@@ -249,6 +251,9 @@ impl<'a> Context<'a> {
         current: &'a Response,
     ) {
         let at = (Some(&previous.source), Some(&current.source));
+        let sources = (&previous.source, &current.source);
+        let subject = format_args!("response `{}`", current.status);
+        self.beta_marking(owner, crumbs, subject, sources);
         self.text(
             (StructureRule::ResponseDescriptionChanged, "description"),
             owner,

@@ -45,6 +45,12 @@ impl<'a> Context<'a> {
         // The id is the slug of the name, and the ignore rules' key is derived from
         // `endpoint` when needed (`Owner::item_id`, `Owner::matcher`).
         owner.endpoint = Some(endpoint);
+        // Beta in the previous version: nothing under it breaks (see `crate::beta`).
+        owner.beta = match (status, previous) {
+            (Status::Removed, _) => self.previous_beta(&op.source),
+            (Status::Modified, Some(before)) => self.previous_beta(&before.source),
+            _ => false,
+        };
         self.found.add_owner(owner)
     }
 
@@ -152,6 +158,8 @@ impl<'a> Context<'a> {
         (previous, current): (&'a Operation, &'a Operation),
         at: At<'_>,
     ) {
+        let sources = (&previous.source, &current.source);
+        self.beta_marking(owner, &[], format_args!("the operation"), sources);
         if previous.deprecated != current.deprecated {
             let (rule, message) = if current.deprecated {
                 (

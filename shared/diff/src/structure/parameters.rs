@@ -246,6 +246,8 @@ impl<'a> Context<'a> {
         // In a callback the API sends the request and subscribers read it, so the direction
         // of `required`, `allowEmptyValue`, `allowReserved` and the schema is reversed.
         let rules = self.parameter_rules();
+        let sources = (&previous.source, &current.source);
+        self.beta_marking(owner, crumbs, format_args!("parameter `{name}`"), sources);
         self.required(
             (rules.became_required, rules.became_optional),
             owner,

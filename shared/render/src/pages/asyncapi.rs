@@ -1,5 +1,6 @@
-//! AsyncAPI pages: a channel (address, parameters, bindings, operations) and an operation (who
-//! sends what, its messages with their headers, payload and examples).
+//! AsyncAPI pages: a channel (address, id, parameters, bindings, operations, messages), an
+//! operation (who sends what, its messages with their headers, payload and examples), and a
+//! component message no channel uses.
 
 use specpress_spec::{Direction, Document, MessageOperation, SpecVersion, V};
 
@@ -7,7 +8,7 @@ use askama::Template;
 
 use crate::html::{Html, Out, truncate};
 use crate::schema::{self, Ctx, Mode};
-use crate::site::resolve_value;
+use crate::site::{resolve_value, slug};
 use crate::tpl;
 
 use super::lists::ops_list;
@@ -26,6 +27,33 @@ struct ChannelPage<'a> {
     bindings: Vec<(&'a str, Html)>,
     /// The list of the operations on the channel, if any.
     operations: Option<Html>,
+    /// The channel's id (its key in `channels`), when it differs from its address.
+    id: Option<&'a str>,
+    /// The channel's messages (at most [`MAX_CHANNEL_MESSAGES`]).
+    messages: Vec<ChannelMessage<'a>>,
+    /// How many messages the channel has (more than listed when the list is cut).
+    messages_total: usize,
+}
+
+/// Upper bound on the messages a channel page lists.
+const MAX_CHANNEL_MESSAGES: usize = 400;
+
+/// One message of a channel's list.
+struct ChannelMessage<'a> {
+    name: &'a str,
+    title: Option<&'a str>,
+    summary: Option<&'a str>,
+    content_type: Option<&'a str>,
+    /// Where the message is shown: the page of an operation that carries it, at its heading.
+    href: Option<String>,
+}
+
+/// A component message no channel uses, on a page of its own.
+#[derive(Template)]
+#[template(path = "pages/lone_message.html", escape = "engine")]
+struct LoneMessagePage<'a> {
+    key: &'a str,
+    msg: MessageView<'a>,
 }
 
 /// Where a channel parameter's value is read from.
@@ -58,6 +86,8 @@ struct MessagePage<'a> {
 
 struct MessageView<'a> {
     name: &'a str,
+    /// The id of its heading ([`message_anchor`]).
+    anchor: String,
     title: Option<&'a str>,
     summary: Option<&'a str>,
     deprecated: bool,
@@ -137,6 +167,7 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
         .map(|(k, _)| site.message_pages[k])
         .collect();
     let operations = (!ops.is_empty()).then(|| ops_list(c, &ops));
+    let messages = channel_messages(c, key, ch);
     let page = ChannelPage {
         address: &ch.address,
         title: src.and_then(|v| str_at(v, "title")),
@@ -145,8 +176,63 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
         parameters,
         bindings: bindings(src.and_then(|v| v.get("bindings"))),
         operations,
+        id: (ch.id != ch.address).then_some(ch.id.as_str()),
+        messages,
+        messages_total: ch.messages.len(),
     };
     Some(tpl::render(&page, 8192))
+}
+
+/// The messages of the channel `key` (at most [`MAX_CHANNEL_MESSAGES`]), each linked to the
+/// first operation page that shows it.
+fn channel_messages<'a>(
+    c: &Ctx<'a>,
+    key: &str,
+    ch: &'a specpress_spec::Channel,
+) -> Vec<ChannelMessage<'a>> {
+    let model = c.doc.model();
+    let ops: Vec<(usize, &MessageOperation)> = model
+        .message_operations
+        .values()
+        .enumerate()
+        .filter(|(_, o)| o.key.channel == *key)
+        .collect();
+    ch.messages
+        .values()
+        .take(MAX_CHANNEL_MESSAGES)
+        .map(|m| {
+            let shown = ops.iter().find_map(|&(k, op)| {
+                let shown = op.messages.values().find(|x| x.source == m.source)?;
+                let page = c.site.message_pages.get(k)?;
+                let path = &c.site.pages.get(*page as usize)?.path;
+                Some(format!(
+                    "{}#{}",
+                    tpl::href(c.base, path),
+                    message_anchor(&shown.name)
+                ))
+            });
+            ChannelMessage {
+                name: &m.name,
+                title: m.title.as_deref(),
+                summary: m.summary.as_deref(),
+                content_type: m.content_type.as_deref(),
+                href: shown,
+            }
+        })
+        .collect()
+}
+
+/// The id of a message's heading on an operation page.
+fn message_anchor(name: &str) -> String {
+    format!("message-{}", slug(name))
+}
+
+/// The page of a component message no channel uses.
+pub(super) fn lone_message_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
+    let doc = c.doc;
+    let (key, m) = doc.model().messages.get_index(i as usize)?;
+    let msg = message(c, m);
+    Some(tpl::render(&LoneMessagePage { key, msg }, 8192))
 }
 
 pub(super) fn message_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
@@ -233,6 +319,7 @@ fn message<'a>(c: &mut Ctx<'a>, m: &'a specpress_spec::Message) -> MessageView<'
     }
     MessageView {
         name: &m.name,
+        anchor: message_anchor(&m.name),
         title: m.title.as_deref(),
         summary: m.summary.as_deref(),
         deprecated: m.deprecated,

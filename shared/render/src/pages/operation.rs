@@ -80,6 +80,8 @@ struct OperationPage<'a> {
     method: &'a str,
     path: &'a str,
     webhook: bool,
+    /// The operation is marked `x-beta: true` (a badge after the title).
+    beta: bool,
     body: Html,
 }
 
@@ -170,6 +172,12 @@ pub(super) fn operation_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
         method: &op.key.method,
         path: &op.path,
         webhook: op.key.kind == OperationKind::Webhook,
+        beta: c
+            .doc
+            .value(&op.source)
+            .and_then(|v| v.get("x-beta"))
+            .and_then(V::as_bool)
+            == Some(true),
         body: operation_body(c, op, 2),
     };
     Some(tpl::render(&page, page.body.as_str().len() + 512))

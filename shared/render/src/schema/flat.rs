@@ -25,6 +25,8 @@ pub(crate) struct Flat<'a> {
     pub title: Option<&'a str>,
     pub description: Option<&'a str>,
     pub deprecated: bool,
+    /// Marked `x-beta: true` (Bump.sh's convention): shown as a badge.
+    pub beta: bool,
     pub(super) read_only: bool,
     pub(super) write_only: bool,
     pub(super) props: Vec<Prop<'a>>,
@@ -187,6 +189,7 @@ fn gather<'a>(
     flat.description = flat.description.or(s("description"));
     let b = |k: &str| o.get(k).and_then(V::as_bool) == Some(true);
     flat.deprecated |= b("deprecated");
+    flat.beta |= b("x-beta");
     flat.read_only |= b("readOnly");
     flat.write_only |= b("writeOnly");
     flat.nullable |= b("nullable") || b("x-nullable");

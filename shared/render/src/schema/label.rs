@@ -214,6 +214,9 @@ pub(super) fn badges(flat: &Flat<'_>, required: bool, out: &mut Out) {
     if flat.deprecated {
         out.raw(" <span class=\"b dp\">deprecated</span>");
     }
+    if flat.beta {
+        out.raw(" <span class=\"b beta\">beta</span>");
+    }
 }
 
 pub(super) fn discriminator(flat: &Flat<'_>, out: &mut Out) {

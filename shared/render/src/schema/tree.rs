@@ -200,6 +200,7 @@ pub(crate) fn field_row<'a>(
         None => Flat::default(),
     };
     flat.deprecated |= deprecated;
+    flat.beta |= schema.is_some_and(|l| beta_holder(ctx, l));
     flat.read_only = false;
     flat.write_only = false;
     let mut stack = Vec::new();
@@ -219,6 +220,23 @@ pub(crate) fn field_row<'a>(
         out.s.truncate(out.s.len() - "</li>".len());
         out.html(extra).raw("</li>");
     }
+}
+
+/// Whether the object holding a parameter's or header's schema (`…/schema`: the parameter or
+/// header itself) is marked `x-beta: true`.
+fn beta_holder(ctx: &Ctx<'_>, schema: &Location) -> bool {
+    let Some(parent) = schema.pointer.strip_suffix("/schema") else {
+        return false;
+    };
+    let holder = Location {
+        file: schema.file,
+        pointer: parent.to_string(),
+    };
+    ctx.doc
+        .value(&holder)
+        .and_then(|v| v.get("x-beta"))
+        .and_then(V::as_bool)
+        == Some(true)
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -292,6 +292,29 @@ impl Builder {
                 }
             }
         }
+        self.lone_messages(ctx);
+    }
+
+    /// The component messages no channel uses, on their own pages.
+    fn lone_messages(&mut self, ctx: &Ctx<'_>) {
+        let (model, site) = (ctx.doc.model(), ctx.site);
+        for (i, m) in model.messages.values().enumerate() {
+            let Some(&Some(page)) = site.lone_message_pages.get(i) else {
+                continue;
+            };
+            let name = m.title.as_deref().unwrap_or(&m.name);
+            let mut fields: Vec<(&str, u8)> = vec![(&m.name, W_NAME), (name, W_NAME)];
+            if let Some(s) = &m.summary {
+                fields.push((s, W_SUMMARY));
+            }
+            self.add(
+                HitKind::Message,
+                page,
+                name,
+                "Message used by no channel",
+                &fields,
+            );
+        }
     }
 
     /// Named schemas and their properties.

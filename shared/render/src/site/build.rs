@@ -2,7 +2,7 @@
 //! their callbacks, AsyncAPI channels and operations, schemas, navigation groups), each at a
 //! URL-safe path; then the navigation order and the aliases (operation ids, names as written).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use specpress_spec::{Direction, Document, FileId, Location, OperationKind, V};
 
@@ -50,6 +50,7 @@ impl Site {
         let operations = operation_pages(doc, &mut b);
         let channel_pages = channel_pages(doc, &mut b);
         let message_pages = message_pages(doc, &mut b);
+        let lone_message_pages = lone_message_pages(doc, &mut b);
         let schemas = schema_pages(doc, &mut b);
         let (groups, root_groups) = groups::navigation_groups(
             doc,
@@ -57,6 +58,7 @@ impl Site {
             &operations.operations,
             &channel_pages,
             &message_pages,
+            &lone_message_pages,
         );
         let order = navigation_order(
             &b.pages,
@@ -90,6 +92,7 @@ impl Site {
             callback_pages: operations.callbacks,
             channel_pages,
             message_pages,
+            lone_message_pages,
             schemas_index: schemas.index,
         };
         site.used_by = crate::usage::compute(doc, &site);
@@ -260,6 +263,43 @@ fn message_pages(doc: &Document, b: &mut Builder) -> Vec<u32> {
         message_pages.push(b.add(p, &key, pg));
     }
     message_pages
+}
+
+/// AsyncAPI component messages that no channel uses (neither a 3.0 channel's `messages` nor a
+/// 2.x or 3.0 operation's): one page each, as no other page shows them (index: `model.messages`).
+fn lone_message_pages(doc: &Document, b: &mut Builder) -> Vec<Option<u32>> {
+    let model = doc.model();
+    let used: HashSet<&Location> = model
+        .channels
+        .values()
+        .flat_map(|ch| ch.messages.values())
+        .chain(
+            model
+                .message_operations
+                .values()
+                .flat_map(|op| op.messages.values()),
+        )
+        .map(|m| &m.source)
+        .collect();
+    let mut pages = Vec::with_capacity(model.messages.len());
+    for (key, m) in &model.messages {
+        if used.contains(&m.source) {
+            pages.push(None);
+            continue;
+        }
+        let i = pages.len() as u32;
+        let s = match slug(key) {
+            s if s.is_empty() => "message".to_string(),
+            s => s,
+        };
+        let title = match m.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+            Some(t) => t.chars().take(200).collect(),
+            None => m.name.chars().take(200).collect(),
+        };
+        let pg = page(PageKind::Message, Target::Message(i), title);
+        pages.push(Some(b.add(format!("message/{s}"), key, pg)));
+    }
+    pages
 }
 
 /// The list of named schemas, then one page per schema.

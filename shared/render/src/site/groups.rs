@@ -45,6 +45,7 @@ pub(super) fn navigation_groups(
     op_pages: &[u32],
     channel_pages: &[u32],
     message_pages: &[u32],
+    lone_message_pages: &[Option<u32>],
 ) -> (Vec<Group>, Vec<u32>) {
     let mut groups: Vec<Group> = Vec::new();
     let mut root_groups = Vec::new();
@@ -56,6 +57,7 @@ pub(super) fn navigation_groups(
             &mut groups,
             &mut root_groups,
         );
+        lone_messages_group(lone_message_pages, &mut groups, &mut root_groups);
     } else {
         build_tag_groups(doc, b, op_pages, &mut groups, &mut root_groups);
     }
@@ -93,6 +95,20 @@ fn channel_groups(
         };
         groups[g as usize].items.push(message_pages[i]);
     }
+}
+
+/// AsyncAPI: the component messages no channel uses, in a group of their own (after the
+/// channels), when there are any.
+fn lone_messages_group(pages: &[Option<u32>], groups: &mut Vec<Group>, root_groups: &mut Vec<u32>) {
+    let items: Vec<u32> = pages.iter().flatten().copied().collect();
+    if items.is_empty() {
+        return;
+    }
+    root_groups.push(groups.len() as u32);
+    groups.push(Group {
+        items,
+        ..Group::bare("Messages used by no channel".to_string())
+    });
 }
 
 /// The operations (with their index in the model) in the order the document lists them (paths,

@@ -59,6 +59,7 @@ impl Site {
             Target::Schema(i) => schema(&mut md, *i),
             Target::Channel(i) => channel(&mut md, *i),
             Target::MessageOperation(i) => message_operation(&mut md, *i),
+            Target::Message(i) => lone_message(&mut md, *i),
         }
         let html = if p.path.is_empty() {
             ctx.base.to_string()
@@ -180,6 +181,25 @@ fn channel(md: &mut Md<'_, '_>, i: u32) {
                 md.line(&line);
             }
         }
+        channel_messages(md, ch);
+    }
+}
+
+/// A channel's messages: name, title and content type (as many as its HTML page lists).
+fn channel_messages(md: &mut Md<'_, '_>, ch: &specpress_spec::Channel) {
+    if ch.messages.is_empty() {
+        return;
+    }
+    md.heading(2, "Messages");
+    for m in ch.messages.values().take(400) {
+        let mut line = format!("- `{}`", code_text(&m.name));
+        if let Some(t) = &m.title {
+            let _ = write!(line, ": {}", escape_markdown(t));
+        }
+        if let Some(ct) = &m.content_type {
+            let _ = write!(line, " (`{}`)", code_text(ct));
+        }
+        md.line(&line);
     }
 }
 
@@ -214,26 +234,40 @@ fn message_operation(md: &mut Md<'_, '_>, i: u32) {
     }
     for m in op.messages.values() {
         md.heading(2, &format!("Message `{}`", code_text(&m.name)));
-        if let Some(t) = &m.title {
-            md.paragraph(&escape_markdown(t));
-        }
-        if let Some(s) = &m.summary {
-            md.paragraph(&escape_markdown(s));
-        }
-        if let Some(d) = &m.description {
-            md.paragraph(&escape_block(d));
-        }
-        if let Some(ct) = &m.content_type {
-            md.paragraph(&format!("Content type: `{}`", code_text(ct)));
-        }
-        if let Some(h) = &m.headers {
-            md.heading(3, "Headers");
-            md.schema_section(h);
-        }
-        if let Some(p) = &m.payload {
-            md.heading(3, "Payload");
-            md.schema_section(p);
-        }
+        message(md, m);
+    }
+}
+
+/// Component message `i`, which no channel uses.
+fn lone_message(md: &mut Md<'_, '_>, i: u32) {
+    let Some((_, m)) = md.c.doc.model().messages.get_index(i as usize) else {
+        return;
+    };
+    md.paragraph("No channel uses this message: no operation sends or receives it.");
+    message(md, m);
+}
+
+/// A message's texts, content type, headers and payload.
+fn message(md: &mut Md<'_, '_>, m: &specpress_spec::Message) {
+    if let Some(t) = &m.title {
+        md.paragraph(&escape_markdown(t));
+    }
+    if let Some(s) = &m.summary {
+        md.paragraph(&escape_markdown(s));
+    }
+    if let Some(d) = &m.description {
+        md.paragraph(&escape_block(d));
+    }
+    if let Some(ct) = &m.content_type {
+        md.paragraph(&format!("Content type: `{}`", code_text(ct)));
+    }
+    if let Some(h) = &m.headers {
+        md.heading(3, "Headers");
+        md.schema_section(h);
+    }
+    if let Some(p) = &m.payload {
+        md.heading(3, "Payload");
+        md.schema_section(p);
     }
 }
 

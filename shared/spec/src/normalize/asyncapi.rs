@@ -19,6 +19,7 @@ impl<'a> Builder<'a> {
         model.security_schemes = self.security_schemes(&comps.child("securitySchemes"));
         model.schemas = self.schemas(&comps.child("schemas"));
         let default_ct = s(root, "defaultContentType");
+        model.messages = self.component_messages(&comps.child("messages"), v3, &default_ct);
         let mut ops: Vec<MessageOperation> = Vec::new();
         self.channels(v3, &default_ct, model, &mut ops);
         if v3 {
@@ -84,21 +85,70 @@ impl<'a> Builder<'a> {
             } else {
                 id.to_string()
             };
+            let first_op = ops.len();
+            let messages = if v3 {
+                self.channel_messages(&cloc, ch, default_ct)
+            } else {
+                self.publish_subscribe(&cloc, ch, &address, default_ct, ops);
+                operations_messages(ops.get(first_op..).unwrap_or(&[]))
+            };
             let channel = Channel {
+                id: id.to_string(),
                 address: address.clone(),
                 description: s(ch, "description"),
                 parameters: self.channel_parameters(&cloc, ch),
                 servers: channel_servers(ch),
+                messages,
                 source: cloc.clone(),
             };
             model
                 .channels
                 .entry(normalize_template(&address))
                 .or_insert(channel);
-            if !v3 {
-                self.publish_subscribe(&cloc, ch, &address, default_ct, ops);
+        }
+    }
+
+    /// A 3.0 channel's `messages` map, by key.
+    fn channel_messages(
+        &self,
+        cloc: &Location,
+        ch: V<'a>,
+        default_ct: &Option<String>,
+    ) -> Map<String, Message> {
+        let mut messages = Map::default();
+        if let Some(ms) = field(ch, "messages").and_then(V::as_object) {
+            let at = cloc.child("messages");
+            for (i, name) in ms.keys().enumerate() {
+                self.push_message(&at.child(name), i, Some(name), default_ct, &mut messages);
             }
         }
+        messages
+    }
+
+    /// `components/messages` (at `at`), by component key; a message without a `name` (2.x)
+    /// is named by its key.
+    fn component_messages(
+        &self,
+        at: &Location,
+        v3: bool,
+        default_ct: &Option<String>,
+    ) -> Map<String, Message> {
+        let mut messages = Map::default();
+        let Some(ms) = self.doc.value(at).and_then(V::as_object) else {
+            return messages;
+        };
+        for (i, key) in ms.keys().enumerate() {
+            let mut one = Map::default();
+            self.push_message(&at.child(key), i, Some(key), default_ct, &mut one);
+            if let Some((_, mut m)) = one.into_iter().next() {
+                let named = self.doc.value(&m.source).and_then(|v| s(v, "name"));
+                if !v3 && named.is_none() {
+                    m.name = key.to_string();
+                }
+                messages.insert(key.to_string(), m);
+            }
+        }
+        messages
     }
 
     /// A channel's parameters by name: where each one's schema is (its `schema`, else the
@@ -354,4 +404,23 @@ fn add_message_operations(model: &mut ApiModel, ops: Vec<MessageOperation>) {
         }
         model.message_operations.entry(op.key.clone()).or_insert(op);
     }
+}
+
+/// The messages of a 2.x channel's operations, each (by where it is) once, by name.
+fn operations_messages(ops: &[MessageOperation]) -> Map<String, Message> {
+    let mut out: Map<String, Message> = Map::default();
+    let mut seen = std::collections::HashSet::new();
+    for m in ops.iter().flat_map(|op| op.messages.values()) {
+        if !seen.insert(&m.source) {
+            continue;
+        }
+        let mut key = m.name.clone();
+        let mut n = 1;
+        while out.contains_key(&key) {
+            n += 1;
+            key = format!("{}#{n}", m.name);
+        }
+        out.insert(key, m.clone());
+    }
+    out
 }
