@@ -6,7 +6,7 @@
 # api-smart-diff peer used by the diff benchmark, and playwright-core + axe-core for the browser tests,
 # which drive Debian's Chromium (installed with apt-get when missing and possible), and the compilers and
 # parsers the request-sample test (shared/render/tests/samples.rs) checks every generated sample with: Go
-# (gofmt), Ruby, PHP, Mono's C# compiler (mcs) and a JDK (javac), from Debian when missing.
+# (gofmt), Ruby, PHP, Mono's C# compiler (mcs) with System.Net.Http, and a JDK (javac), from Debian when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS="$PWD/.tools"
@@ -32,6 +32,7 @@ command -v gofmt >/dev/null || missing="$missing golang-go"
 command -v ruby >/dev/null || missing="$missing ruby"
 command -v php >/dev/null || missing="$missing php-cli"
 command -v mcs >/dev/null || missing="$missing mono-mcs"
+[ -f /usr/lib/mono/4.5/System.Net.Http.dll ] || missing="$missing libmono-system-net-http4.0-cil"
 command -v javac >/dev/null || missing="$missing default-jdk-headless"
 if [ -n "$missing" ] && command -v apt-get >/dev/null; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo -n"; fi

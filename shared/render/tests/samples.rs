@@ -414,6 +414,9 @@ fn every_generated_sample_of_a_hostile_document_passes_its_languages_syntax_chec
     let mut seen = HashSet::new();
     let mut samples = Vec::new();
     collect("the hostile fixture", &doc, &mut seen, &mut samples);
+    for (lang, it) in &samples {
+        println!("--- {lang}: {}\n{}", it.whence, it.source);
+    }
     assert_eq!(
         samples.len(),
         5 * 8,

@@ -20,7 +20,7 @@ fn content(r: &Request) -> String {
         Body::Raw => lit(FILE_PLACEHOLDER),
         Body::Form(fields) => {
             s.push_str(&format!(
-                "{INDENT}request.Content = new FormUrlEncodedContent(new[]\n{INDENT}{{\n"
+                "{INDENT}request.Content = new FormUrlEncodedContent(new List<KeyValuePair<string, string>>\n{INDENT}{{\n"
             ));
             for (k, v) in fields {
                 s.push_str(&format!(

@@ -81,7 +81,7 @@ impl Request {
         if let Some(ct) = content_type {
             headers.push(("Content-Type".to_string(), ct));
         }
-        let headers = headers
+        let headers = merge_cookies(headers)
             .into_iter()
             .map(|(n, v)| (header_name(&n), header_value(&v)))
             .collect();
@@ -178,6 +178,28 @@ fn authentication(
         }
     }
     basic
+}
+
+/// One `Cookie` header for all the cookies (where the first one was): clients that keep one
+/// value per header name would otherwise drop all but one.
+fn merge_cookies(headers: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::with_capacity(headers.len());
+    let mut cookie: Option<usize> = None;
+    for (n, v) in headers {
+        match cookie {
+            Some(i) if n == "Cookie" => {
+                out[i].1.push_str("; ");
+                out[i].1.push_str(&v);
+            }
+            _ => {
+                if n == "Cookie" {
+                    cookie = Some(out.len());
+                }
+                out.push((n, v));
+            }
+        }
+    }
+    out
 }
 
 fn append_query(url: &mut String, query: &[(String, String)]) {

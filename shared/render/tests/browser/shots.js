@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// Screenshots of operation pages for docs/screenshots (tests/browser.rs runs it when
+// SPECPRESS_SCREENSHOTS is set):
+//
+//   node shots.js --out DIR NAME=URL...
+//
+// For each NAME=URL: NAME-desktop.png (1400x900, light, JavaScript on, the viewport only, so the
+// two panes show as a reader first sees them) and NAME-phone-dark.png (390x844, dark, the first
+// 2400 px of the page). Modules: playwright-core from SPECPRESS_NODE_MODULES; browser:
+// SPECPRESS_CHROMIUM, else /usr/bin/chromium.
+"use strict";
+
+const path = require("path");
+
+const modules = process.env.SPECPRESS_NODE_MODULES;
+const { chromium } = require(path.join(modules, "playwright-core"));
+
+const VIEWS = [
+  { suffix: "desktop", scheme: "light", width: 1400, height: 900, full: false },
+  { suffix: "phone-dark", scheme: "dark", width: 390, height: 844, full: true, mobile: true },
+];
+
+async function main() {
+  const args = process.argv.slice(2);
+  const out = args[args.indexOf("--out") + 1];
+  const pages = args.filter((a, i) => a.includes("=") && args[i - 1] !== "--out");
+  const browser = await chromium.launch({
+    executablePath: process.env.SPECPRESS_CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+  });
+  for (const spec of pages) {
+    const eq = spec.indexOf("=");
+    const name = spec.slice(0, eq);
+    const url = spec.slice(eq + 1);
+    for (const v of VIEWS) {
+      const context = await browser.newContext({
+        colorScheme: v.scheme,
+        viewport: { width: v.width, height: v.height },
+        deviceScaleFactor: 1,
+        isMobile: !!v.mobile,
+        hasTouch: !!v.mobile,
+      });
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: "load", timeout: 30000 });
+      const file = path.join(out, `${name}-${v.suffix}.png`);
+      if (v.full) {
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: v.width, height: Math.min(height, 2400) } });
+      } else {
+        await page.screenshot({ path: file });
+      }
+      await context.close();
+    }
+  }
+  await browser.close();
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
