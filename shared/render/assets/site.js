@@ -322,7 +322,11 @@
       }
       groups[g].classList.add("tabbed");
       chooser(groups[g], items, "sample-language-" + g, "Language",
-        function (d) { var s = d.querySelector("summary"); return s ? s.textContent : ""; },
+        function (d) {
+          // The label alone: the summary's first text, without its "from the API" badge.
+          var s = d.querySelector("summary");
+          return s && s.firstChild ? s.firstChild.textContent : "";
+        },
         start, function (d) { remember(d.getAttribute("data-lang") || ""); });
     }
     var lists = document.querySelectorAll(".rxs");

@@ -4,10 +4,11 @@ use super::is_risky;
 use super::json_text;
 use super::model::{Body, Request, url_encode};
 
-/// A shell word: single-quoted (`'` written as `'\''`), or ANSI-C quoted (`$'…'`) when it holds
-/// a character a single-quoted word would carry raw (control characters, line separators).
+/// A shell word: single-quoted (`'` written as `'\''`; line feeds and tabs kept, as a reader
+/// expects of a multi-line JSON body), or ANSI-C quoted (`$'…'`) when it holds another character
+/// a single-quoted word would carry raw (control characters, separators, bidi controls).
 pub(crate) fn shell_quote(s: &str) -> String {
-    if !s.chars().any(is_risky) {
+    if !s.chars().any(|c| is_risky(c) && c != '\n' && c != '\t') {
         return format!("'{}'", s.replace('\'', "'\\''"));
     }
     let mut out = String::from("$'");
