@@ -441,13 +441,16 @@ fn callbacks<'a>(c: &Ctx<'a>, op: &'a Operation) -> Option<Vec<Link<'a>>> {
     Some(links)
 }
 
-/// `x-*` members of an object (other than the ones shown elsewhere), as compact JSON.
+/// `x-*` members of an object (other than the ones shown elsewhere: `x-sunset`, the code
+/// samples), as compact JSON.
 fn extensions<'a>(doc: &'a Document, source: &Location) -> Vec<(&'a str, Html)> {
     let Some(o) = doc.value(source).and_then(V::as_object) else {
         return Vec::new();
     };
     o.iter()
-        .filter(|(k, _)| k.starts_with("x-") && *k != "x-sunset")
+        .filter(|(k, _)| {
+            k.starts_with("x-") && !matches!(*k, "x-sunset" | "x-codeSamples" | "x-code-samples")
+        })
         .map(|(k, v)| {
             let mut out = Out::new();
             schema::inline_value(v, &mut out);

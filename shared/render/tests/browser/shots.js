@@ -5,8 +5,8 @@
 //   node shots.js --out DIR NAME=URL...
 //
 // For each NAME=URL: NAME-desktop.png (1400x900, light, JavaScript on, the viewport only, so the
-// two panes show as a reader first sees them) and NAME-phone-dark.png (390x844, dark, the first
-// 2400 px of the page). Modules: playwright-core from SPECPRESS_NODE_MODULES; browser:
+// two panes show as a reader first sees them) and NAME-phone-dark.png (390 px wide, dark, 1800 px
+// from the "Request samples" heading on, where a phone shows the samples). Modules: playwright-core from SPECPRESS_NODE_MODULES; browser:
 // SPECPRESS_CHROMIUM, else /usr/bin/chromium.
 "use strict";
 
@@ -45,8 +45,14 @@ async function main() {
       await page.goto(url, { waitUntil: "load", timeout: 30000 });
       const file = path.join(out, `${name}-${v.suffix}.png`);
       if (v.full) {
-        const height = await page.evaluate(() => document.documentElement.scrollHeight);
-        await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: 0, width: v.width, height: Math.min(height, 2400) } });
+        // On a phone the samples follow the reference: from the "Request samples" heading on.
+        const box = await page.evaluate(() => {
+          const h = document.getElementById("sample");
+          const top = h ? h.getBoundingClientRect().top + window.scrollY - 16 : 0;
+          return { top: Math.max(0, top), height: document.documentElement.scrollHeight };
+        });
+        const height = Math.min(box.height - box.top, 1800);
+        await page.screenshot({ path: file, fullPage: true, clip: { x: 0, y: box.top, width: v.width, height } });
       } else {
         await page.screenshot({ path: file });
       }

@@ -321,10 +321,9 @@ fn param_value(c: &Ctx<'_>, source: &Location, schema: Option<&Location>, name: 
     }
     if let Some(l) = schema
         && let Ok((_, v)) = doc.resolve(l)
+        && let Some(s) = schema_value(v)
     {
-        if let Some(s) = schema_value(v) {
-            return s;
-        }
+        return s;
     }
     name.chars()
         .take(40)
