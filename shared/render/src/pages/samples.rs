@@ -301,3 +301,38 @@ pub(crate) fn content_type(r: &Request) -> Option<&str> {
         .find(|(n, _)| n.eq_ignore_ascii_case("content-type"))
         .map(|(_, v)| v.as_str())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{csharp, curl, go, java, javascript, php, python, quote, ruby, u4};
+
+    #[test]
+    fn a_literal_escapes_quotes_backslashes_line_breaks_and_invisible_characters() {
+        assert_eq!(
+            quote("a\"b\\c\nd\u{2028}\u{1}\u{202e}", &[], u4),
+            r#""a\"b\\c\nd\u2028\u0001\u202e""#
+        );
+        for lit in [javascript::lit, python::lit, go::lit, csharp::lit] {
+            assert_eq!(lit("${x} */ \u{85}"), r#""${x} */ \u0085""#);
+        }
+    }
+
+    #[test]
+    fn ruby_and_php_literals_escape_their_interpolation_sigils() {
+        assert_eq!(ruby::lit("#{x} #@y"), r#""\#{x} \#@y""#);
+        assert_eq!(php::lit("{$x} $y"), r#""{\$x} \$y""#);
+        assert_eq!(php::lit("\u{1}"), r#""\u{0001}""#);
+    }
+
+    #[test]
+    fn java_writes_low_characters_as_octal_escapes_and_doubles_a_written_unicode_escape() {
+        assert_eq!(java::lit("\u{85}\u{1}\\u000a"), r#""\205\001\\u000a""#);
+        assert_eq!(java::lit("\u{2028}"), r#""\u2028""#);
+    }
+
+    #[test]
+    fn the_shell_quotes_in_single_quotes_and_in_ansi_c_quotes_for_control_characters() {
+        assert_eq!(curl::shell_quote("it's\n{}"), "'it'\\''s\n{}'");
+        assert_eq!(curl::shell_quote("a\u{1b}'\u{2028}"), "$'a\\x1b\\'\\u2028'");
+    }
+}
