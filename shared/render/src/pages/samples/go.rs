@@ -8,10 +8,11 @@ pub(crate) fn lit(s: &str) -> String {
     quote(s, &[], u4)
 }
 
-/// A raw string literal when the text can be one (no backquote, no risky character, since a raw
-/// literal carries them as they are), else an interpreted one.
+/// A raw string literal when the text can be one (no backquote, no risky character but line
+/// feeds and tabs, since a raw literal carries them as they are and drops carriage returns),
+/// else an interpreted one.
 fn text_lit(s: &str) -> String {
-    if s.contains('`') || s.chars().any(is_risky) {
+    if s.contains('`') || s.chars().any(|c| is_risky(c) && c != '\n' && c != '\t') {
         lit(s)
     } else {
         format!("`{s}`")
