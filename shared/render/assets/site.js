@@ -1,7 +1,8 @@
 // Specpress pages work without this script. It adds: copy buttons on code samples, a filter
 // over the navigation ("/" focuses it), the current page scrolled into view in the
-// navigation, every collapsed section opened for printing, and suggestions as one types in a
-// search field.
+// navigation, every collapsed section opened for printing, suggestions as one types in a
+// search field, and on operation pages a language chooser over the request samples (the
+// choice remembered across pages) and a response chooser over the response examples.
 (function () {
   "use strict";
 
@@ -264,8 +265,83 @@
     input.addEventListener("blur", close);
   }
 
+  // Request samples: without this script each language is a <details>. With it, a labelled
+  // <select> shows one at a time; the chosen language's key is remembered (localStorage) and
+  // chosen on every page that has a sample in it. Labels come from the document: text only.
+  var LANG_KEY = "specpress-sample-language";
+
+  function remembered() {
+    try { return window.localStorage.getItem(LANG_KEY); } catch (e) { return null; }
+  }
+
+  function remember(lang) {
+    try { window.localStorage.setItem(LANG_KEY, lang); } catch (e) { /* storage refused */ }
+  }
+
+  // A labelled <select> over `items` put before `anchor`; `label(item)` is each option's text.
+  // Shows the item at `start`; `chosen(item)` runs when the reader picks one.
+  function chooser(anchor, items, id, name, label, start, chosen) {
+    var row = document.createElement("p");
+    row.className = "pick";
+    var lab = document.createElement("label");
+    lab.htmlFor = id;
+    lab.textContent = name;
+    var select = document.createElement("select");
+    select.id = id;
+    for (var i = 0; i < items.length; i++) {
+      var option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = label(items[i]);
+      select.appendChild(option);
+    }
+    row.appendChild(lab);
+    row.appendChild(select);
+    anchor.parentNode.insertBefore(row, anchor);
+    function show(k) {
+      for (var j = 0; j < items.length; j++) items[j].hidden = j !== k;
+      if (items[k].tagName === "DETAILS") items[k].open = true;
+      select.value = String(k);
+    }
+    select.addEventListener("change", function () {
+      var k = Number(select.value);
+      show(k);
+      if (chosen) chosen(items[k]);
+    });
+    show(start);
+  }
+
+  function samplePanes() {
+    var groups = document.querySelectorAll(".smps");
+    var wanted = remembered();
+    for (var g = 0; g < groups.length; g++) {
+      var items = groups[g].querySelectorAll(":scope > details.smp");
+      if (items.length < 2) continue;
+      var start = 0;
+      for (var i = 0; i < items.length; i++) {
+        if (wanted && items[i].getAttribute("data-lang") === wanted) { start = i; break; }
+      }
+      groups[g].classList.add("tabbed");
+      chooser(groups[g], items, "sample-language-" + g, "Language",
+        function (d) {
+          // The label alone: the summary's first text, without its "from the API" badge.
+          var s = d.querySelector("summary");
+          return s && s.firstChild ? s.firstChild.textContent : "";
+        },
+        start, function (d) { remember(d.getAttribute("data-lang") || ""); });
+    }
+    var lists = document.querySelectorAll(".rxs");
+    for (var r = 0; r < lists.length; r++) {
+      var sections = lists[r].querySelectorAll(":scope > section.rx");
+      if (sections.length < 2) continue;
+      chooser(lists[r], sections, "response-example-" + r, "Response",
+        function (s) { var h = s.querySelector("h2, h3, h4, h5, h6"); return h ? h.textContent : ""; },
+        0, null);
+    }
+  }
+
   function start() {
     copyButtons();
+    samplePanes();
     navFilter();
     printing();
     suggestions();

@@ -23,7 +23,7 @@
 //! |---|---|
 //! | `site` | the page index: [`Site`], its pages, paths, lookups; `site/build` builds it (pages, navigation order, aliases), `site/groups` the navigation groups (tags, path prefixes, channels), `site/builder` what both add pages with |
 //! | `usage` | where each named schema is used (the operations that reach it) |
-//! | `pages` | [`Site::render`]: the HTML body of each page kind: `pages/home`, `topic`, `tag`, `operation`, `schemas`, `asyncapi`; sections they share: `servers`, `security`, `examples`, `lists`; `curl` (the request sample) |
+//! | `pages` | [`Site::render`]: the HTML body of each page kind: `pages/home`, `topic`, `tag`, `operation`, `schemas`, `asyncapi`; sections they share: `servers`, `security`, `examples`, `lists`; `samples` (the request samples: the document's own and eight generated languages, from one request model) |
 //! | `schema` | schemas on a page: `schema/flat` reads one (`$ref`s followed, `allOf` merged), `label` (type, badges, constraints), `tree` (expandable rows), `json` (JSON and code blocks), `example` (generated examples) |
 //! | `text` | the Markdown variant of every page: escaping and the writer; `text/pages` (each page kind), `text/llms` (`llms.txt`) |
 //! | `search` | search: `search/terms` (words and terms), `build` (the index), `query` (matching and ranking), `fuzzy` (the typo automaton), `results_page` |
@@ -65,6 +65,7 @@ pub use assets::{Asset, AssetUrls, asset_urls, assets};
 pub use html::{Html, escape};
 pub use mcp::{McpScope, McpServer};
 pub use neutral::{neutral, neutral_owned};
+pub use pages::samples::CodeSample;
 pub use search::{SearchIndex, SearchPage, SearchResult, search_json, search_page};
 pub use shell::{Layout, layout, site_page};
 pub use site::Site;

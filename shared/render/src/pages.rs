@@ -1,17 +1,17 @@
 //! The HTML body of every page kind, one module per kind: home, topic, tag (navigation group),
 //! operation (paths, webhooks, callbacks), schemas, AsyncAPI channels and operations; the
 //! sections several kinds share (servers, authentication, examples, lists of operations and
-//! groups) and the curl sample. [`Site::render`] picks the body of a page and wraps it in the
+//! groups) and the request samples (`samples`). [`Site::render`] picks the body of a page and wraps it in the
 //! site shell. Each body is an askama template of `templates/pages/` (see `tpl`), whose values
 //! are escaped; every other document string goes through `Out::text`/`attr` (schema trees),
 //! `markdown::render` or `url_or_text`.
 
 mod asyncapi;
-mod curl;
 mod examples;
 mod home;
 mod lists;
 mod operation;
+pub(crate) mod samples;
 mod schemas;
 mod security;
 mod servers;

@@ -106,8 +106,14 @@ fn answer(mut stream: TcpStream, root: &Path) {
     let _ = stream.write_all(&body);
 }
 
-/// Writes the chosen pages of one document under `out/<slug>/...`; returns their URL paths.
-fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
+/// Writes the chosen pages of one document under `out/<slug>/...` (with `only`, that operation's
+/// page alone); returns their URL paths.
+fn render_pages(
+    doc_path: &Path,
+    slug: &str,
+    out: &Path,
+    only: Option<(&str, &str)>,
+) -> Vec<String> {
     let doc = load(doc_path);
     let site = Site::build(&doc);
     let base = format!("/{slug}");
@@ -148,6 +154,12 @@ fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
         .filter(|p| p.kind == PageKind::Operation)
         .take(60)
         .max_by_key(|p| site.render(&doc, &p.page, &ctx).html.len().min(400_000));
+    if let Some((method, path)) = only {
+        let page = site
+            .operation_page(&doc, method, path)
+            .expect("the operation's page");
+        wanted.extend(pages.iter().find(|p| p.page == page));
+    }
     for p in [
         first(PageKind::Home),
         op,
@@ -158,6 +170,7 @@ fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
     ]
     .into_iter()
     .flatten()
+    .filter(|_| only.is_none())
     {
         wanted.push(*p);
     }
@@ -204,7 +217,7 @@ fn corpus_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
         ("asyncapi/streetlights-kafka-2.5.0.yml", "streetlights-2"),
         ("asyncapi/slack-rtm-3.0.0.yml", "slack-3"),
     ] {
-        paths.extend(render_pages(&corpus.join(file), slug, &root));
+        paths.extend(render_pages(&corpus.join(file), slug, &root, None));
     }
     let port = serve(root);
     let shots_keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(PathBuf::from);
@@ -238,4 +251,99 @@ fn corpus_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
         })
         .unwrap_or(0);
     assert_eq!(pngs, paths.len() * 5, "screenshots taken");
+}
+
+/// Runs `tests/browser/check.js` on `paths` served from `root`; panics on a problem. Keeps the
+/// screenshots in SPECPRESS_SCREENSHOTS when set, and then also takes the two-pane screenshots
+/// of `named` pages (`tests/browser/shots.js`).
+fn check_pages(
+    chromium: &Path,
+    modules: &Path,
+    root: PathBuf,
+    paths: &[String],
+    named: &[(&str, &str)],
+) {
+    let port = serve(root);
+    let shots_keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(PathBuf::from);
+    let shots_tmp = tempfile::tempdir().expect("tempdir");
+    let shots = shots_keep
+        .clone()
+        .unwrap_or_else(|| shots_tmp.path().to_path_buf());
+    let mut cmd = Command::new("node");
+    cmd.arg(repo_root().join("tests/browser/check.js"))
+        .arg("--out")
+        .arg(&shots);
+    for p in paths {
+        cmd.arg(format!("http://127.0.0.1:{port}{p}"));
+    }
+    let out = cmd
+        .env("SPECPRESS_CHROMIUM", chromium)
+        .env("SPECPRESS_NODE_MODULES", modules)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "browser check failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if shots_keep.is_some() {
+        let mut cmd = Command::new("node");
+        cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/shots.js"))
+            .arg("--out")
+            .arg(&shots);
+        for (name, p) in named {
+            cmd.arg(format!("{name}=http://127.0.0.1:{port}{p}"));
+        }
+        let out = cmd
+            .env("SPECPRESS_CHROMIUM", chromium)
+            .env("SPECPRESS_NODE_MODULES", modules)
+            .output()
+            .expect("run node");
+        assert!(
+            out.status.success(),
+            "screenshots: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// The two-pane operation pages (GitHub's "Create a pull request", with its long examples, and
+/// the rail-bookings fixture, with its own `x-codeSamples`) pass axe with JavaScript on, light
+/// and dark, desktop and phone, with no CSP report, and show without JavaScript.
+#[test]
+fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
+    let (chromium, modules) = match tools() {
+        Ok(t) => t,
+        Err(why) => {
+            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
+                panic!("browser check required but {why}");
+            }
+            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
+            return;
+        }
+    };
+    let site_dir = tempfile::tempdir().expect("tempdir");
+    let root = site_dir.path().to_path_buf();
+    std::fs::create_dir_all(root.join("static")).expect("mkdir");
+    for a in assets() {
+        std::fs::write(root.join("static").join(&a.name), a.bytes).expect("asset");
+    }
+    let rail = repo_root().join("tests/fixtures/rail-bookings.yaml");
+    let mut paths = render_pages(&rail, "rail", &root, Some(("POST", "/bookings")));
+    let mut named = vec![("operation-rail-bookings", paths[0].clone())];
+    if let Some(corpus) = corpus_dir() {
+        let github = corpus.join("openapi-3.0/github-api-23.0.2.json");
+        let gh = render_pages(
+            &github,
+            "github",
+            &root,
+            Some(("POST", "/repos/{owner}/{repo}/pulls")),
+        );
+        named.push(("operation-github-pulls", gh[0].clone()));
+        paths.extend(gh);
+    }
+    let named: Vec<(&str, &str)> = named.iter().map(|(n, p)| (*n, p.as_str())).collect();
+    check_pages(&chromium, &modules, root, &paths, &named);
 }

@@ -12,8 +12,8 @@ use crate::html::{Html, Out};
 use crate::schema::{self, Ctx, Mode};
 use crate::tpl::{self, Link};
 
-use super::curl::curl;
 use super::examples::{media_examples, param_examples};
+use super::samples::{CodeSample, code_samples};
 use super::security::requirements;
 use super::servers::servers_section;
 use super::{external_docs, md};
@@ -103,8 +103,9 @@ struct CallbackOp<'a> {
 }
 
 /// Everything of an operation below its title: deprecation, description, security, servers,
-/// parameters, request body, responses, callbacks, extensions and a curl sample. Section
-/// headings are `<h{h}>`.
+/// parameters, request body, responses, callbacks, extensions and the request samples. Section
+/// headings are `<h{h}>`. On an operation's own page the samples and the responses' examples
+/// form a second pane (`two_pane`), beside the rest on wide screens and after it otherwise.
 #[derive(Template)]
 #[template(path = "pages/operation_body.html", escape = "engine")]
 struct OperationBody<'a> {
@@ -125,8 +126,12 @@ struct OperationBody<'a> {
     callbacks: Option<Vec<Link<'a>>>,
     /// `x-*` members: name and compact JSON.
     extensions: Vec<(&'a str, Html)>,
-    /// The curl sample (HTTP operations).
-    sample: Option<String>,
+    /// The request samples (HTTP operations): the document's own, then the generated ones.
+    samples: Vec<CodeSample>,
+    /// Whether the samples and the responses' examples are a pane of their own.
+    two_pane: bool,
+    /// Whether some response has an example (shown in the second pane).
+    response_examples: bool,
 }
 
 struct ParameterSection {
@@ -148,6 +153,8 @@ struct ResponseView<'a> {
     description: Option<Html>,
     headers: Html,
     content: Vec<MediaView<'a>>,
+    /// Whether some media type has an example (shown in the second pane, when there is one).
+    has_examples: bool,
 }
 
 /// One media type: its schema tree and examples.
@@ -155,6 +162,8 @@ struct MediaView<'a> {
     media_type: &'a str,
     tree: Option<Html>,
     examples: Html,
+    /// Whether the examples are shown in the second pane rather than here.
+    aside: bool,
 }
 
 pub(super) fn operation_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
@@ -247,9 +256,36 @@ fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8) -> Html {
             .collect(),
         callbacks: callbacks(c, op),
         extensions: extensions(doc, &op.source),
-        sample: (op.key.kind == OperationKind::Path).then(|| curl(c, op)),
+        samples: Vec::new(),
+        two_pane: false,
+        response_examples: false,
     };
-    tpl::render(&body, 8192)
+    let body = with_samples(c, op, body);
+    tpl::render(&body, 16384)
+}
+
+/// Adds the request samples of an HTTP operation; on its own page (`h == 2`) they and the
+/// responses' examples become the second pane.
+fn with_samples<'a>(
+    c: &Ctx<'a>,
+    op: &'a Operation,
+    mut body: OperationBody<'a>,
+) -> OperationBody<'a> {
+    if op.key.kind != OperationKind::Path {
+        return body;
+    }
+    body.samples = code_samples(c, op);
+    body.two_pane = body.h == 2;
+    if body.two_pane {
+        for r in &mut body.responses {
+            for m in &mut r.content {
+                m.aside = true;
+                r.has_examples |= !m.examples.is_empty();
+            }
+            body.response_examples |= r.has_examples;
+        }
+    }
+    body
 }
 
 /// The tags of the operation that have a group page, linked to it.
@@ -336,6 +372,7 @@ fn media<'a>(
                 media_type: mt,
                 tree,
                 examples,
+                aside: false,
             }
         })
         .collect()
@@ -381,6 +418,7 @@ fn response<'a>(c: &mut Ctx<'a>, status: &'a str, r: &'a Response, h: u8) -> Res
         description,
         headers: headers.finish(),
         content: media(c, &r.content, Mode::Response, swagger),
+        has_examples: false,
     }
 }
 
@@ -411,13 +449,16 @@ fn callbacks<'a>(c: &Ctx<'a>, op: &'a Operation) -> Option<Vec<Link<'a>>> {
     Some(links)
 }
 
-/// `x-*` members of an object (other than the ones shown elsewhere), as compact JSON.
+/// `x-*` members of an object (other than the ones shown elsewhere: `x-sunset`, the code
+/// samples), as compact JSON.
 fn extensions<'a>(doc: &'a Document, source: &Location) -> Vec<(&'a str, Html)> {
     let Some(o) = doc.value(source).and_then(V::as_object) else {
         return Vec::new();
     };
     o.iter()
-        .filter(|(k, _)| k.starts_with("x-") && *k != "x-sunset")
+        .filter(|(k, _)| {
+            k.starts_with("x-") && !matches!(*k, "x-sunset" | "x-codeSamples" | "x-code-samples")
+        })
         .map(|(k, v)| {
             let mut out = Out::new();
             schema::inline_value(v, &mut out);

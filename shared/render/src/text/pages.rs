@@ -467,4 +467,24 @@ fn operation(md: &mut Md<'_, '_>, op: &Operation) {
             md.line(&format!("- `{}`", code_text(name)));
         }
     }
+    if op.key.kind == OperationKind::Path {
+        request_sample(md, op);
+    }
+}
+
+/// The curl sample in a fenced block, the fence longer than any run of backquotes in it (the
+/// sample holds document text).
+fn request_sample(md: &mut Md<'_, '_>, op: &Operation) {
+    let sample = crate::pages::samples::curl_sample(md.c, op);
+    let mut longest = 0;
+    let mut run = 0;
+    for ch in sample.chars() {
+        run = if ch == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    md.heading(2, "Request sample");
+    md.line(&format!("{fence}shell"));
+    md.line(&sample);
+    md.line(&fence);
 }
