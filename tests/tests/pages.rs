@@ -370,7 +370,8 @@ fn operation_and_schema_pages_show_their_history_linked_to_the_change_pages() {
     );
 
     // The schema Pet changed in both releases.
-    let pet = page_of("/doc/pets/schema/");
+    let (s, _, pet) = site.get("/doc/pets/schema/Pet");
+    assert_eq!(s, 200);
     let h = history_text(&pet);
     assert!(h.contains("in 2.0.0") && h.contains("in 1.0.0"), "{h}");
 
