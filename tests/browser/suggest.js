@@ -60,14 +60,14 @@ async function checkView(browser, args, view, problems) {
   await field.click();
   await field.pressSequentially(args.query, { delay: 40 });
   const list = page.locator("#q ~ ul[role=listbox]");
-  await list.waitFor({ state: "visible", timeout: 10000 });
+  await list.waitFor({ state: "visible", timeout: 30000 });
   await page.waitForFunction(
     (expected) => {
       const first = document.querySelector("#q ~ ul[role=listbox] [role=option]");
       return first && first.textContent.includes(expected);
     },
     args.expected,
-    { timeout: 10000 },
+    { timeout: 30000 },
   );
   const state = await page.evaluate(() => {
     const input = document.querySelector("#q");
@@ -103,11 +103,11 @@ async function checkView(browser, args, view, problems) {
   }
   await field.press("Space");
   await field.press("Backspace");
-  await list.waitFor({ state: "visible", timeout: 10000 });
+  await list.waitFor({ state: "visible", timeout: 30000 });
   await field.press("ArrowDown");
   const active = await page.evaluate(() => document.querySelector("#q").getAttribute("aria-activedescendant"));
   if (!active) problems.push(`${where}: ArrowDown should choose a suggestion`);
-  await Promise.all([page.waitForURL((u) => u.pathname === args.path, { timeout: 10000 }), field.press("Enter")]);
+  await Promise.all([page.waitForURL((u) => u.pathname === args.path, { timeout: 30000 }), field.press("Enter")]);
   await context.close();
 }
 
