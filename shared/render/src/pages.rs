@@ -17,6 +17,7 @@ mod security;
 mod servers;
 mod tag;
 mod topic;
+mod try_it;
 
 use specpress_spec::{Document, V};
 

@@ -138,6 +138,7 @@ fn render_pages(doc_path: &Path, slug: &str, out: &Path) -> Vec<String> {
             scope: McpScope::Documentation,
             token: true,
         }),
+        try_it: Default::default(),
     };
     let pages: Vec<_> = site.pages().collect();
     let mut wanted = Vec::new();

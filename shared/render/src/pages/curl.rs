@@ -27,7 +27,12 @@ fn url_encode(s: &str, out: &mut String) {
 
 /// A sample value for a parameter: its example, else its schema's example, default or first
 /// enum value, else a placeholder.
-fn param_value(c: &Ctx<'_>, source: &Location, schema: Option<&Location>, name: &str) -> String {
+pub(super) fn param_value(
+    c: &Ctx<'_>,
+    source: &Location,
+    schema: Option<&Location>,
+    name: &str,
+) -> String {
     let doc = c.doc;
     let scalar = |v: V<'_>| -> Option<String> {
         match v.kind() {
@@ -219,7 +224,7 @@ pub(super) fn curl(c: &Ctx<'_>, op: &Operation) -> String {
     s
 }
 
-fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Location) -> Value {
+pub(super) fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Location) -> Value {
     let doc = c.doc;
     if let Some(src) = doc.value(source) {
         if let Some(x) = src.get("example") {
