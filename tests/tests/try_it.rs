@@ -51,6 +51,8 @@ impl Serve {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        // Waited for in `Drop`, and in the branch below when it does not start.
+        #[allow(clippy::zombie_processes)]
         let mut child = cmd.spawn().expect("specpress serve starts");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, rx) = mpsc::channel();
