@@ -145,6 +145,8 @@ pub struct CreateRequest {
 pub struct UpdateRequest {
     /// `public` or `private`.
     pub visibility: Option<String>,
+    /// `off`, `direct` or `proxy` (documentations only: `PATCH /hubs/{hub}` has its own body).
+    pub try_it: Option<String>,
 }
 
 /// 201 of `POST /hubs` and `POST /docs`: the token is shown here only.
@@ -174,6 +176,8 @@ pub struct DocOut {
     pub visibility: &'static str,
     /// What readers meet: `private` when the documentation or its hub is private, else `public`.
     pub effective_visibility: &'static str,
+    /// Whether readers may send requests from its operation pages: `off` (default), `direct` or `proxy`.
+    pub try_it: &'static str,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: time::OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]

@@ -10,7 +10,7 @@ use specpress_api::body::JsonBody;
 use specpress_api::urls::{PublicBase, diff_public_url, doc_public_url, preview_public_url};
 use specpress_api::{AppState, Result};
 use specpress_domain::DomainError;
-use specpress_domain::model::{Documentation, Preview, Visibility};
+use specpress_domain::model::{Documentation, Preview, TryIt, Visibility};
 use specpress_domain::usecases::deploy::{
     DeployInput, DeployOutcome, check_validation_target, deploy,
 };
@@ -186,16 +186,27 @@ fn visibility_of(v: Option<&str>) -> Result<Visibility> {
     }
 }
 
-/// The `visibility` a `PATCH` sets: required.
-pub(crate) fn required_visibility(req: &UpdateRequest) -> Result<Visibility> {
-    match req.visibility.as_deref() {
-        Some(v) => Ok(Visibility::parse("visibility", v)?),
-        None => Err(DomainError::invalid(
+/// What a documentation's `PATCH` sets: `visibility`, `try_it`, or both; at least one of them (an empty body is a
+/// 422, never a silent no-op). Both are checked before anything is changed.
+fn doc_changes(req: &UpdateRequest) -> Result<(Option<Visibility>, Option<TryIt>)> {
+    let visibility = req
+        .visibility
+        .as_deref()
+        .map(|v| Visibility::parse("visibility", v))
+        .transpose()?;
+    let try_it = req
+        .try_it
+        .as_deref()
+        .map(|v| TryIt::parse("try_it", v))
+        .transpose()?;
+    if visibility.is_none() && try_it.is_none() {
+        return Err(DomainError::invalid(
             "visibility",
-            "visibility is required (\"public\" or \"private\")",
+            "visibility (\"public\" or \"private\") or try_it (\"off\", \"direct\" or \"proxy\") is required",
         )
-        .into()),
+        .into());
     }
+    Ok((visibility, try_it))
 }
 
 /// `POST /hubs` (organization token): 201 `{id, slug, name, token}`.
@@ -271,6 +282,7 @@ fn doc_out(base: &str, d: Documentation, effective: Visibility) -> DocOut {
         hub_id: d.hub_id.map(|h| h.to_string()),
         default_branch: d.default_branch.to_string(),
         visibility: d.visibility.as_str(),
+        try_it: d.try_it.as_str(),
         created_at: d.created_at,
         modified_at: d.modified_at,
     }
@@ -289,8 +301,8 @@ pub async fn get_doc(
     Ok(Json(doc_out(&base, d, effective)))
 }
 
-/// `PATCH /docs/{doc}` `{"visibility": "public" | "private"}` (organization token, or its hub's token): 200 the
-/// documentation as changed.
+/// `PATCH /docs/{doc}` `{"visibility": "public" | "private", "try_it": "off" | "direct" | "proxy"}` (either or both;
+/// organization token, or its hub's token): 200 the documentation as changed.
 #[instrument(skip_all)]
 pub async fn update_doc(
     State(st): State<AppState>,
@@ -299,8 +311,14 @@ pub async fn update_doc(
     Path(doc): Path<String>,
     JsonBody(req): JsonBody<UpdateRequest>,
 ) -> Result<Json<DocOut>> {
-    let visibility = required_visibility(&req)?;
-    let d = manage::set_doc_visibility(st.store.as_ref(), &p, &doc, visibility, st.now()).await?;
+    let (visibility, try_it) = doc_changes(&req)?;
+    let mut d = manage::get_doc(st.store.as_ref(), &p, &doc).await?;
+    if let Some(v) = visibility {
+        d = manage::set_doc_visibility(st.store.as_ref(), &p, &doc, v, st.now()).await?;
+    }
+    if let Some(t) = try_it {
+        d = manage::set_doc_try_it(st.store.as_ref(), &p, &doc, t, st.now()).await?;
+    }
     let effective = manage::effective_visibility(st.store.as_ref(), &d).await?;
     Ok(Json(doc_out(&base, d, effective)))
 }

@@ -344,7 +344,7 @@ pub async fn sign_in_form(
 /// service's origin exactly (scheme, host and port), or, without `Origin`, `Sec-Fetch-Site` says `same-origin`.
 /// A post from another site, from a page served over another scheme, or with neither header is refused, so no
 /// other site can sign a reader in or out.
-fn same_origin(config: &ApiConfig, headers: &HeaderMap) -> bool {
+pub(crate) fn same_origin(config: &ApiConfig, headers: &HeaderMap) -> bool {
     let value = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     let fetch_site = value("sec-fetch-site");
     if fetch_site.is_some_and(|s| s != "same-origin") {

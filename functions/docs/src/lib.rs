@@ -18,6 +18,8 @@
 //!   `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET /hub/{hub}/sitemap.xml` (a sitemap index).
 //! - For agents ([`mcp`]): MCP servers (Streamable HTTP, stateless) at `/doc/{doc}/mcp`,
 //!   `/doc/{doc}/branches/{branch}/mcp` and `/hub/{hub}/mcp`.
+//! - "Try it" ([`try_it`]): `POST /doc/{doc}/try` and `/doc/{doc}/branches/{branch}/try`, the proxy of a documentation
+//!   whose owner set `try_it: proxy` (docs/try-it.md).
 //! - `GET /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
 //! - `GET /static/{file}`: the stylesheet and script of the pages (content-hashed names, cached for a year).
 //! - `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in ([`access`]). Every route sees its
@@ -45,6 +47,7 @@ mod reference;
 mod request;
 mod respond;
 mod search;
+mod try_it;
 
 use std::sync::Arc;
 
@@ -64,6 +67,10 @@ pub struct DocsState {
     pub(crate) mcp: Arc<mcp::McpService>,
     /// The per-client limit of MCP requests (`None`: disabled).
     pub(crate) mcp_limit: Option<Arc<specpress_api::limit::RateLimiter>>,
+    /// The per-client limit of "Try it" proxy requests (`None`: disabled).
+    pub(crate) try_limit: Option<Arc<specpress_api::limit::RateLimiter>>,
+    /// The client of the "Try it" proxy (`None`: it could not be built, logged; the proxy then answers 503).
+    pub(crate) try_client: Option<specpress_fetch::SafeClient>,
 }
 
 impl DocsState {
@@ -84,9 +91,31 @@ pub fn router(app: AppState) -> Router {
             app.settings.docs.mcp_rate_per_minute,
             app.settings.docs.mcp_burst,
         ),
+        try_limit: specpress_api::limit::RateLimiter::new(
+            app.settings.docs.try_rate_per_minute,
+            app.settings.docs.try_burst,
+        ),
+        try_client: try_client(&app),
         app,
         assets: Arc::new(specpress_render::asset_urls(headers::STATIC_PREFIX)),
     })
+}
+
+/// The client of the "Try it" proxy: public addresses only (loopback too when `SPECPRESS_ALLOW_LOOPBACK_URLS=true`,
+/// never inside Lambda), 10 s per request, answers cut at [`try_it::MAX_ANSWER_BYTES`].
+fn try_client(app: &AppState) -> Option<specpress_fetch::SafeClient> {
+    let policy = specpress_fetch::FetchPolicy {
+        allow_loopback: app.settings.webhooks.allow_loopback_urls,
+        max_body_bytes: try_it::MAX_ANSWER_BYTES,
+        ..specpress_fetch::FetchPolicy::default()
+    };
+    match specpress_fetch::SafeClient::new(policy) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            tracing::error!(error = %e.detail(), "the Try it client could not be built; the proxy answers 503");
+            None
+        }
+    }
 }
 
 /// The routes over a given state.
@@ -135,6 +164,8 @@ pub fn router_for(state: DocsState) -> Router {
         .route("/doc/{doc}/mcp", post(mcp::doc))
         .route("/doc/{doc}/branches/{branch}/mcp", post(mcp::branch))
         .route("/hub/{hub}/mcp", post(mcp::hub))
+        .route("/doc/{doc}/try", post(try_it::doc))
+        .route("/doc/{doc}/branches/{branch}/try", post(try_it::branch))
         .route("/preview/{id}", get(pages::preview_root))
         .route("/preview/{id}/{*rest}", get(pages::preview_path))
         .route("/static/{file}", get(headers::asset))

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use axum::http::HeaderMap;
-use specpress_domain::model::Version;
+use specpress_domain::model::{TryIt, Version};
 use specpress_engines::cpu::CpuGate;
 use specpress_reader::{DocView, Loaded, Missing, ReadError};
+use specpress_render::history::PageHistory;
 use specpress_render::{Lookup, MarkdownContext, PageKind, PageRef};
 
 use crate::DocsState;
@@ -95,10 +96,62 @@ pub async fn present(
         }
         None => None,
     };
-    let etag = v.add(page).etag();
+    let csp = (form == Form::Html)
+        .then(|| page_csp(view, &loaded, page_ref))
+        .flatten();
+    let etag = v
+        .add("try\0")
+        .add(view.doc.try_it.as_str())
+        .add(page)
+        .etag();
     if let Some(r) = not_modified(headers, &etag) {
-        return Ok(r);
+        return Ok(with_csp(r, csp));
     }
+    let answer = render(
+        st,
+        view,
+        (loaded, version),
+        page_ref,
+        form,
+        (origin, history),
+        &etag,
+    )
+    .await?;
+    Ok(with_csp(answer, csp))
+}
+
+/// The Content-Security-Policy of an operation page of a `direct` documentation: the pages' own, with the origins
+/// of the document's servers in `connect-src`, so the reader's browser may send the operation's request
+/// (docs/try-it.md). `None` for every other page, which keeps [`crate::headers::CSP`].
+fn page_csp(view: &DocView, loaded: &Loaded, page: PageRef) -> Option<String> {
+    let operation = loaded.site.info(page).kind == PageKind::Operation;
+    (operation && view.doc.try_it == TryIt::Direct).then(|| {
+        crate::try_it::origins::csp_with_connect(&crate::try_it::origins::server_origins(
+            loaded.doc.model(),
+        ))
+    })
+}
+
+/// `resp` with its own Content-Security-Policy when one is given (also on a 304: a cache updates the stored
+/// headers with the revalidation's).
+fn with_csp(mut resp: axum::response::Response, csp: Option<String>) -> axum::response::Response {
+    if let Some(v) = csp.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
+        resp.headers_mut()
+            .insert(axum::http::header::CONTENT_SECURITY_POLICY, v);
+    }
+    resp
+}
+
+/// The page in `form`, rendered on the CPU gate.
+async fn render(
+    st: &DocsState,
+    view: &DocView,
+    (loaded, version): (Arc<Loaded>, Version),
+    page_ref: PageRef,
+    form: Form,
+    (origin, history): (Option<String>, Option<PageHistory>),
+    etag: &str,
+) -> Answer {
     match form {
         Form::Html => {
             let mut chrome = Chrome::of_view(st, view, Some(&version));
@@ -116,13 +169,13 @@ pub async fn present(
                 })
                 .await
                 .map_err(|e| page_error(st, ReadError::Failed(e)))?;
-            Ok(html_page(html, &etag))
+            Ok(html_page(html, etag))
         }
         Form::Markdown => {
             let text = markdown(loaded, page_ref, view.base.clone(), view, &version)
                 .await
                 .map_err(|e| page_error(st, ReadError::Failed(e)))?;
-            Ok(revalidated(types::MARKDOWN, text, &etag))
+            Ok(revalidated(types::MARKDOWN, text, etag))
         }
     }
 }

@@ -354,6 +354,16 @@ impl OwnedMcp {
     }
 }
 
+/// The renderer's mode of a documentation's `try_it` setting.
+fn try_it_mode(setting: specpress_domain::model::TryIt) -> specpress_render::TryItMode {
+    use specpress_domain::model::TryIt;
+    match setting {
+        TryIt::Off => specpress_render::TryItMode::Off,
+        TryIt::Direct => specpress_render::TryItMode::Direct,
+        TryIt::Proxy => specpress_render::TryItMode::Proxy,
+    }
+}
+
 /// Everything a [`PageContext`] borrows, owned: built on the async side, lent to a render on the CPU gate.
 #[derive(Debug, Clone)]
 pub struct Chrome {
@@ -373,6 +383,8 @@ pub struct Chrome {
     /// The MCP server of the documentation or hub the page is about (the footer link, the home page's
     /// configuration).
     pub mcp: Option<OwnedMcp>,
+    /// Whether and how operation pages offer "Try it" (the documentation's `try_it`; off for everything else).
+    pub try_it: specpress_render::TryItMode,
 }
 
 impl Chrome {
@@ -390,6 +402,7 @@ impl Chrome {
             noindex: true,
             signed_in: crate::request::signed_in(),
             mcp: None,
+            try_it: specpress_render::TryItMode::Off,
         }
     }
 
@@ -439,6 +452,7 @@ impl Chrome {
             noindex: view.private,
             signed_in: crate::request::signed_in(),
             mcp: Some(OwnedMcp::of_view(view)),
+            try_it: try_it_mode(view.doc.try_it),
         }
     }
 
@@ -488,6 +502,7 @@ impl Chrome {
             noindex: self.noindex,
             session_href: self.signed_in.then_some(crate::request::SIGN_IN_PATH),
             mcp: self.mcp.as_ref().map(OwnedMcp::server),
+            try_it: self.try_it,
         };
         f(&ctx)
     }

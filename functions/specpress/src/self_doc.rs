@@ -66,6 +66,7 @@ async fn create(
         modified_at: now,
         never_subscribed: true,
         visibility: specpress_domain::model::Visibility::Public,
+        try_it: Default::default(),
     };
     // Its token is never shown: the operator gets one with `POST /docs/specpress-api/rotate_token`.
     let token = mint(TokenKind::Doc);

@@ -32,6 +32,11 @@ pub const DEFAULT_AUTH_FAILURE_BURST: u32 = 10;
 pub const DEFAULT_MCP_RATE_PER_MINUTE: u32 = 300;
 /// Default of `SPECPRESS_MCP_BURST`.
 pub const DEFAULT_MCP_BURST: u32 = 60;
+/// Default of `SPECPRESS_TRY_RATE_PER_MINUTE`: a person trying requests by hand sends a few a minute; 60 lets a
+/// page's reader click freely while one client cannot make the proxy a load generator.
+pub const DEFAULT_TRY_RATE_PER_MINUTE: u32 = 60;
+/// Default of `SPECPRESS_TRY_BURST`.
+pub const DEFAULT_TRY_BURST: u32 = 20;
 /// Default budget of the docs function's parsed-document cache.
 pub const DEFAULT_PAGE_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 /// Default budget of the docs function's search indexes.
@@ -173,6 +178,11 @@ pub struct DocsSettings {
     pub mcp_rate_per_minute: u32,
     /// `SPECPRESS_MCP_BURST`: MCP requests a client may make at once (default 60).
     pub mcp_burst: u32,
+    /// `SPECPRESS_TRY_RATE_PER_MINUTE`: requests a client regains per minute on the "Try it" proxy
+    /// (`POST /doc/{doc}/try`, default 60; 0 disables the limit).
+    pub try_rate_per_minute: u32,
+    /// `SPECPRESS_TRY_BURST`: "Try it" proxy requests a client may make at once (default 20).
+    pub try_burst: u32,
 }
 
 impl Default for DocsSettings {
@@ -182,6 +192,8 @@ impl Default for DocsSettings {
             search_cache_bytes: DEFAULT_SEARCH_CACHE_BYTES,
             mcp_rate_per_minute: DEFAULT_MCP_RATE_PER_MINUTE,
             mcp_burst: DEFAULT_MCP_BURST,
+            try_rate_per_minute: DEFAULT_TRY_RATE_PER_MINUTE,
+            try_burst: DEFAULT_TRY_BURST,
         }
     }
 }
@@ -371,6 +383,12 @@ impl Config {
             mcp_burst: env
                 .lenient("SPECPRESS_MCP_BURST", 1..=u32::MAX)
                 .unwrap_or(DEFAULT_MCP_BURST),
+            try_rate_per_minute: env
+                .lenient("SPECPRESS_TRY_RATE_PER_MINUTE", 0..=u32::MAX)
+                .unwrap_or(DEFAULT_TRY_RATE_PER_MINUTE),
+            try_burst: env
+                .lenient("SPECPRESS_TRY_BURST", 1..=u32::MAX)
+                .unwrap_or(DEFAULT_TRY_BURST),
         };
         let auth = AuthSettings {
             failure_rate_per_minute: env
@@ -461,6 +479,34 @@ mod tests {
         assert_eq!(c.docs.search_cache_bytes, 64 * 1024 * 1024);
         assert_eq!(c.auth.failure_rate_per_minute, 10);
         assert_eq!(c.auth.failure_burst, 10);
+    }
+
+    #[test]
+    fn the_try_it_proxy_limit_is_read_and_tolerates_malformed_values() {
+        let c = Config::from_lookup(Runtime::Lambda, lookup(&[])).expect("valid");
+        assert_eq!(
+            (c.docs.try_rate_per_minute, c.docs.try_burst),
+            (DEFAULT_TRY_RATE_PER_MINUTE, DEFAULT_TRY_BURST)
+        );
+        assert_eq!((DEFAULT_TRY_RATE_PER_MINUTE, DEFAULT_TRY_BURST), (60, 20));
+        let c = Config::from_lookup(
+            Runtime::Lambda,
+            lookup(&[
+                ("SPECPRESS_TRY_RATE_PER_MINUTE", "0"),
+                ("SPECPRESS_TRY_BURST", "5"),
+            ]),
+        )
+        .expect("valid");
+        assert_eq!((c.docs.try_rate_per_minute, c.docs.try_burst), (0, 5));
+        let c = Config::from_lookup(
+            Runtime::Lambda,
+            lookup(&[
+                ("SPECPRESS_TRY_RATE_PER_MINUTE", "often"),
+                ("SPECPRESS_TRY_BURST", "0"),
+            ]),
+        )
+        .expect("tolerated");
+        assert_eq!((c.docs.try_rate_per_minute, c.docs.try_burst), (60, 20));
     }
 
     #[test]

@@ -232,6 +232,50 @@ impl Visibility {
     }
 }
 
+/// Whether readers of a documentation's operation pages may send requests from them ("Try it", docs/try-it.md).
+///
+/// The default is [`TryIt::Off`]: sending requests is something an owner turns on knowingly, since
+/// [`TryIt::Proxy`] makes this service send requests to the document's servers on readers' behalf, and
+/// [`TryIt::Direct`] widens the pages' Content-Security-Policy to those servers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TryIt {
+    /// No form; nothing is sent (the default).
+    #[default]
+    Off,
+    /// The reader's browser sends the request itself (the API's CORS decides what it may read).
+    Direct,
+    /// The request goes through this service's proxy (`POST /doc/{doc}/try`), to the document's servers only.
+    Proxy,
+}
+
+impl TryIt {
+    /// Parses `off`, `direct` or `proxy` (exactly); a 422 naming `field` otherwise.
+    pub fn parse(field: &str, s: &str) -> Result<Self, DomainError> {
+        match s {
+            "off" => Ok(TryIt::Off),
+            "direct" => Ok(TryIt::Direct),
+            "proxy" => Ok(TryIt::Proxy),
+            _ => Err(DomainError::invalid(
+                field,
+                format!(
+                    "{field} must be \"off\", \"direct\" or \"proxy\", not '{}'",
+                    truncate(s, 40)
+                ),
+            )),
+        }
+    }
+
+    /// The wire form: `off`, `direct` or `proxy`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TryIt::Off => "off",
+            TryIt::Direct => "direct",
+            TryIt::Proxy => "proxy",
+        }
+    }
+}
+
 /// A hub groups documentations.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hub {
@@ -286,6 +330,9 @@ pub struct Documentation {
     /// Who may read its public pages (its hub's visibility applies as well: see [`Visibility`]).
     #[serde(default)]
     pub visibility: Visibility,
+    /// Whether its operation pages let readers send requests, and how ([`TryIt`]; `off` unless the owner sets it).
+    #[serde(default)]
+    pub try_it: TryIt,
 }
 
 /// A branch of a documentation and its head.
@@ -556,6 +603,17 @@ impl AnonymousSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn try_it_reads_its_three_words_exactly_and_is_off_by_default() {
+        assert_eq!(TryIt::default(), TryIt::Off);
+        for t in [TryIt::Off, TryIt::Direct, TryIt::Proxy] {
+            assert_eq!(TryIt::parse("try_it", t.as_str()).ok(), Some(t));
+        }
+        for bad in ["", "Proxy", "on", " off", "true"] {
+            assert!(TryIt::parse("try_it", bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn slug_parse_accepts_normalized_and_rejects_others() {

@@ -133,6 +133,9 @@ pub struct FetchedBody {
     pub bytes: Bytes,
     /// The URL the body came from (after redirects).
     pub final_url: Url,
+    /// The body was cut at `max_body_bytes` ([`SafeClient::send_truncating`] only; every other call refuses a
+    /// longer body with [`FetchError::BodyTooLarge`]).
+    pub truncated: bool,
 }
 
 impl FetchedBody {
@@ -193,6 +196,15 @@ const STACK_HEADERS: [&str; 8] = [
     "te",
     "proxy-connection",
 ];
+
+/// What a body longer than `max_body_bytes` gets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BodyCap {
+    /// [`FetchError::BodyTooLarge`].
+    Refuse,
+    /// Cut at the cap ([`FetchedBody::truncated`]).
+    Truncate,
+}
 
 /// The origin of a URL as [`SafeClient::send`] compares it: `scheme://host[:port]`, lowercase, the scheme's
 /// default port left out (the `url` crate normalises both).
@@ -444,7 +456,7 @@ impl SafeClient {
             let status = response.status();
             let is_redirect = matches!(status.as_u16(), 301 | 302 | 303 | 307 | 308);
             if !is_redirect || self.policy.max_redirects == 0 {
-                return self.read_body(response, current).await;
+                return self.read_body(response, current, BodyCap::Refuse).await;
             }
             hops += 1;
             if hops > self.policy.max_redirects {
@@ -486,6 +498,7 @@ impl SafeClient {
         &self,
         mut response: reqwest::Response,
         final_url: Url,
+        cap: BodyCap,
     ) -> Result<FetchedBody, FetchError> {
         let limit = self.policy.max_body_bytes;
         // Without content coding the declared length is the body length: refuse early. With
@@ -493,12 +506,14 @@ impl SafeClient {
         // below is the real guard.
         if let Some(declared) = response.content_length()
             && declared > limit
+            && cap == BodyCap::Refuse
         {
             return Err(FetchError::BodyTooLarge { limit });
         }
         let status = response.status();
         let headers = response.headers().clone();
         let mut body: Vec<u8> = Vec::new();
+        let mut truncated = false;
         while let Some(chunk) = response
             .chunk()
             .await
@@ -506,7 +521,15 @@ impl SafeClient {
         {
             let new_len = u64::try_from(body.len().saturating_add(chunk.len())).unwrap_or(u64::MAX);
             if new_len > limit {
-                return Err(FetchError::BodyTooLarge { limit });
+                if cap == BodyCap::Refuse {
+                    return Err(FetchError::BodyTooLarge { limit });
+                }
+                let room = usize::try_from(limit)
+                    .unwrap_or(usize::MAX)
+                    .saturating_sub(body.len());
+                body.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                truncated = true;
+                break;
             }
             body.extend_from_slice(&chunk);
         }
@@ -515,6 +538,7 @@ impl SafeClient {
             headers,
             bytes: Bytes::from(body),
             final_url,
+            truncated,
         })
     }
 
@@ -528,8 +552,30 @@ impl SafeClient {
         request: Outbound,
         allowed_origins: &[String],
     ) -> Result<FetchedBody, FetchError> {
+        self.send_with(request, allowed_origins, BodyCap::Refuse)
+            .await
+    }
+
+    /// [`SafeClient::send`], but a body longer than `max_body_bytes` is cut there (its first `max_body_bytes`
+    /// bytes, [`FetchedBody::truncated`] set) instead of refused: for showing an answer to a person (the "Try it"
+    /// proxy), where the start of a large answer is still worth reading. The download stops at the cap.
+    pub async fn send_truncating(
+        &self,
+        request: Outbound,
+        allowed_origins: &[String],
+    ) -> Result<FetchedBody, FetchError> {
+        self.send_with(request, allowed_origins, BodyCap::Truncate)
+            .await
+    }
+
+    async fn send_with(
+        &self,
+        request: Outbound,
+        allowed_origins: &[String],
+        cap: BodyCap,
+    ) -> Result<FetchedBody, FetchError> {
         let budget = self.policy.total_timeout;
-        match tokio::time::timeout(budget, self.send_inner(request, allowed_origins)).await {
+        match tokio::time::timeout(budget, self.send_inner(request, allowed_origins, cap)).await {
             Ok(result) => result,
             Err(_) => Err(FetchError::Timeout {
                 phase: TimeoutPhase::Total,
@@ -542,6 +588,7 @@ impl SafeClient {
         &self,
         request: Outbound,
         allowed_origins: &[String],
+        cap: BodyCap,
     ) -> Result<FetchedBody, FetchError> {
         let allowed = |url: &Url| -> Result<(), FetchError> {
             let origin = origin_of(url);
@@ -592,7 +639,7 @@ impl SafeClient {
                 .map_err(|e| self.map_error(e, &current))?;
             let status = response.status().as_u16();
             if !matches!(status, 301 | 302 | 303 | 307 | 308) || self.policy.max_redirects == 0 {
-                return self.read_body(response, current).await;
+                return self.read_body(response, current, cap).await;
             }
             hops += 1;
             if hops > self.policy.max_redirects {

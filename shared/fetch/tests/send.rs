@@ -166,6 +166,31 @@ async fn a_body_over_the_cap_is_an_error_not_a_truncated_answer() {
 }
 
 #[tokio::test]
+async fn send_truncating_keeps_the_first_bytes_of_a_body_over_the_cap_and_says_so() {
+    let server = serve(|_, s| reply(s, response(200, &[], &vec![b'x'; 64 * 1024]))).await;
+    let small = SafeClient::new(FetchPolicy {
+        allow_loopback: true,
+        max_body_bytes: 1024,
+        ..FetchPolicy::default()
+    })
+    .expect("client");
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let got = small
+        .send_truncating(post(server.url("/big")), &[origin])
+        .await
+        .expect("cut, not refused");
+    assert_eq!((got.status.as_u16(), got.bytes.len()), (200, 1024));
+    assert!(got.truncated);
+    let server = serve(|_, s| reply(s, response(200, &[], b"short"))).await;
+    let origin = format!("http://127.0.0.1:{}", server.port());
+    let got = small
+        .send_truncating(post(server.url("/short")), &[origin])
+        .await
+        .expect("sent");
+    assert_eq!((&got.bytes[..], got.truncated), (&b"short"[..], false));
+}
+
+#[tokio::test]
 async fn a_failure_s_detail_for_the_logs_never_carries_the_url_and_its_query() {
     // A closed port: the connection is refused, and the stack's message would name the whole URL.
     let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");

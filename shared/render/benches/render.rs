@@ -99,6 +99,7 @@ fn main() {
             noindex: false,
             session_href: None,
             mcp: None,
+            try_it: Default::default(),
         };
         let pages: Vec<_> = site.pages().collect();
         let mut times = Vec::with_capacity(pages.len());

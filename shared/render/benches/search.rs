@@ -120,6 +120,7 @@ fn main() {
             noindex: false,
             session_href: None,
             mcp: None,
+            try_it: Default::default(),
         };
         let mut answers = Vec::new();
         let mut searches = Vec::new();

@@ -188,6 +188,7 @@ fn full_ctx<'a>(urls: &'a specpress_render::AssetUrls, doc_name: &'a str) -> Pag
         noindex: false,
         session_href: None,
         mcp: None,
+        try_it: Default::default(),
     }
 }
 
@@ -204,6 +205,7 @@ fn bare_ctx(urls: &specpress_render::AssetUrls) -> PageContext<'_> {
         noindex: true,
         session_href: None,
         mcp: None,
+        try_it: Default::default(),
     }
 }
 

@@ -60,6 +60,7 @@ fn run(input: &Path, outdir: &Path, base: Option<&str>) -> Result<(), Box<dyn st
         noindex: true,
         session_href: None,
         mcp: None,
+        try_it: Default::default(),
     };
     let t = Instant::now();
     let (mut count, mut bytes) = (0usize, 0usize);

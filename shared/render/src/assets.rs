@@ -5,8 +5,15 @@ use std::sync::OnceLock;
 
 use sha2::{Digest, Sha256};
 
-const CSS: &str = include_str!("../assets/site.css");
-const JS: &str = include_str!("../assets/site.js");
+// The "Try it" panels' rules and script (pages/try_it.rs) ride along with the site's own: one file of each.
+const CSS: &str = concat!(
+    include_str!("../assets/site.css"),
+    include_str!("../assets/try.css")
+);
+const JS: &str = concat!(
+    include_str!("../assets/site.js"),
+    include_str!("../assets/try.js")
+);
 
 /// One static file.
 #[derive(Clone, Debug)]

@@ -148,6 +148,20 @@ pub struct PageContext<'a> {
     /// The MCP server of the documentation (branch) or hub the page is about: linked in the footer; its client
     /// configuration is shown on the home page when its absolute URL is given. `None` for other pages.
     pub mcp: Option<McpServer<'a>>,
+    /// Whether operation pages offer the "Try it" form, and how it sends (docs/try-it.md).
+    pub try_it: TryItMode,
+}
+
+/// How the "Try it" form of an operation page sends its request (the documentation owner's `try_it` setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TryItMode {
+    /// No form (the default).
+    #[default]
+    Off,
+    /// The reader's browser sends the request to the API itself.
+    Direct,
+    /// The form posts the request to the documentation's proxy (`{base}/try`).
+    Proxy,
 }
 
 /// One entry of the branch switcher.

@@ -17,6 +17,7 @@ mod security;
 mod servers;
 mod tag;
 mod topic;
+mod try_it;
 
 use specpress_spec::{Document, V};
 
@@ -52,7 +53,7 @@ impl Site {
                     Target::Home => home::home(&mut sctx, ctx),
                     Target::Topic(i) => topic::topic(&mut sctx, *i),
                     Target::Group(g) => tag::tag(&mut sctx, *g),
-                    Target::Operation(i) => operation::operation_page(&mut sctx, *i),
+                    Target::Operation(i) => operation::operation_page(&mut sctx, *i, ctx.try_it),
                     Target::Callback(o, c) => operation::callback_page(&mut sctx, *o, *c),
                     Target::SchemasIndex => schemas::schemas_index(&mut sctx),
                     Target::Schema(i) => schemas::schema_page(&mut sctx, *i),

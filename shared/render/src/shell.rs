@@ -55,6 +55,7 @@ pub fn site_page(
         noindex: true,
         session_href,
         mcp: None,
+        try_it: Default::default(),
     };
     layout(
         &ctx,

@@ -120,6 +120,7 @@ pub fn workflow_server_page(ctx: &WorkflowServerPage<'_>) -> String {
         noindex: false,
         session_href: None,
         mcp: None,
+        try_it: Default::default(),
     };
     let summary = format!(
         "MCP server {name}: its tools, their inputs and outputs, and how to connect an AI agent."

@@ -144,6 +144,7 @@ fn render_pages(
             scope: McpScope::Documentation,
             token: true,
         }),
+        try_it: Default::default(),
     };
     let pages: Vec<_> = site.pages().collect();
     let mut wanted = Vec::new();

@@ -144,6 +144,7 @@ pub fn doc_item(d: &Documentation, token: &str) -> Item {
     i.insert("created_at".into(), ts(d.created_at));
     i.insert("modified_at".into(), ts(d.modified_at));
     i.insert("visibility".into(), s(d.visibility.as_str()));
+    i.insert("try_it".into(), s(d.try_it.as_str()));
     i.insert("token_hash".into(), s(token));
     if d.never_subscribed {
         i.insert(
@@ -166,7 +167,16 @@ pub fn doc_from(i: &Item) -> Result<Documentation> {
         modified_at: get_ts(i, "modified_at")?,
         never_subscribed: get_bool(i, "never_subscribed"),
         visibility: visibility_from(i)?,
+        try_it: try_it_from(i)?,
     })
+}
+
+/// A documentation's `try_it` (`off` when absent: documentations stored before the setting existed).
+pub fn try_it_from(i: &Item) -> Result<TryIt> {
+    match opt_s(i, "try_it") {
+        None => Ok(TryIt::Off),
+        Some(v) => TryIt::parse("try_it", v),
+    }
 }
 
 // ---- branch ----

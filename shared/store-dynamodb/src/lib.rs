@@ -18,6 +18,7 @@ mod mcp_servers;
 pub mod queue_items;
 pub mod schema;
 mod sessions;
+mod settings;
 mod store;
 mod webhooks;
 

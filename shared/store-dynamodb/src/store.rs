@@ -606,44 +606,24 @@ impl DocStore for DynamoStore {
             .await?;
         doc_from(&item)
     }
-}
 
-impl DynamoStore {
-    /// Sets `visibility` and `modified_at` of an existing hub or documentation item and answers the item as stored
-    /// (`NotFound(missing)` when there is no such item: it is never created by this update).
-    async fn set_visibility(
+    async fn set_doc_try_it(
         &self,
-        pk: String,
-        sk: &str,
-        visibility: Visibility,
+        org: OrgId,
+        id: DocId,
+        try_it: TryIt,
         now: OffsetDateTime,
-        missing: &str,
-    ) -> Result<Item> {
-        let r = self
-            .client
-            .update_item()
-            .table_name(&self.table)
-            .key("pk", s(pk))
-            .key("sk", s(sk))
-            .update_expression("SET visibility = :v, modified_at = :t")
-            .condition_expression("attribute_exists(pk)")
-            .expression_attribute_values(":v", s(visibility.as_str()))
-            .expression_attribute_values(":t", ts(now))
-            .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
-            .send()
-            .await;
-        match r {
-            Ok(out) => out
-                .attributes
-                .ok_or_else(|| DomainError::unexpected("UpdateItem returned no attributes")),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-            {
-                Err(DomainError::NotFound(missing.into()))
-            }
-            Err(e) => Err(sdk("UpdateItem")(e)),
-        }
+    ) -> Result<Documentation> {
+        let item = self
+            .set_setting(
+                org_pk(org),
+                &doc_sk(id),
+                ("try_it", try_it.as_str()),
+                now,
+                "Documentation does not exist",
+            )
+            .await?;
+        doc_from(&item)
     }
 }
 

@@ -190,6 +190,7 @@ fn doc(org: OrgId, slug: &str, hub: Option<HubId>) -> Documentation {
         // As a documentation written before the flag existed: its events are always queued.
         never_subscribed: false,
         visibility: Visibility::Public,
+        try_it: Default::default(),
     }
 }
 

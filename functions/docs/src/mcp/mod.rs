@@ -84,7 +84,7 @@ pub enum Target {
 }
 
 /// Resolves a documentation's view for `reader`, or the 404 due.
-async fn doc_view(
+pub(crate) async fn doc_view(
     st: &DocsState,
     reader: &Reader,
     key: &str,

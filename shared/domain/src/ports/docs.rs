@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use crate::error::Result;
-use crate::model::{DocId, Documentation, HubId, OrgId, Slug, Visibility};
+use crate::model::{DocId, Documentation, HubId, OrgId, Slug, TryIt, Visibility};
 use crate::token::TokenHash;
 
 /// Documentations.
@@ -31,6 +31,15 @@ pub trait DocStore: Send + Sync {
         org: OrgId,
         id: DocId,
         visibility: Visibility,
+        now: OffsetDateTime,
+    ) -> Result<Documentation>;
+    /// Sets whether and how readers may send requests from its operation pages (and its `modified_at`) and answers
+    /// the documentation as stored; `NotFound` when absent.
+    async fn set_doc_try_it(
+        &self,
+        org: OrgId,
+        id: DocId,
+        try_it: TryIt,
         now: OffsetDateTime,
     ) -> Result<Documentation>;
 }

@@ -121,6 +121,7 @@ mod tests {
             modified_at: OffsetDateTime::UNIX_EPOCH,
             never_subscribed: true,
             visibility: crate::model::Visibility::Public,
+            try_it: Default::default(),
         }
     }
 

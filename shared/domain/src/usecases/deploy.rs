@@ -468,5 +468,6 @@ fn new_doc(
         modified_at: now,
         never_subscribed: true,
         visibility: Visibility::Public,
+        try_it: Default::default(),
     })
 }

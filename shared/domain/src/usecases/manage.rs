@@ -230,6 +230,7 @@ pub async fn create_doc(
         modified_at: now,
         never_subscribed: true,
         visibility,
+        try_it: Default::default(),
     };
     let token = mint(TokenKind::Doc);
     match store.create_doc(&doc, &token.hash).await {
@@ -317,6 +318,28 @@ pub async fn set_doc_visibility(
     store
         .set_doc_visibility(doc.org_id, doc.id, visibility, now)
         .await
+}
+
+/// Sets whether and how readers may send requests from a documentation's operation pages (`PATCH /docs/{doc}`
+/// `try_it`): like its visibility, an organization token or its hub's token (a documentation token may not turn on
+/// a proxy that sends requests from this service, 403).
+pub async fn set_doc_try_it(
+    store: &dyn Store,
+    p: &Principal,
+    key: &str,
+    try_it: TryIt,
+    now: OffsetDateTime,
+) -> Result<Documentation> {
+    let doc = resolve_doc(store, p, key.trim()).await?;
+    if let Scope::Doc(_) = p.scope {
+        return Err(DomainError::Forbidden(
+            "Changing a documentation's try_it takes an organization token or the token of its hub.".into(),
+        ));
+    }
+    if doc.try_it == try_it {
+        return Ok(doc);
+    }
+    store.set_doc_try_it(doc.org_id, doc.id, try_it, now).await
 }
 
 /// Sets who may read a hub's public page (`PATCH /hubs/{hub}`): an organization token or the hub's own token. A

@@ -8,6 +8,7 @@ use specpress_spec::{
 
 use askama::Template;
 
+use crate::TryItMode;
 use crate::html::{Html, Out};
 use crate::schema::{self, Ctx, Mode};
 use crate::tpl::{self, Link};
@@ -132,6 +133,8 @@ struct OperationBody<'a> {
     two_pane: bool,
     /// Whether some response has an example (shown in the second pane).
     response_examples: bool,
+    /// The "Try it" form (pages/try_it.rs), first in the second pane.
+    try_it: Option<Html>,
 }
 
 struct ParameterSection {
@@ -166,7 +169,7 @@ struct MediaView<'a> {
     aside: bool,
 }
 
-pub(super) fn operation_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
+pub(super) fn operation_page(c: &mut Ctx<'_>, i: u32, try_it: TryItMode) -> Option<Html> {
     let doc = c.doc;
     let (_, op) = doc.model().operations.get_index(i as usize)?;
     let title = crate::site::operation_title(
@@ -187,7 +190,7 @@ pub(super) fn operation_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
             .and_then(|v| v.get("x-beta"))
             .and_then(V::as_bool)
             == Some(true),
-        body: operation_body(c, op, 2),
+        body: operation_body(c, op, 2, try_it),
     };
     Some(tpl::render(&page, page.body.as_str().len() + 512))
 }
@@ -205,7 +208,7 @@ pub(super) fn callback_page(c: &mut Ctx<'_>, o: u32, cb: u32) -> Option<Html> {
             method: &cop.key.method,
             path: &cop.path,
             summary: cop.summary.as_deref(),
-            body: operation_body(c, cop, 3),
+            body: operation_body(c, cop, 3, TryItMode::Off),
         })
         .collect();
     let size = ops
@@ -224,7 +227,7 @@ pub(super) fn callback_page(c: &mut Ctx<'_>, o: u32, cb: u32) -> Option<Html> {
 
 /// The sections of an operation, computed in the order of the page (the schema trees share the
 /// page's row budget and expand each named schema once).
-fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8) -> Html {
+fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8, try_it: TryItMode) -> Html {
     let doc = c.doc;
     let description = op.description.as_deref().map(|d| md(d, h + 1));
     let security = op
@@ -259,8 +262,13 @@ fn operation_body<'a>(c: &mut Ctx<'a>, op: &'a Operation, h: u8) -> Html {
         samples: Vec::new(),
         two_pane: false,
         response_examples: false,
+        try_it: None,
     };
-    let body = with_samples(c, op, body);
+    let mut body = with_samples(c, op, body);
+    // The "Try it" form opens the second pane of an HTTP operation's own page, when the owner turned it on.
+    if body.two_pane {
+        body.try_it = super::try_it::try_it_panel(c, op, try_it);
+    }
     tpl::render(&body, 16384)
 }
 

@@ -102,6 +102,7 @@ impl Fixture {
             noindex: false,
             session_href: None,
             mcp: None,
+            try_it: Default::default(),
         }
     }
 }

@@ -313,7 +313,12 @@ fn depth(v: &Value) -> usize {
 
 /// A sample value for a parameter: its example, else its schema's example, default or first
 /// enum value, else a placeholder.
-fn param_value(c: &Ctx<'_>, source: &Location, schema: Option<&Location>, name: &str) -> String {
+pub(crate) fn param_value(
+    c: &Ctx<'_>,
+    source: &Location,
+    schema: Option<&Location>,
+    name: &str,
+) -> String {
     let doc = c.doc;
     let p = doc.value(source);
     if let Some(s) = p.and_then(|p| p.get("example")).and_then(scalar) {
@@ -369,7 +374,7 @@ fn schema_value(v: V<'_>) -> Option<String> {
 
 /// The body's example: the media type's `example`, else its first named example's value, else
 /// one generated from the schema.
-fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Location) -> Value {
+pub(crate) fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Location) -> Value {
     let doc = c.doc;
     if let Some(src) = doc.value(source) {
         if let Some(x) = src.get("example") {
