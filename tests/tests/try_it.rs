@@ -209,6 +209,8 @@ async fn pet(
         [
             ("x-served-by", "local-api"),
             ("set-cookie", "api=1; Path=/"),
+            // A reader's browser may read the answer in `direct` mode (the API's CORS policy, not ours).
+            ("access-control-allow-origin", "*"),
         ],
         axum::Json(json!({"method": method.as_str(), "query": query, "body": body})),
     )
@@ -557,4 +559,67 @@ fn a_direct_documentation_s_operation_pages_name_exactly_its_servers_in_connect_
     );
     let (_, home_csp, _) = site.get("/doc/pets");
     assert_eq!(connect_src(&home_csp), "connect-src 'self'");
+}
+
+/// A reader sends an operation's request from its page in headless Chromium (light desktop, dark phone), through the
+/// proxy and then from the browser itself: the form's answer shows the local API's status, headers and body as text,
+/// no CSP report (in `direct` mode the page's `connect-src` must name the API), and axe finds nothing with it open.
+#[test]
+fn a_reader_sends_the_operation_from_its_page_in_headless_chromium_through_the_proxy_and_directly()
+{
+    let Some(tools) = specpress_e2e::browser::tools() else {
+        return;
+    };
+    let (api, seen) = local_api();
+    let site = Serve::start(&[
+        ("SPECPRESS_ALLOW_LOOPBACK_URLS", "true"),
+        ("SPECPRESS_TRY_BURST", "100"),
+    ]);
+    site.publish("pets", None, &definition(&[&format!("{api}/v1")]));
+    let (_, _, home) = site.get("/doc/pets");
+    let operation = home
+        .split("href=\"")
+        .filter_map(|s| s.split('"').next())
+        .find(|l| l.starts_with("/doc/pets/operation/operation-get-pets-id"))
+        .expect("the page of GET /pets/{id}")
+        .to_owned();
+    let out = temp_dir();
+    let keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(PathBuf::from);
+    for (mode, value) in [("proxy", "42"), ("direct", "43")] {
+        let (s, _) = site.patch("pets", json!({"try_it": mode}));
+        assert_eq!(s, 200);
+        let dir = keep
+            .clone()
+            .unwrap_or_else(|| out.path().to_path_buf())
+            .join(mode);
+        std::fs::create_dir_all(&dir).expect("screenshot folder");
+        let run = Command::new("node")
+            .arg(specpress_e2e::repo_root().join("tests/browser/try.js"))
+            .arg("--out")
+            .arg(&dir)
+            .arg(format!("{}{operation}", site.base))
+            .args(["id", value, "203", "\"method\":\"GET\""])
+            .env("SPECPRESS_CHROMIUM", &tools.0)
+            .env("SPECPRESS_NODE_MODULES", &tools.1)
+            .output()
+            .expect("node runs");
+        assert!(
+            run.status.success(),
+            "{mode}: {}\n{}",
+            String::from_utf8_lossy(&run.stdout),
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert!(dir.join("try--light-desktop.png").is_file());
+        let calls = seen.0.lock().map(|s| s.len()).unwrap_or(0);
+        let wanted = format!("GET /v1/pets/{value}");
+        let got = seen
+            .0
+            .lock()
+            .map(|s| s.iter().filter(|(what, _, _)| *what == wanted).count())
+            .unwrap_or(0);
+        assert_eq!(
+            got, 2,
+            "{mode}: one request per view reached the API ({calls} in all)"
+        );
+    }
 }
