@@ -143,10 +143,18 @@ pub struct CreateRequest {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateRequest {
-    /// `public` or `private`.
-    pub visibility: Option<String>,
-    /// `off`, `direct` or `proxy` (documentations only: `PATCH /hubs/{hub}` has its own body).
-    pub try_it: Option<String>,
+    /// `public` or `private`; `Some(None)` when the body sent `null` (refused: the schema allows no `null`).
+    #[serde(default, deserialize_with = "present")]
+    pub visibility: Option<Option<String>>,
+    /// `off`, `direct` or `proxy` (documentations only: `PATCH /hubs/{hub}` has its own body); `Some(None)` for
+    /// `null`, as above.
+    #[serde(default, deserialize_with = "present")]
+    pub try_it: Option<Option<String>>,
+}
+
+/// A member that is present, even as `null`, is `Some` (absent is `None`, by `default`).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
 }
 
 /// 201 of `POST /hubs` and `POST /docs`: the token is shown here only.

@@ -186,19 +186,24 @@ fn visibility_of(v: Option<&str>) -> Result<Visibility> {
     }
 }
 
+/// A setting sent as `null`: a 422 naming it (leaving a member out keeps the setting; `null` is no value of it).
+fn not_null<'a>(field: &str, value: &'a Option<String>) -> Result<&'a str> {
+    value
+        .as_deref()
+        .ok_or_else(|| DomainError::invalid(field, format!("{field} cannot be null")).into())
+}
+
 /// What a documentation's `PATCH` sets: `visibility`, `try_it`, or both; at least one of them (an empty body is a
 /// 422, never a silent no-op). Both are checked before anything is changed.
 fn doc_changes(req: &UpdateRequest) -> Result<(Option<Visibility>, Option<TryIt>)> {
-    let visibility = req
-        .visibility
-        .as_deref()
-        .map(|v| Visibility::parse("visibility", v))
-        .transpose()?;
-    let try_it = req
-        .try_it
-        .as_deref()
-        .map(|v| TryIt::parse("try_it", v))
-        .transpose()?;
+    let visibility = match &req.visibility {
+        None => None,
+        Some(v) => Some(Visibility::parse("visibility", not_null("visibility", v)?)?),
+    };
+    let try_it = match &req.try_it {
+        None => None,
+        Some(v) => Some(TryIt::parse("try_it", not_null("try_it", v)?)?),
+    };
     if visibility.is_none() && try_it.is_none() {
         return Err(DomainError::invalid(
             "visibility",
