@@ -5,18 +5,12 @@ mod common;
 
 use std::sync::Arc;
 
-use common::Requests;
 use specpress_domain::model::Bundle;
 use specpress_domain::ports::NoPublisher;
-use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
-use specpress_domain::usecases::manage;
 use specpress_domain::usecases::public::Reader;
 use specpress_engines::engine::Engines;
-use specpress_local::embedded::{Embedded, Storage, Transport};
 use specpress_reader::{Budgets, Library};
-use specpress_store_dynamodb::DynamoStore;
-use time::OffsetDateTime;
 
 fn fixture(name: &str) -> String {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
@@ -25,30 +19,13 @@ fn fixture(name: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_fresh_process_reads_a_history_from_stored_digests_without_diffing() {
-    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
-        .await
-        .expect("engine starts");
-    let requests = Requests::default();
-    let base = engine.in_process_client().await;
-    let conf = base
-        .config()
-        .to_builder()
-        .interceptor(requests.clone())
-        .build();
-    let client = aws_sdk_dynamodb::Client::from_conf(conf);
-    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
-        .await
-        .expect("table");
-    let store: Arc<dyn specpress_domain::ports::Store> =
-        Arc::new(DynamoStore::new(client, "specpress"));
-    let now = OffsetDateTime::now_utc();
-    let (org, _) = manage::create_org(store.as_ref(), "Org", now)
-        .await
-        .expect("org");
-    let p = Principal {
-        org_id: org.id,
-        scope: Scope::Org,
-    };
+    let world = common::World::start().await;
+    let (requests, store, p, now) = (
+        world.requests.clone(),
+        world.store.clone(),
+        world.p.clone(),
+        world.now,
+    );
     // Three releases: GET /pets changes in the second (a parameter becomes required) and back in the third.
     for file in ["petstore.yaml", "petstore-v2.yaml", "petstore.yaml"] {
         let input = DeployInput {
@@ -125,30 +102,13 @@ async fn a_fresh_process_reads_a_history_from_stored_digests_without_diffing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_branchs_history_index_is_read_once_per_head_and_answers_every_page_from_memory() {
-    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
-        .await
-        .expect("engine starts");
-    let requests = Requests::default();
-    let base = engine.in_process_client().await;
-    let conf = base
-        .config()
-        .to_builder()
-        .interceptor(requests.clone())
-        .build();
-    let client = aws_sdk_dynamodb::Client::from_conf(conf);
-    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
-        .await
-        .expect("table");
-    let store: Arc<dyn specpress_domain::ports::Store> =
-        Arc::new(DynamoStore::new(client, "specpress"));
-    let now = OffsetDateTime::now_utc();
-    let (org, _) = manage::create_org(store.as_ref(), "Org", now)
-        .await
-        .expect("org");
-    let p = Principal {
-        org_id: org.id,
-        scope: Scope::Org,
-    };
+    let world = common::World::start().await;
+    let (requests, store, p, now) = (
+        world.requests.clone(),
+        world.store.clone(),
+        world.p.clone(),
+        world.now,
+    );
     for file in ["petstore.yaml", "petstore-v2.yaml", "petstore.yaml"] {
         let input = DeployInput {
             documentation: "pets".into(),

@@ -3,45 +3,20 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::Requests;
-
 use specpress_domain::model::Visibility;
-use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::manage;
 use specpress_domain::usecases::public::Reader;
-use specpress_local::embedded::{Embedded, Storage, Transport};
 use specpress_reader::{Budgets, Library, Missing, ReadError};
-use specpress_store_dynamodb::DynamoStore;
-use time::OffsetDateTime;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_not_found_of_a_documentation_costs_the_same_storage_requests() {
-    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
-        .await
-        .expect("engine starts");
-    let requests = Requests::default();
-    let base = engine.in_process_client().await;
-    let conf = base
-        .config()
-        .to_builder()
-        .interceptor(requests.clone())
-        .build();
-    let client = aws_sdk_dynamodb::Client::from_conf(conf);
-    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
-        .await
-        .expect("table");
-    let store: Arc<dyn specpress_domain::ports::Store> =
-        Arc::new(DynamoStore::new(client, "specpress"));
-    let now = OffsetDateTime::now_utc();
-    let (org, _) = manage::create_org(store.as_ref(), "Org", now)
-        .await
-        .expect("org");
-    let p = Principal {
-        org_id: org.id,
-        scope: Scope::Org,
-    };
+    let world = common::World::start().await;
+    let (requests, store, p, now) = (
+        world.requests.clone(),
+        world.store.clone(),
+        world.p.clone(),
+        world.now,
+    );
     let hub = |slug: &'static str, v| {
         let store = store.clone();
         let p = p.clone();
