@@ -20,8 +20,9 @@
 //! * **Loopback** is refused unless [`FetchPolicy::allow_loopback`] is set (services set it from
 //!   `SPECPRESS_ALLOW_LOOPBACK_URLS=true`, for local development and tests). It never unlocks
 //!   private, link-local or any other range, and it is ignored inside AWS Lambda (detected by
-//!   `AWS_LAMBDA_RUNTIME_API`), where loopback is the runtime API: a misconfigured deployment
-//!   cannot expose it. [`SafeClient::policy`] shows the effective setting.
+//!   its reserved variables, [`is_real_lambda`]), where loopback is the runtime API: a misconfigured
+//!   deployment cannot expose it. Under a local emulator (`cargo lambda watch`, scripts/aws-local.sh)
+//!   the switch works. [`SafeClient::policy`] shows the effective setting.
 //! * **Ports**: any port is allowed. The address check is what keeps requests off internal
 //!   services; on a public host a non-default port is legitimate (dev servers, `:8443` webhook
 //!   receivers). Restricting to 80/443 would break those users without adding protection to our
@@ -76,9 +77,31 @@ pub fn allow_loopback_from_env_value(value: Option<&str>) -> bool {
     value.is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
 }
 
-/// Whether this process is an AWS Lambda function (the runtime sets `AWS_LAMBDA_RUNTIME_API`).
+/// Whether this process is an AWS Lambda function on AWS, where `allow_loopback` is ignored: see [`is_real_lambda`].
 fn running_in_lambda() -> bool {
-    std::env::var_os("AWS_LAMBDA_RUNTIME_API").is_some()
+    is_real_lambda(
+        std::env::var("AWS_LAMBDA_RUNTIME_API").ok().as_deref(),
+        std::env::var("AWS_EXECUTION_ENV").ok().as_deref(),
+    )
+}
+
+/// Whether a process with these variables runs on AWS Lambda itself rather than under a local emulator.
+///
+/// On Lambda the runtime sets `AWS_LAMBDA_RUNTIME_API` to `host:port` (`127.0.0.1:9001`) and `AWS_EXECUTION_ENV`
+/// (`AWS_Lambda_provided.al2023`); both are reserved, so a function's configuration cannot set or change them.
+/// `cargo lambda watch` (scripts/aws-local.sh) gives a URL with a path (`http://127.0.0.1:9000/.rt/docs`) and no
+/// `AWS_EXECUTION_ENV`. Only that combination counts as an emulator: anything else with a runtime API is Lambda, so a
+/// deployment cannot unlock loopback by its own settings.
+pub fn is_real_lambda(runtime_api: Option<&str>, execution_env: Option<&str>) -> bool {
+    let Some(api) = runtime_api else {
+        return false;
+    };
+    let emulator = execution_env.is_none_or(str::is_empty)
+        && api.split_once("://").is_some_and(|(_, rest)| {
+            rest.split_once('/')
+                .is_some_and(|(_, path)| !path.is_empty())
+        });
+    !emulator
 }
 
 /// Limits and switches of a [`SafeClient`].

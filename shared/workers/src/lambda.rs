@@ -37,12 +37,51 @@ impl std::fmt::Debug for Handler {
     }
 }
 
+/// Lambda's longest function timeout (15 minutes): no real invocation deadline lies further ahead.
+pub const MAX_LAMBDA_TIMEOUT: Duration = Duration::from_secs(900);
+
+/// The budget assumed when an invocation's deadline cannot be real: the template's timeout of the delivery
+/// function (60 s), or `SPECPRESS_LOCAL_FUNCTION_TIMEOUT` seconds, which scripts/aws-local.sh sets from the template.
+pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Converts the invocation's deadline (wall clock) to an [`Instant`].
+///
+/// A deadline already past when the invocation starts, or more than [`MAX_LAMBDA_TIMEOUT`] ahead, cannot come from
+/// Lambda (local emulators have sent a deadline in 1970, which made every record look out of time and handed the
+/// whole batch back, forever): it is logged and replaced by now + the fallback budget.
 pub fn deadline_instant(deadline: SystemTime) -> Instant {
-    let remaining = deadline
-        .duration_since(SystemTime::now())
-        .unwrap_or(Duration::ZERO);
-    Instant::now() + remaining
+    let fallback = std::env::var("SPECPRESS_LOCAL_FUNCTION_TIMEOUT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| (1..=900).contains(s))
+        .map_or(FALLBACK_TIMEOUT, Duration::from_secs);
+    deadline_from(deadline, SystemTime::now(), Instant::now(), fallback)
+}
+
+/// [`deadline_instant`] with the clocks and the fallback given (tested without waiting).
+pub fn deadline_from(
+    deadline: SystemTime,
+    now: SystemTime,
+    now_instant: Instant,
+    fallback: Duration,
+) -> Instant {
+    match deadline.duration_since(now) {
+        Ok(remaining)
+            if !remaining.is_zero() && remaining <= MAX_LAMBDA_TIMEOUT + Duration::from_secs(5) =>
+        {
+            now_instant + remaining
+        }
+        _ => {
+            tracing::warn!(
+                deadline_ms = deadline
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis()),
+                fallback_secs = fallback.as_secs(),
+                "the invocation deadline cannot be real (past, or beyond Lambda's 15 minutes); using the fallback budget"
+            );
+            now_instant + fallback
+        }
+    }
 }
 
 /// Handles one SQS batch: an SQS batch in, a partial batch response out.
@@ -163,4 +202,45 @@ pub async fn sweep_once(
         tracing::info!(events = sent, "outbox sweeper re-sent events");
     }
     Ok(sent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(now: SystemTime, deadline: SystemTime) -> Duration {
+        let base = Instant::now();
+        deadline_from(deadline, now, base, Duration::from_secs(60)) - base
+    }
+
+    #[test]
+    fn a_real_deadline_is_kept() {
+        let now = SystemTime::now();
+        assert_eq!(
+            at(now, now + Duration::from_secs(29)),
+            Duration::from_secs(29)
+        );
+        assert_eq!(
+            at(now, now + Duration::from_secs(900)),
+            Duration::from_secs(900)
+        );
+    }
+
+    #[test]
+    fn a_deadline_that_cannot_be_real_gets_the_fallback_budget() {
+        let now = SystemTime::now();
+        // The emulator's deadline in 1970.
+        assert_eq!(at(now, SystemTime::UNIX_EPOCH), Duration::from_secs(60));
+        // Already past, or exactly now.
+        assert_eq!(
+            at(now, now - Duration::from_secs(1)),
+            Duration::from_secs(60)
+        );
+        assert_eq!(at(now, now), Duration::from_secs(60));
+        // Beyond Lambda's 15 minutes.
+        assert_eq!(
+            at(now, now + Duration::from_secs(3600)),
+            Duration::from_secs(60)
+        );
+    }
 }
