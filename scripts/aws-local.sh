@@ -6,6 +6,11 @@
 # template's own definitions), the SQS event source of webhook-delivery and the sweeper's schedule
 # (scripts/aws_local.py), and an organization token minted with `specpress admin mint-org-token`.
 #
+# Requests reach the functions as on AWS: API Gateway's part (routing with the template's routes, payload format 2.0
+# events, its 10 MB / 6 MB / 30 s limits and answers, the 2.0 response mapping) is scripts/aws_local.py front on
+# AWS_LOCAL_PORT; it invokes each function through cargo lambda's Invoke API. cargo lambda's own function URLs (same
+# route table) stay on its port, printed as `lambda:`.
+#
 # Usage: scripts/aws-local.sh
 #   Prints `base: <URL>` and `token: <organization token>` once every function answers; runs until interrupted
 #   (Ctrl-C), then stops everything it started.
@@ -75,28 +80,34 @@ log "table $SPECPRESS_TABLE, queue $SPECPRESS_QUEUE_URL"
 
 TOKEN=$("$TARGET/debug/specpress" admin mint-org-token --table "$SPECPRESS_TABLE" --name "Local organization" | tail -n 1)
 
+# The Lambda emulator listens on a port of its own; API Gateway's part (the front, scripts/aws_local.py front) on
+# $PORT: the base users and bump-cli talk to.
+LAMBDA_PORT="${AWS_LOCAL_LAMBDA_PORT:-$(free_port)}"
+EMULATOR="http://127.0.0.1:$LAMBDA_PORT"
 BASE="http://127.0.0.1:$PORT"
 if [ "${AWS_LOCAL_RELOAD:-0}" = "1" ]; then
   # Development: cargo lambda builds each function on its first request and rebuilds it when its code changes.
-  setsid cargo lambda watch --disable-cors --invoke-address 127.0.0.1 --invoke-port "$PORT" \
+  setsid cargo lambda watch --disable-cors --invoke-address 127.0.0.1 --invoke-port "$LAMBDA_PORT" \
     --env-file "$STATE/functions.env" >"$STATE/watch.log" 2>&1 &
   pids+=($!)
 else
   # Default: cargo lambda provides the Lambda runtime API, the function URLs and the route table; each function is
   # the binary built above, started as Lambda starts it (its name, memory and the runtime API in the environment),
   # so a run builds nothing more and a process's start is measurable (docs/performance.md, cold starts).
-  setsid cargo lambda watch --only-lambda-apis --disable-cors --invoke-address 127.0.0.1 --invoke-port "$PORT" \
+  setsid cargo lambda watch --only-lambda-apis --disable-cors --invoke-address 127.0.0.1 --invoke-port "$LAMBDA_PORT" \
     --env-file "$STATE/functions.env" >"$STATE/watch.log" 2>&1 &
   pids+=($!)
-  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.2; done
+  for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$LAMBDA_PORT") 2>/dev/null && break; sleep 0.2; done
   while read -r fn memory timeout; do
     AWS_LAMBDA_FUNCTION_NAME="$fn" AWS_LAMBDA_FUNCTION_VERSION=1 AWS_LAMBDA_FUNCTION_MEMORY_SIZE="$memory" \
-      AWS_LAMBDA_RUNTIME_API="http://127.0.0.1:$PORT/.rt/$fn" SPECPRESS_LOCAL_FUNCTION_TIMEOUT="$timeout" \
+      AWS_LAMBDA_RUNTIME_API="$EMULATOR/.rt/$fn" SPECPRESS_LOCAL_FUNCTION_TIMEOUT="$timeout" \
       setsid "$TARGET/debug/$fn" >"$STATE/$fn.log" 2>&1 &
     pids+=($!)
   done <"$STATE/functions.txt"
 fi
 WATCH_PID="${pids[1]}"
+setsid "$PY" -u scripts/aws_local.py front --invoke "$EMULATOR" --port "$PORT" >"$STATE/front.log" 2>&1 &
+pids+=($!)
 
 # Every function answers before the base is printed: an HTTP function through one of its routes (an answer that
 # carries our x-request-id, not an emulator error), the others through the Invoke API.
@@ -116,18 +127,19 @@ done
 for fn in webhook-delivery outbox-sweeper; do
   if [ "$fn" = webhook-delivery ]; then event='{"Records":[]}'; else event='{"source":"aws.events","detail-type":"Scheduled Event","detail":{}}'; fi
   until curl -sf -o /dev/null --max-time 120 -X POST -H 'content-type: application/json' -d "$event" \
-    "$BASE/2015-03-31/functions/$fn/invocations"; do
+    "$EMULATOR/2015-03-31/functions/$fn/invocations"; do
     if [ $SECONDS -gt $deadline ]; then log "$fn does not answer (see $STATE)"; exit 1; fi
     sleep 1
   done
 done
 
-setsid "$PY" -u scripts/aws_local.py events --endpoint "$ENDPOINT" --invoke "$BASE" \
+setsid "$PY" -u scripts/aws_local.py events --endpoint "$ENDPOINT" --invoke "$EMULATOR" \
   --resources-file "$STATE/resources.json" --schedule-seconds "${AWS_LOCAL_SCHEDULE_SECONDS:-0}" \
   >"$STATE/events.log" 2>&1 &
 pids+=($!)
 
 echo "base: $BASE"
+echo "lambda: $EMULATOR"
 echo "token: $TOKEN"
 log "running; logs in $STATE; Ctrl-C stops everything"
 while true; do

@@ -6,6 +6,7 @@ Subcommands:
               environment (the template's Globals and per-function variables, resolved) to an env file
   routes      check that Cargo.toml's `cargo lambda watch` route table sends every (method, path) to the function
               API Gateway would (exit 1 naming each difference)
+  front       API Gateway in front of the functions (payload format 2.0, its limits and answers), see cmd_front
   events      the event sources of the non-HTTP functions: the SQS queue -> webhook-delivery (batches of 10,
               ReportBatchItemFailures, visibility and the queue's redrive policy left to SQS itself) and the
               outbox sweeper's schedule, both invoked through the emulator's Invoke API
@@ -27,6 +28,7 @@ import sys
 import time
 import tomllib
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -507,6 +509,200 @@ def cmd_events(args) -> int:
     return 0
 
 
+
+# -------------------------------------------------------------------------------------------------------------- front
+
+# API Gateway's and Lambda's published quotas (docs/limits.md, "On AWS").
+APIGW_MAX_REQUEST_BYTES = 10 * 1024 * 1024
+LAMBDA_MAX_PAYLOAD_BYTES = 6 * 1024 * 1024
+APIGW_TIMEOUT_SECONDS = 30
+
+_TEXT_TYPES = re.compile(
+    r"^(text/|application/(json|xml|javascript|x-www-form-urlencoded|yaml|x-yaml)|[^;]*\+(json|xml))", re.I)
+
+
+def _is_text(headers) -> bool:
+    """HTTP APIs pass a body as text only when it is text: a text media type and no Content-Encoding; anything
+    else is base64 (`isBase64Encoded: true`)."""
+    if headers.get("Content-Encoding"):
+        return False
+    return bool(_TEXT_TYPES.match(headers.get("Content-Type") or ""))
+
+
+def http_event(method: str, target: str, headers, body: bytes, client_ip: str, route_key: str) -> dict:
+    """An API Gateway HTTP API (payload format 2.0) event, as API Gateway builds it."""
+    path, _, query = target.partition("?")
+    joined: dict[str, str] = {}
+    cookies = []
+    for name, value in headers.items():
+        lname = name.lower()
+        if lname == "cookie":
+            cookies.extend(c.strip() for c in value.split(";") if c.strip())
+            continue
+        joined[lname] = f"{joined[lname]},{value}" if lname in joined else value
+    host = joined.get("host", "localhost")
+    joined["x-forwarded-for"] = client_ip
+    joined["x-forwarded-proto"] = "http"
+    joined["x-forwarded-port"] = host.rsplit(":", 1)[1] if ":" in host else "80"
+    joined["x-amzn-trace-id"] = f"Root=1-{int(time.time()):08x}-{secrets.token_hex(12)}"
+    now = time.time()
+    event = {
+        "version": "2.0",
+        "routeKey": route_key,
+        "rawPath": path,
+        "rawQueryString": query,
+        "headers": joined,
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "local",
+            "domainName": host.split(":")[0],
+            "domainPrefix": host.split(".")[0].split(":")[0],
+            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": client_ip,
+                     "userAgent": joined.get("user-agent", "")},
+            "requestId": secrets.token_urlsafe(12),
+            "routeKey": route_key,
+            "stage": "$default",
+            "time": time.strftime("%d/%b/%Y:%H:%M:%S +0000", time.gmtime(now)),
+            "timeEpoch": int(now * 1000),
+        },
+        "isBase64Encoded": False,
+    }
+    if cookies:
+        event["cookies"] = cookies
+    if query:
+        params: dict[str, str] = {}
+        for part in query.split("&"):
+            k, _, v = part.partition("=")
+            k, v = urllib.parse.unquote_plus(k), urllib.parse.unquote_plus(v)
+            params[k] = f"{params[k]},{v}" if k in params else v
+        event["queryStringParameters"] = params
+    if body:
+        if _is_text(headers):
+            try:
+                event["body"] = body.decode("utf-8")
+            except UnicodeDecodeError:
+                event["body"] = base64.b64encode(body).decode()
+                event["isBase64Encoded"] = True
+        else:
+            event["body"] = base64.b64encode(body).decode()
+            event["isBase64Encoded"] = True
+    return event
+
+
+def cmd_front(args) -> int:
+    """API Gateway in front of the functions: routes (Cargo.toml's table, the one `cargo lambda watch` uses),
+    payload format 2.0 events, its limits and its own error answers, and the response mapping of payload 2.0
+    (`headers` one value each, `cookies` as Set-Cookie), invoking each function through the emulator's Invoke API."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    routes = watch_routes(Path(args.cargo_toml))
+
+    class Front(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, fmt, *a):
+            if args.verbose:
+                super().log_message(fmt, *a)
+
+        def _plain(self, status: int, message: str, extra: dict | None = None):
+            body = json.dumps({"message": message}).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.send_header("apigw-requestid", secrets.token_urlsafe(12))
+            for k, v in (extra or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def _read_body(self) -> bytes | None:
+            if (self.headers.get("Transfer-Encoding") or "").lower() == "chunked":
+                out = bytearray()
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        self.rfile.readline()
+                        return bytes(out)
+                    out += self.rfile.read(size)
+                    self.rfile.readline()
+                    if len(out) > APIGW_MAX_REQUEST_BYTES:
+                        return None
+            length = int(self.headers.get("Content-Length") or 0)
+            if length > APIGW_MAX_REQUEST_BYTES:
+                # Read it all (as API Gateway does) so the client gets the answer, not a reset.
+                remaining = length
+                while remaining > 0:
+                    remaining -= len(self.rfile.read(min(remaining, 1 << 20)) or b"x" * remaining)
+                return None
+            return self.rfile.read(length) if length else b""
+
+        def _handle(self):
+            body = self._read_body()
+            if body is None:
+                self.close_connection = True
+                return self._plain(413, "Request Entity Too Large")
+            method = self.command
+            path = self.path.partition("?")[0]
+            fn = watch_resolve(routes, method, _segments(path))
+            if fn is None:
+                return self._plain(404, "Not Found")
+            event = http_event(method, self.path, self.headers, body, self.client_address[0], f"{method} {path}")
+            payload = json.dumps(event).encode()
+            if len(payload) > LAMBDA_MAX_PAYLOAD_BYTES:
+                # Lambda refuses the invocation (RequestEntityTooLarge); API Gateway answers 413.
+                return self._plain(413, "Request Entity Too Large")
+            req = urllib.request.Request(f"{args.invoke}/2015-03-31/functions/{fn}/invocations", data=payload,
+                                         headers={"Content-Type": "application/json"}, method="POST")
+            try:
+                with urllib.request.urlopen(req, timeout=APIGW_TIMEOUT_SECONDS) as resp:  # noqa: S310 - loopback
+                    raw = resp.read()
+                    failed = bool(resp.headers.get("X-Amz-Function-Error"))
+            except TimeoutError:
+                return self._plain(503, "Service Unavailable")
+            except urllib.error.URLError as e:
+                print(f"front: {fn} invocation failed: {e}", file=sys.stderr, flush=True)
+                return self._plain(500, "Internal Server Error")
+            if failed or len(raw) > LAMBDA_MAX_PAYLOAD_BYTES:
+                if len(raw) > LAMBDA_MAX_PAYLOAD_BYTES:
+                    print(f"front: {fn} answered {len(raw)} bytes, over Lambda's {LAMBDA_MAX_PAYLOAD_BYTES}",
+                          file=sys.stderr, flush=True)
+                return self._plain(500, "Internal Server Error")
+            try:
+                out = json.loads(raw)
+                status = int(out.get("statusCode", 200))
+                headers = out.get("headers") or {}
+                data = out.get("body") or ""
+                data = base64.b64decode(data) if out.get("isBase64Encoded") else data.encode()
+            except (ValueError, AttributeError, TypeError):
+                return self._plain(500, "Internal Server Error")
+            self.send_response(status)
+            # Payload 2.0: one value per header (a list would be dropped), cookies as Set-Cookie each.
+            for name, value in headers.items():
+                if name.lower() in ("content-length", "transfer-encoding", "connection"):
+                    continue
+                self.send_header(name, str(value))
+            for cookie in out.get("cookies") or []:
+                self.send_header("Set-Cookie", cookie)
+            self.send_header("apigw-requestid", event["requestContext"]["requestId"])
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            if method != "HEAD":
+                self.wfile.write(data)
+
+        do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _handle
+
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), Front)
+    server.daemon_threads = True
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    print(f"front: http://127.0.0.1:{server.server_address[1]} -> {args.invoke}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -530,6 +726,12 @@ def main() -> int:
     e.add_argument("--wait-seconds", type=int, default=1, help="long-poll wait of each ReceiveMessage")
     e.add_argument("--schedule-seconds", type=int, default=0, help="run schedules this often instead (0: as set)")
     e.set_defaults(func=cmd_events)
+    fr = sub.add_parser("front")
+    fr.add_argument("--cargo-toml", default="Cargo.toml")
+    fr.add_argument("--invoke", required=True, help="the emulator's base URL, e.g. http://127.0.0.1:9000")
+    fr.add_argument("--port", type=int, required=True)
+    fr.add_argument("--verbose", action="store_true")
+    fr.set_defaults(func=cmd_front)
     args = parser.parse_args()
     return args.func(args)
 

@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it: installs its tools into ./.tools, checks formatting, lints,
 # checks the dependencies (cargo-shear: none unused; cargo-deny: licences, bans, sources), validates
 # the SAM template, starts moto on 127.0.0.1 for the SQS and second-DynamoDB runs, then
-# runs every test of the workspace (end-to-end tests drive the real bump-cli against `specpress serve`),
+# runs every test of the workspace (end-to-end tests drive the real bump-cli against `specpress serve`, and against
+# the Lambda functions as deployed: scripts/aws-local.sh),
 # checks Specpress's own OpenAPI document with openapi-spec-validator and runs schemathesis against a
 # live `specpress serve` with it (scripts/schemathesis.sh, about 3 minutes).
 #
@@ -68,8 +69,11 @@ done
 curl -sf -o /dev/null "http://127.0.0.1:$MOTO_PORT/moto-api/" || { echo "moto did not start" >&2; cat "$ROOT/target/moto.log" >&2; exit 1; }
 export SPECPRESS_TEST_MOTO_ENDPOINT="http://127.0.0.1:$MOTO_PORT"
 
-step "building the specpress binary the end-to-end tests start"
-cargo build -p specpress --bin specpress
+step "building the specpress binary and the Lambda functions (debug) the end-to-end tests start"
+# One build of all of them: tests/tests/aws_local.rs runs these very function binaries under cargo lambda's runtime
+# API (scripts/aws-local.sh with AWS_LOCAL_SKIP_BUILD=1), so nothing is built twice.
+cargo build --bins -p specpress -p deploy -p branches -p hubs -p docs -p diffs -p webhooks -p mcp-servers \
+  -p workflow-mcp -p webhook-delivery -p outbox-sweeper
 export SPECPRESS_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/specpress"
 
 step "cargo nextest run --workspace"

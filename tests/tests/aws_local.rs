@@ -1,0 +1,533 @@
+//! Specpress as deployed (issue 31): every Lambda function of template.yaml under `cargo lambda watch`'s runtime
+//! API, behind scripts/aws_local.py's API Gateway front, over moto's DynamoDB and SQS created from the template,
+//! started by `scripts/aws-local.sh` exactly as a user starts it, then driven with the real bump-cli, a browser-like
+//! sign-in, and a webhook delivered through SQS and the delivery function to a receiver that verifies it with the
+//! Standard Webhooks library; a failing receiver is retried and its message dead-lettered. Also: the route table
+//! `cargo lambda watch` uses cannot drift from template.yaml.
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use specpress_e2e::{
+    CliRun, bump, bump_cli, repo_root, specpress_binary, temp_dir, webhook_receiver,
+};
+
+fn python() -> PathBuf {
+    std::env::var_os("SPECPRESS_TOOLS_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"))
+}
+
+/// `scripts/aws_local.py routes` against a template and a Cargo.toml: (exit code, report).
+fn check_routes(template: &Path, cargo_toml: &Path) -> (i32, String) {
+    let out = Command::new(python())
+        .arg(repo_root().join("scripts/aws_local.py"))
+        .args(["routes", "--template"])
+        .arg(template)
+        .arg("--cargo-toml")
+        .arg(cargo_toml)
+        .output()
+        .expect("python runs");
+    (
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+#[test]
+fn cargo_lambda_watch_routes_every_request_to_the_function_api_gateway_would() {
+    let root = repo_root();
+    let (code, report) = check_routes(&root.join("template.yaml"), &root.join("Cargo.toml"));
+    assert_eq!(
+        code, 0,
+        "the route table drifted from template.yaml:\n{report}"
+    );
+    assert!(report.contains("0 differences"), "{report}");
+
+    // The check can fail: a route sent to another function, and a template route without its twin in Cargo.toml.
+    let dir = temp_dir();
+    let cargo = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let moved = cargo.replace(
+        r#""/diff/{id}/{*proxy}" = [{ method = "GET", function = "diffs" }"#,
+        r#""/diff/{id}/{*proxy}" = [{ method = "GET", function = "docs" }"#,
+    );
+    assert_ne!(moved, cargo, "the route to move is in Cargo.toml");
+    std::fs::write(dir.path().join("Cargo.toml"), moved).expect("write");
+    let (code, report) = check_routes(&root.join("template.yaml"), &dir.path().join("Cargo.toml"));
+    assert_eq!(code, 1, "{report}");
+    assert!(
+        report
+            .contains("GET /diff/x/current.json: API Gateway -> diffs, cargo lambda watch -> docs")
+            || report.contains("API Gateway -> diffs, cargo lambda watch -> docs"),
+        "{report}"
+    );
+    let template = std::fs::read_to_string(root.join("template.yaml")).expect("template");
+    let without_head: String = template
+        .lines()
+        .filter(|l| !l.contains("PingHead:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.path().join("template.yaml"), without_head).expect("write");
+    let (code, report) = check_routes(&dir.path().join("template.yaml"), &root.join("Cargo.toml"));
+    assert_eq!(code, 1, "{report}");
+    assert!(
+        report.contains("HEAD /api/v1/ping: API Gateway -> None, cargo lambda watch -> deploy"),
+        "{report}"
+    );
+}
+
+/// `scripts/aws-local.sh`, started as a user starts it (its own process group), with its `base:` and `token:`.
+struct AwsLocal {
+    child: Child,
+    base: String,
+    token: String,
+    state: tempfile::TempDir,
+}
+
+impl AwsLocal {
+    fn start(env: &[(&str, &str)]) -> AwsLocal {
+        let state = temp_dir();
+        let port = free_port();
+        // The binaries the test command built (scripts/test.sh builds them with the specpress binary).
+        let target = specpress_binary()
+            .parent()
+            .and_then(Path::parent)
+            .expect("target dir")
+            .to_path_buf();
+        let mut cmd = Command::new("bash");
+        cmd.arg(repo_root().join("scripts/aws-local.sh"))
+            .env("AWS_LOCAL_SKIP_BUILD", "1")
+            .env("AWS_LOCAL_PORT", port.to_string())
+            .env("AWS_LOCAL_STATE", state.path())
+            .env("CARGO_TARGET_DIR", &target)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .process_group(0);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("aws-local.sh starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let (mut base, mut token) = (None, None);
+        let until = Instant::now() + Duration::from_secs(600);
+        while base.is_none() || token.is_none() {
+            let left = until.saturating_duration_since(Instant::now());
+            let line = rx.recv_timeout(left).unwrap_or_else(|_| {
+                panic!(
+                    "aws-local.sh printed no base and token (logs in {})",
+                    state.path().display()
+                )
+            });
+            if let Some(b) = line.strip_prefix("base: ") {
+                base = Some(b.trim().to_owned());
+            } else if let Some(t) = line.strip_prefix("token: ") {
+                token = Some(t.trim().to_owned());
+            }
+        }
+        AwsLocal {
+            child,
+            base: base.expect("base"),
+            token: token.expect("token"),
+            state,
+        }
+    }
+
+    /// A variable of the functions' environment (the env file the script wrote from the template).
+    fn function_env(&self, name: &str) -> String {
+        let env =
+            std::fs::read_to_string(self.state.path().join("functions.env")).expect("env file");
+        env.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .map(|v| v.trim_matches('"').to_owned())
+            .unwrap_or_else(|| panic!("{name} in the functions' environment"))
+    }
+
+    /// Interrupts the script (Ctrl-C) and waits for it; answers whether it exited within the time.
+    fn interrupt(&mut self) -> bool {
+        let _ = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status();
+        let until = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        false
+    }
+}
+
+impl Drop for AwsLocal {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &format!("-{}", self.child.id())])
+                .status();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn client() -> reqwest::blocking::Client {
+    reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+}
+
+fn cli_ok(run: &CliRun, what: &str) {
+    assert_eq!(run.code, 0, "{what}: {}", run.all());
+}
+
+/// The receiver's log entries for a path, waiting until there are at least `n` (or the time is up).
+fn deliveries(rx_base: &str, path: &str, n: usize, within: Duration) -> Vec<Value> {
+    let http = client();
+    let until = Instant::now() + within;
+    loop {
+        let log: Vec<Value> = http
+            .get(format!("{rx_base}/_log"))
+            .send()
+            .and_then(|r| r.json())
+            .unwrap_or_default();
+        let got: Vec<Value> = log.into_iter().filter(|e| e["path"] == path).collect();
+        if got.len() >= n || Instant::now() >= until {
+            return got;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// Messages in the dead-letter queue (moto, through boto3 like any AWS client).
+fn dead_lettered(endpoint: &str, queue_url: &str) -> usize {
+    let out = Command::new(python())
+        .args([
+            "-c",
+            "import sys,boto3; q=boto3.client('sqs',endpoint_url=sys.argv[1],region_name='us-east-1',\
+             aws_access_key_id='local',aws_secret_access_key='local'); \
+             print(q.get_queue_attributes(QueueUrl=sys.argv[2],AttributeNames=['ApproximateNumberOfMessages'])\
+             ['Attributes']['ApproximateNumberOfMessages'])",
+            endpoint,
+            queue_url,
+        ])
+        .output()
+        .expect("python runs");
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("queue depth: {}", String::from_utf8_lossy(&out.stderr)))
+}
+
+#[test]
+fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_through_sqs() {
+    let Some(cli) = bump_cli() else { return };
+    let Some(rx) = webhook_receiver() else { return };
+    // Retries 1000x sooner than on AWS (5 s -> 5 ms ...), so a failing receiver is exhausted within seconds.
+    let mut aws = AwsLocal::start(&[("SPECPRESS_WEBHOOK_RETRY_SCALE", "0.0002")]);
+    let base = aws.base.clone();
+    let auth = format!("Token {}", aws.token);
+    let http = client();
+    let api = |p: &str| format!("{base}/api/v1{p}");
+
+    // bump-cli: a hub, a deploy that creates the documentation, the same again, a branch, a dry run of an invalid
+    // document (exit 122), a diff and a preview.
+    let r = http
+        .post(api("/hubs"))
+        .header("Authorization", &auth)
+        .json(&json!({"name": "Payments", "slug": "payments"}))
+        .send()
+        .expect("create hub");
+    assert_eq!(r.status(), 201);
+    let token = aws.token.clone();
+    let first = bump(
+        &cli,
+        &base,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "pets",
+            "--hub",
+            "payments",
+            "--auto-create",
+            "--token",
+            &token,
+        ],
+    );
+    cli_ok(&first, "deploy");
+    assert!(
+        first.all().contains(&format!("{base}/doc/pets")),
+        "{}",
+        first.all()
+    );
+    let again = bump(
+        &cli,
+        &base,
+        &[
+            "deploy",
+            "petstore.yaml",
+            "--doc",
+            "pets",
+            "--hub",
+            "payments",
+            "--token",
+            &token,
+        ],
+    );
+    cli_ok(&again, "unchanged deploy");
+    assert!(again.all().contains("has not changed"), "{}", again.all());
+    let branch = bump(
+        &cli,
+        &base,
+        &[
+            "deploy",
+            "petstore-v2.yaml",
+            "--doc",
+            "pets",
+            "--hub",
+            "payments",
+            "--branch",
+            "next",
+            "--token",
+            &token,
+        ],
+    );
+    cli_ok(&branch, "branch deploy");
+    let invalid = bump(
+        &cli,
+        &base,
+        &[
+            "deploy",
+            "invalid.yaml",
+            "--doc",
+            "pets",
+            "--hub",
+            "payments",
+            "--dry-run",
+            "--token",
+            &token,
+        ],
+    );
+    assert_eq!(invalid.code, 122, "{}", invalid.all());
+    let diff = bump(&cli, &base, &["diff", "petstore.yaml", "petstore-v2.yaml"]);
+    cli_ok(&diff, "diff");
+    let preview = bump(&cli, &base, &["preview", "petstore.yaml"]);
+    cli_ok(&preview, "preview");
+    let preview_url = preview
+        .all()
+        .split_whitespace()
+        .find(|w| w.starts_with(&format!("{base}/preview/")))
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("a preview URL: {}", preview.all()));
+    assert_eq!(
+        http.get(&preview_url).send().expect("preview").status(),
+        200
+    );
+
+    // Readers: the pages, HEAD on them (routed like GET), the branches.
+    let page = http.get(format!("{base}/doc/pets")).send().expect("page");
+    assert_eq!(page.status(), 200);
+    assert!(page.text().expect("html").contains("<html"), "an HTML page");
+    let head = http.head(format!("{base}/doc/pets")).send().expect("HEAD");
+    assert_eq!(head.status(), 200, "HEAD of a page is routed");
+    assert!(head.bytes().expect("body").is_empty(), "HEAD has no body");
+    let branches: Value = http
+        .get(api("/docs/pets/branches"))
+        .header("Authorization", &auth)
+        .send()
+        .and_then(|r| r.json())
+        .expect("branches");
+    let names: Vec<&str> = branches
+        .as_array()
+        .or_else(|| branches["branches"].as_array())
+        .expect("a list")
+        .iter()
+        .filter_map(|b| b["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"main") && names.contains(&"next"),
+        "{branches}"
+    );
+
+    // A private documentation: hidden from anonymous readers, shown after signing in (the cookie travels in the
+    // payload's `cookies` field both ways).
+    let r = http
+        .patch(api("/docs/pets"))
+        .header("Authorization", &auth)
+        .json(&json!({"visibility": "private"}))
+        .send()
+        .expect("make private");
+    assert_eq!(r.status(), 200);
+    assert_ne!(
+        http.get(format!("{base}/doc/pets"))
+            .send()
+            .expect("page")
+            .status(),
+        200
+    );
+    let doc_token = http
+        .post(api("/docs/pets/rotate_token"))
+        .header("Authorization", &auth)
+        .send()
+        .and_then(|r| r.json::<Value>())
+        .expect("doc token")["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let signed = http
+        .post(format!("{base}/sign-in"))
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Origin", &base)
+        .body(format!("token={doc_token}&next=%2Fdoc%2Fpets"))
+        .send()
+        .expect("sign in");
+    assert_eq!(signed.status(), 303, "signed in");
+    let cookie = signed
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|c| c.split(';').next())
+        .expect("a session cookie")
+        .to_owned();
+    let page = http
+        .get(format!("{base}/doc/pets"))
+        .header("Cookie", &cookie)
+        .send()
+        .expect("page");
+    assert_eq!(page.status(), 200, "the session shows the private page");
+
+    // A webhook through SQS and the delivery function, verified with the Standard Webhooks library.
+    let r = http
+        .post(api("/docs/pets/webhooks"))
+        .header("Authorization", &auth)
+        .json(&json!({"url": format!("{}/ok", rx.base)}))
+        .send()
+        .expect("subscribe");
+    assert_eq!(
+        r.status(),
+        201,
+        "the loopback receiver is allowed under the emulator"
+    );
+    let secret = r.json::<Value>().expect("json")["secret"]
+        .as_str()
+        .expect("secret")
+        .to_owned();
+    http.post(format!("{}/_config", rx.base))
+        .json(&json!({"path": "/ok", "secrets": [secret]}))
+        .send()
+        .expect("configure receiver");
+    let v2 = bump(
+        &cli,
+        &base,
+        &[
+            "deploy",
+            "petstore-v2.yaml",
+            "--doc",
+            "pets",
+            "--hub",
+            "payments",
+            "--token",
+            &token,
+        ],
+    );
+    cli_ok(&v2, "deploy v2");
+    let got = deliveries(&rx.base, "/ok", 1, Duration::from_secs(90));
+    assert_eq!(
+        got.len(),
+        1,
+        "one delivery through SQS and webhook-delivery"
+    );
+    assert!(
+        !got[0]["std_ok"].as_array().expect("std_ok").is_empty(),
+        "verified: {}",
+        got[0]
+    );
+
+    // A receiver that always fails: retried, then the message goes to the dead-letter queue.
+    let r = http
+        .post(api("/docs"))
+        .header("Authorization", &auth)
+        .json(&json!({"name": "Failing", "slug": "failing"}))
+        .send()
+        .expect("create doc");
+    assert_eq!(r.status(), 201);
+    let r = http
+        .post(api("/docs/failing/webhooks"))
+        .header("Authorization", &auth)
+        .json(&json!({"url": format!("{}/fail", rx.base)}))
+        .send()
+        .expect("subscribe");
+    assert_eq!(r.status(), 201);
+    let secret = r.json::<Value>().expect("json")["secret"]
+        .as_str()
+        .expect("secret")
+        .to_owned();
+    let failures: Vec<Value> = (0..20).map(|_| json!([500, {}])).collect();
+    http.post(format!("{}/_config", rx.base))
+        .json(&json!({"path": "/fail", "secrets": [secret], "script": failures}))
+        .send()
+        .expect("configure receiver");
+    let dlq = aws.function_env("SPECPRESS_DEAD_LETTER_QUEUE_URL");
+    let endpoint = aws.function_env("AWS_ENDPOINT_URL");
+    assert_eq!(dead_lettered(&endpoint, &dlq), 0);
+    let definition =
+        std::fs::read_to_string(specpress_e2e::fixtures().join("petstore.yaml")).expect("fixture");
+    let r = http
+        .post(api("/versions"))
+        .header("Authorization", &auth)
+        .json(&json!({"documentation": "failing", "definition": definition}))
+        .send()
+        .expect("deploy");
+    assert_eq!(r.status(), 201);
+    let attempts = deliveries(&rx.base, "/fail", 8, Duration::from_secs(120));
+    assert_eq!(attempts.len(), 8, "every attempt of the schedule is made");
+    let until = Instant::now() + Duration::from_secs(60);
+    while dead_lettered(&endpoint, &dlq) == 0 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    assert_eq!(
+        dead_lettered(&endpoint, &dlq),
+        1,
+        "the exhausted message is dead-lettered"
+    );
+    assert!(
+        attempts
+            .iter()
+            .all(|a| a["webhook_id"] == attempts[0]["webhook_id"]),
+        "one delivery retried, one webhook-id"
+    );
+
+    // Ctrl-C stops everything the script started.
+    assert!(aws.interrupt(), "aws-local.sh exits on Ctrl-C");
+    assert!(
+        http.get(format!("{base}/api/v1/ping")).send().is_err(),
+        "the front is stopped"
+    );
+    assert!(
+        http.get(format!("{endpoint}/moto-api/")).send().is_err(),
+        "moto is stopped"
+    );
+}
