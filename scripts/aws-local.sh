@@ -17,7 +17,9 @@
 # Environment: AWS_LOCAL_PORT (the API's port, default 9000), AWS_LOCAL_MOTO_PORT (default: a free port),
 #   AWS_LOCAL_SCHEDULE_SECONDS (run the sweeper this often instead of its template schedule), AWS_LOCAL_SKIP_BUILD=1
 #   (use what is already built), AWS_LOCAL_STATE (where logs and the env file go, default target/aws-local),
-#   AWS_LOCAL_RELOAD=1 (cargo lambda builds each function itself and rebuilds it on change). Any SPECPRESS_* variable
+#   AWS_LOCAL_RELOAD=1 (cargo lambda builds each function itself and rebuilds it on change), AWS_LOCAL_BINARIES
+#   (run these builds instead, e.g. target/lambda of `cargo lambda build --release`), AWS_LOCAL_EXTERNAL_FUNCTIONS=1
+#   (start no function: the caller does, see tests/benches/cold_start.rs). Any SPECPRESS_* variable
 #   set here reaches every function (over the template's value), e.g. SPECPRESS_WEBHOOK_RETRY_SCALE=0.001.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,16 +100,33 @@ else
     --env-file "$STATE/functions.env" >"$STATE/watch.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$LAMBDA_PORT") 2>/dev/null && break; sleep 0.2; done
-  while read -r fn memory timeout; do
-    AWS_LAMBDA_FUNCTION_NAME="$fn" AWS_LAMBDA_FUNCTION_VERSION=1 AWS_LAMBDA_FUNCTION_MEMORY_SIZE="$memory" \
-      AWS_LAMBDA_RUNTIME_API="$EMULATOR/.rt/$fn" SPECPRESS_LOCAL_FUNCTION_TIMEOUT="$timeout" \
-      setsid "$TARGET/debug/$fn" >"$STATE/$fn.log" 2>&1 &
-    pids+=($!)
-  done <"$STATE/functions.txt"
+  if [ "${AWS_LOCAL_EXTERNAL_FUNCTIONS:-0}" != "1" ]; then
+    BIN_DIR="${AWS_LOCAL_BINARIES:-$TARGET/debug}"
+    while read -r fn memory timeout; do
+      # A `cargo lambda build` output (<dir>/<fn>/bootstrap) or a plain cargo build (<dir>/<fn>).
+      bin="$BIN_DIR/$fn"; [ -x "$BIN_DIR/$fn/bootstrap" ] && bin="$BIN_DIR/$fn/bootstrap"
+      AWS_LAMBDA_FUNCTION_NAME="$fn" AWS_LAMBDA_FUNCTION_VERSION=1 AWS_LAMBDA_FUNCTION_MEMORY_SIZE="$memory" \
+        AWS_LAMBDA_RUNTIME_API="$EMULATOR/.rt/$fn" SPECPRESS_LOCAL_FUNCTION_TIMEOUT="$timeout" \
+        setsid "$bin" >"$STATE/$fn.log" 2>&1 &
+      pids+=($!)
+    done <"$STATE/functions.txt"
+  fi
 fi
 WATCH_PID="${pids[1]}"
 setsid "$PY" -u scripts/aws_local.py front --invoke "$EMULATOR" --port "$PORT" >"$STATE/front.log" 2>&1 &
 pids+=($!)
+
+if [ "${AWS_LOCAL_EXTERNAL_FUNCTIONS:-0}" = "1" ]; then
+  # The caller starts the functions itself (the cold-start benchmark): their list is $STATE/functions.txt, their
+  # environment $STATE/functions.env, the runtime API $EMULATOR/.rt/<name>.
+  echo "base: $BASE"
+  echo "lambda: $EMULATOR"
+  echo "token: $TOKEN"
+  while true; do
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { log "a component exited (see $STATE)"; exit 1; }; done
+    sleep 1
+  done
+fi
 
 # Every function answers before the base is printed: an HTTP function through one of its routes (an answer that
 # carries our x-request-id, not an emulator error), the others through the Invoke API.

@@ -1,0 +1,313 @@
+//! Cold and warm starts of every Lambda function under the Lambda runtime emulation (issue 31): scripts/aws-local.sh
+//! provides moto, the table and queues from template.yaml, cargo lambda's runtime API and the API Gateway front, and
+//! this benchmark starts each function's process itself, as Lambda starts a new execution environment, then times
+//! the first request after the process starts (cold: process start, configuration, clients, the first storage
+//! call) and `SPECPRESS_BENCH_WARM` (default 30) requests after it (warm), and reads the process's memory peak
+//! (VmHWM). Last, the docs function is restarted and its first page of GitHub's description timed (the definition is
+//! read from the table and parsed on that first request).
+//!
+//! Run: `cargo bench -p specpress-e2e --bench cold_start`, with `SPECPRESS_LAMBDA_BINARIES` naming the binaries to
+//! run (default `target/lambda`, the output of `cargo lambda build --release`; plain `target/release` works too).
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use specpress_e2e::bench::{corpus_dir, env_num, ms, pct};
+use specpress_e2e::repo_root;
+
+/// One function's process, started as Lambda starts it.
+struct Function {
+    child: Child,
+}
+
+impl Drop for Function {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn peak_mb(pid: u32) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+struct Env {
+    vars: Vec<(String, String)>,
+    functions: Vec<(String, String, String)>,
+    emulator: String,
+    binaries: PathBuf,
+    state: PathBuf,
+}
+
+impl Env {
+    fn start(&self, name: &str) -> Function {
+        let (_, memory, timeout) = self
+            .functions
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .expect("a function of the template");
+        let mut bin = self.binaries.join(name).join("bootstrap");
+        if !bin.is_file() {
+            bin = self.binaries.join(name);
+        }
+        let log = std::fs::File::create(self.state.join(format!("{name}.log"))).expect("log");
+        let child = Command::new(&bin)
+            .envs(self.vars.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env("AWS_LAMBDA_FUNCTION_NAME", name)
+            .env("AWS_LAMBDA_FUNCTION_VERSION", "1")
+            .env("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", memory)
+            .env("SPECPRESS_LOCAL_FUNCTION_TIMEOUT", timeout)
+            .env(
+                "AWS_LAMBDA_RUNTIME_API",
+                format!("{}/.rt/{name}", self.emulator),
+            )
+            .env("RUST_LOG", "warn")
+            .stdout(log.try_clone().expect("log"))
+            .stderr(log)
+            .process_group(0)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{} starts: {e}", bin.display()));
+        Function { child }
+    }
+}
+
+/// One request of a function: an HTTP request through the front, or an invocation.
+enum Probe {
+    Http(&'static str, bool),
+    Invoke(serde_json::Value),
+}
+
+fn main() {
+    let Some(corpus) = corpus_dir() else {
+        eprintln!(
+            "the API corpus is missing (set SPECPRESS_CORPUS): no GitHub description to measure"
+        );
+        std::process::exit(1);
+    };
+    let binaries = std::env::var_os("SPECPRESS_LAMBDA_BINARIES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| repo_root().join("target"))
+                .join("lambda")
+        });
+    assert!(
+        binaries.is_dir(),
+        "no binaries at {} (run `cargo lambda build --release` or set SPECPRESS_LAMBDA_BINARIES)",
+        binaries.display()
+    );
+    let warm_n: usize = env_num("SPECPRESS_BENCH_WARM", 30);
+    let state = tempfile::tempdir().expect("temp dir");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("port")
+        .port();
+    let mut script = Command::new("bash")
+        .arg(repo_root().join("scripts/aws-local.sh"))
+        .env("AWS_LOCAL_SKIP_BUILD", "1")
+        .env("AWS_LOCAL_EXTERNAL_FUNCTIONS", "1")
+        .env("AWS_LOCAL_PORT", port.to_string())
+        .env("AWS_LOCAL_STATE", state.path())
+        .stdout(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("aws-local.sh");
+    let (tx, rx) = mpsc::channel();
+    let out = script.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut printed = HashMap::new();
+    while printed.len() < 3 {
+        let line = rx
+            .recv_timeout(Duration::from_secs(300))
+            .expect("aws-local.sh prints base, lambda and token");
+        if let Some((k, v)) = line.split_once(": ") {
+            printed.insert(k.to_owned(), v.trim().to_owned());
+        }
+    }
+    let base = printed["base"].clone();
+    let token = printed["token"].clone();
+    let env_text = std::fs::read_to_string(state.path().join("functions.env")).expect("env");
+    let vars = env_text
+        .lines()
+        .filter_map(|l| l.split_once('='))
+        .map(|(k, v)| (k.to_owned(), v.trim_matches('"').to_owned()))
+        .collect();
+    let functions = std::fs::read_to_string(state.path().join("functions.txt"))
+        .expect("functions")
+        .lines()
+        .filter_map(|l| {
+            let mut p = l.split_whitespace();
+            Some((
+                p.next()?.to_owned(),
+                p.next()?.to_owned(),
+                p.next()?.to_owned(),
+            ))
+        })
+        .collect();
+    let env = Env {
+        vars,
+        functions,
+        emulator: printed["lambda"].clone(),
+        binaries,
+        state: state.path().to_path_buf(),
+    };
+    let http = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .no_gzip()
+        .build()
+        .expect("client");
+    let auth = format!("Token {token}");
+
+    // Deploy GitHub's description first (gzip: bump-cli's uncompressed 14 MB body is over API Gateway's 10 MB).
+    let deploy = env.start("deploy");
+    let github =
+        std::fs::read_to_string(corpus.join("openapi-3.0/github-api-23.0.2.json")).expect("GitHub");
+    let body =
+        serde_json::to_vec(&json!({"documentation": "gh", "definition": github})).expect("json");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&body).expect("gzip");
+    let gz = gz.finish().expect("gzip");
+    let r = http
+        .post(format!("{base}/api/v1/docs"))
+        .header("Authorization", &auth)
+        .json(&json!({"name": "GitHub", "slug": "gh"}))
+        .send()
+        .expect("create doc");
+    assert_eq!(r.status(), 201, "documentation created");
+    let t = Instant::now();
+    let r = http
+        .post(format!("{base}/api/v1/versions"))
+        .header("Authorization", &auth)
+        .header("Content-Type", "application/json")
+        .header("Content-Encoding", "gzip")
+        .body(gz.clone())
+        .send()
+        .expect("deploy");
+    assert_eq!(r.status(), 201, "GitHub deployed: {:?}", r.text());
+    println!(
+        "GitHub's description deployed through the front: {} bytes gzipped, {:.0} ms",
+        gz.len(),
+        ms(t.elapsed())
+    );
+    drop(deploy);
+
+    let probes: Vec<(&str, Probe)> = vec![
+        ("deploy", Probe::Http("/api/v1/ping", false)),
+        ("branches", Probe::Http("/api/v1/docs/gh/branches", true)),
+        ("hubs", Probe::Http("/api/v1/hubs", true)),
+        ("docs", Probe::Http("/doc/gh/llms.txt", false)),
+        (
+            "diffs",
+            Probe::Http("/api/v1/diffs/00000000-0000-0000-0000-000000000000", false),
+        ),
+        ("webhooks", Probe::Http("/api/v1/docs/gh/webhooks", true)),
+        ("mcp-servers", Probe::Http("/api/v1/mcp-servers", true)),
+        ("workflow-mcp", Probe::Http("/mcp/none", false)),
+        ("webhook-delivery", Probe::Invoke(json!({"Records": []}))),
+        (
+            "outbox-sweeper",
+            Probe::Invoke(
+                json!({"source": "aws.events", "detail-type": "Scheduled Event", "detail": {}}),
+            ),
+        ),
+    ];
+    let request = |name: &str, probe: &Probe| -> (u16, Duration) {
+        let t = Instant::now();
+        let status = match probe {
+            Probe::Http(path, with_token) => {
+                let mut r = http.get(format!("{base}{path}"));
+                if *with_token {
+                    r = r.header("Authorization", &auth);
+                }
+                r.send().map(|r| {
+                    let s = r.status().as_u16();
+                    let _ = r.bytes();
+                    s
+                })
+            }
+            Probe::Invoke(event) => http
+                .post(format!(
+                    "{}/2015-03-31/functions/{name}/invocations",
+                    env.emulator
+                ))
+                .json(event)
+                .send()
+                .map(|r| {
+                    let s = r.status().as_u16();
+                    let _ = r.bytes();
+                    s
+                }),
+        }
+        .unwrap_or(0);
+        (status, t.elapsed())
+    };
+
+    println!(
+        "\n{:<18} {:>7} {:>10} {:>10} {:>10} {:>9}",
+        "function", "status", "cold ms", "warm p50", "warm p95", "peak MB"
+    );
+    for (name, probe) in &probes {
+        let f = env.start(name);
+        let (status, cold) = request(name, probe);
+        let mut warm: Vec<Duration> = (0..warm_n).map(|_| request(name, probe).1).collect();
+        warm.sort();
+        println!(
+            "{:<18} {:>7} {:>10.1} {:>10.2} {:>10.2} {:>9.1}",
+            name,
+            status,
+            ms(cold),
+            ms(pct(&warm, 0.5)),
+            ms(pct(&warm, 0.95)),
+            peak_mb(f.child.id())
+        );
+    }
+
+    // The docs function's first GitHub page in a new process: the definition is read and parsed on that request.
+    let page = "/doc/gh/operation/operation-pulls-create";
+    let mut firsts = Vec::new();
+    let mut peaks = Vec::new();
+    let mut warm = Vec::new();
+    let rounds: usize = env_num("SPECPRESS_BENCH_ROUNDS", 3);
+    for _ in 0..rounds {
+        let f = env.start("docs");
+        let (status, first) = request("docs", &Probe::Http(page, false));
+        assert_eq!(status, 200, "GitHub's page renders");
+        firsts.push(first);
+        for _ in 0..warm_n {
+            warm.push(request("docs", &Probe::Http(page, false)).1);
+        }
+        peaks.push(peak_mb(f.child.id()));
+    }
+    firsts.sort();
+    warm.sort();
+    println!(
+        "\ndocs, GitHub `POST /repos/{{owner}}/{{repo}}/pulls` in a new process ({rounds} processes): first request \
+         median {:.0} ms (min {:.0}, max {:.0}); warm p50 {:.2} ms, p95 {:.2} ms; peak {:.0} MB",
+        ms(pct(&firsts, 0.5)),
+        ms(firsts[0]),
+        ms(firsts[firsts.len() - 1]),
+        ms(pct(&warm, 0.5)),
+        ms(pct(&warm, 0.95)),
+        peaks.iter().cloned().fold(0.0, f64::max)
+    );
+    let _ = Command::new("kill")
+        .args(["-INT", &script.id().to_string()])
+        .status();
+    let _ = script.wait();
+}
