@@ -10,6 +10,7 @@
 //!   ([`security`]); every function wraps its router with it.
 //! - [`limit::RateLimiter`]: per-client rate limits (the diff routes; failed credential checks of the public site).
 //! - [`session`]: the public site's session cookies.
+//! - [`compression::response_compression`]: answers compressed as the client accepts (gzip, br).
 //! - [`lambda_response`]: answers shaped for AWS Lambda (repeated headers joined, the 6 MB payload limit), which
 //!   only the HTTP Lambda helper applies.
 //!
@@ -18,6 +19,7 @@
 
 pub mod auth;
 pub mod body;
+pub mod compression;
 pub mod error;
 pub mod lambda;
 pub mod lambda_response;
