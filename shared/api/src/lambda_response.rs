@@ -48,7 +48,8 @@ use crate::cpu::CpuGate;
 /// ("Invocation payload (request and response): 6 MB each for request and response (synchronous)", Lambda quotas,
 /// <https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html>; the `Invoke` API: "For synchronous
 /// invocations, the maximum payload size is 6 MB"). It is not configurable. For a response it is the size of the
-/// JSON document the function returns, envelope, headers and encoded body together.
+/// JSON document the function returns, envelope, headers and encoded body together. (Lambda's own error for an
+/// oversized response has been reported naming 6,291,556 bytes; this keeps to the documented figure.)
 pub const LAMBDA_PAYLOAD_LIMIT: usize = 6 * 1024 * 1024;
 
 /// Bytes allowed for the fixed part of the returned JSON (its keys, braces, status code and flags: under 100 bytes

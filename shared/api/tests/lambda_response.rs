@@ -466,18 +466,37 @@ fn measure_the_event_of_a_bump_cli_deploy() {
         return;
     };
     let file = std::fs::read_to_string(&path).expect("the description");
-    // bump-cli's body: JSON.stringify of {documentation, definition: the file's text, ...}.
+    // bump-cli 2.11's body (core/deploy.js): JSON.stringify of the request, the file's text as `definition`.
     let body = serde_json::to_string(&json!({
-        "documentation": "github", "hub": null, "auto_create_documentation": false, "definition": file,
+        "auto_create_documentation": false, "definition": file, "documentation": "github", "references": [],
     }))
     .expect("body");
-    // API Gateway puts an application/json body into the event as a JSON string.
-    let mut event = json!({});
-    event["version"] = json!("2.0");
-    event["routeKey"] = json!("POST /api/v1/versions");
-    event["rawPath"] = json!("/api/v1/versions");
+    // API Gateway puts an application/json body into the event as a JSON string, next to the request's headers
+    // and context (about 1 KB here, as in a real event).
+    let mut event = json!({
+        "version": "2.0",
+        "routeKey": "POST /api/v1/versions",
+        "rawPath": "/api/v1/versions",
+        "rawQueryString": "",
+        "headers": {
+            "accept": "application/json, text/plain, */*", "accept-encoding": "gzip, compress, deflate, br",
+            "authorization": "Token sp_doc_0123456789abcdefghijklmnopqrstuvwxyz0123456789ab",
+            "content-length": body.len().to_string(), "content-type": "application/json",
+            "host": "abcdefghij.execute-api.eu-west-1.amazonaws.com", "user-agent": "bump-cli/2.11.0 linux-x64 node-v22.12.0",
+            "x-amzn-trace-id": "Root=1-67891233-abcdef012345678912345678", "x-forwarded-for": "192.0.2.1",
+            "x-forwarded-port": "443", "x-forwarded-proto": "https"
+        },
+        "requestContext": {
+            "accountId": "123456789012", "apiId": "abcdefghij",
+            "domainName": "abcdefghij.execute-api.eu-west-1.amazonaws.com", "domainPrefix": "abcdefghij",
+            "http": {"method": "POST", "path": "/api/v1/versions", "protocol": "HTTP/1.1", "sourceIp": "192.0.2.1",
+                     "userAgent": "bump-cli/2.11.0 linux-x64 node-v22.12.0"},
+            "requestId": "JKJaXmPLvHcESHA=", "routeKey": "POST /api/v1/versions", "stage": "$default",
+            "time": "28/Nov/2026:10:00:00 +0000", "timeEpoch": 1_795_860_000_000u64
+        },
+        "isBase64Encoded": false
+    });
     event["body"] = json!(body);
-    event["isBase64Encoded"] = json!(false);
     let event_bytes = serde_json::to_vec(&event).expect("event").len();
     let gz = {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
@@ -486,7 +505,7 @@ fn measure_the_event_of_a_bump_cli_deploy() {
     };
     let gz_event = base64::engine::general_purpose::STANDARD.encode(&gz).len();
     println!(
-        "file {} bytes; bump-cli body {} bytes ({:.3}x); event body {} bytes ({:.3}x the file); \
+        "file {} bytes; bump-cli body {} bytes ({:.3}x); event {} bytes ({:.3}x the file); \
          largest file that fits ~{} bytes; gzip body {} bytes, {} base64 in the event",
         file.len(),
         body.len(),
