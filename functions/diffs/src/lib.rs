@@ -12,7 +12,8 @@
 //! - `GET /api/v1/diffs/{id}/previous.json` and `/current.json`: the two documents as JSON.
 //! - Public URLs: `GET /diff/{id}/previous.json`, `/current.json` (the page `GET /diff/{id}` is the docs function's).
 //!
-//! Diffs are computed synchronously at creation, so `GET` never answers 202.
+//! Diffs are computed synchronously at creation, so `GET` never answers 202. Every answer is compressed (gzip or br)
+//! when the client's `Accept-Encoding` asks.
 
 mod body;
 pub mod engine;
@@ -217,6 +218,9 @@ pub fn router_with_parts(
         .route("/api/v1/diffs/{id}/current.json", get(current_json))
         .route("/diff/{id}/previous.json", get(previous_json))
         .route("/diff/{id}/current.json", get(current_json))
+        // Compressed as asked, like the public site's answers: the two documents of a large diff (7 MB and more)
+        // only pass AWS Lambda's 6 MB payload limit compressed.
+        .layer(specpress_api::compression::response_compression())
         .with_state(state)
 }
 

@@ -408,6 +408,52 @@ async fn previous_and_current_json_return_the_two_documents() {
 }
 
 #[tokio::test]
+async fn the_documents_and_the_diff_are_gzip_compressed_when_asked_and_plain_otherwise() {
+    use std::io::Read as _;
+    let s = start().await;
+    let id = s.create(V1, V2).await;
+    // A client that leaves bodies as sent (the shared reqwest build may decompress, and drop `Content-Encoding`).
+    let raw = reqwest::Client::builder()
+        .no_gzip()
+        .no_brotli()
+        .no_deflate()
+        .build()
+        .expect("client");
+    for path in [
+        format!("/api/v1/diffs/{id}/current.json"),
+        format!("/diff/{id}/current.json"),
+        format!("/diff/{id}/previous.json"),
+        format!("/api/v1/diffs/{id}"),
+    ] {
+        let (status, plain) = s.get(&path).await;
+        assert_eq!(status, 200, "{path}");
+        let r = raw
+            .get(format!("{}{path}", s.base))
+            .header("accept-encoding", "gzip")
+            .send()
+            .await
+            .expect("request");
+        assert_eq!(r.status().as_u16(), 200, "{path}");
+        let header = |name: &str| {
+            r.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+        };
+        assert_eq!(header("content-encoding"), "gzip", "{path}");
+        assert!(header("vary").contains("accept-encoding"), "{path}");
+        assert_eq!(header("content-type"), "application/json", "{path}");
+        let compressed = r.bytes().await.expect("body");
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&compressed[..])
+            .read_to_string(&mut text)
+            .expect("a gzip body");
+        assert_eq!(text, plain, "{path}");
+    }
+}
+
+#[tokio::test]
 async fn the_per_client_rate_limit_answers_429_with_retry_after() {
     let s = start_with(
         DiffsConfig {

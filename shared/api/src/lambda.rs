@@ -1,7 +1,10 @@
 //! The helper of the HTTP Lambda kind: every HTTP function's `main.rs` hands [`run`] the function that builds its
 //! router. [`run`] sets up tracing, reads the [`Config`] once (failing fast naming a variable), installs the cursor
 //! key, builds the clients once (the AWS SDK configuration, the DynamoDB store, the engines) and serves the router,
-//! wrapped with [`with_common_layers`](crate::with_common_layers), through `lambda_http` until the runtime stops.
+//! wrapped with [`with_common_layers`](crate::with_common_layers) and then, outermost, with the Lambda response layer
+//! ([`fit_for_lambda`](crate::lambda_response::fit_for_lambda): repeated headers joined, answers over the 6 MB
+//! invocation payload limit gzip-compressed or refused with a 406 naming the way around), through `lambda_http` until
+//! the runtime stops.
 
 use std::sync::Arc;
 
@@ -23,7 +26,8 @@ pub struct Wiring {
     pub aws: aws_config::SdkConfig,
 }
 
-/// Runs an HTTP function on Lambda: tracing, configuration, clients, `router(wiring)`, `lambda_http::run`.
+/// Runs an HTTP function on Lambda: tracing, configuration, clients, `router(wiring)` with the common layers and the
+/// Lambda response layer, `lambda_http::run`.
 pub async fn run<F>(router: F) -> Result<(), lambda_http::Error>
 where
     F: FnOnce(Wiring) -> Result<Router, lambda_http::Error>,
@@ -35,5 +39,6 @@ where
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
     let state = AppState::from_config(&config, Arc::new(store));
     let router = router(Wiring { config, state, aws })?;
-    lambda_http::run(crate::with_common_layers(router)).await
+    let app = crate::lambda_response::fit_for_lambda(crate::with_common_layers(router));
+    lambda_http::run(app).await
 }

@@ -10,14 +10,19 @@
 //!   ([`security`]); every function wraps its router with it.
 //! - [`limit::RateLimiter`]: per-client rate limits (the diff routes; failed credential checks of the public site).
 //! - [`session`]: the public site's session cookies.
+//! - [`compression::response_compression`]: answers compressed as the client accepts (gzip, br).
+//! - [`lambda_response`]: answers shaped for AWS Lambda (repeated headers joined, the 6 MB payload limit), which
+//!   only the HTTP Lambda helper applies.
 //!
 //! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
 //! `/api/v1`); Lambda runs it through `lambda_http`, and `specpress serve` merges all of them.
 
 pub mod auth;
 pub mod body;
+pub mod compression;
 pub mod error;
 pub mod lambda;
+pub mod lambda_response;
 pub mod limit;
 pub mod pagination;
 pub mod security;
