@@ -282,26 +282,39 @@ def _segments(path: str) -> list[str]:
     return [s for s in path.split("/") if s != ""]
 
 
+_KIND_CACHE: dict[tuple[str, str], int] = {}
+
+
+def _kind(seg: str, greedy_kind: str) -> int:
+    """0 static, 1 parameter, 2 greedy (`{x+}` for "apigw", `{*x}` for "matchit")."""
+    key = (seg, greedy_kind)
+    if key not in _KIND_CACHE:
+        if (greedy_kind == "apigw" and re.fullmatch(r"\{[^}]+\+\}", seg)) or (
+                greedy_kind == "matchit" and re.fullmatch(r"\{\*[^}]+\}", seg)):
+            _KIND_CACHE[key] = 2
+        elif re.fullmatch(r"\{[^}]+\}", seg):
+            _KIND_CACHE[key] = 1
+        else:
+            _KIND_CACHE[key] = 0
+    return _KIND_CACHE[key]
+
+
 def _match(pattern: list[str], path: list[str], greedy_kind: str) -> list[int] | None:
     """Matches a path against a pattern; returns the specificity key (per segment: 0 static, 1 parameter,
     2 greedy) or None. `greedy_kind` names the greedy syntax: "apigw" (`{x+}`) or "matchit" (`{*x}`)."""
     key = []
     for i, seg in enumerate(pattern):
-        is_greedy = (greedy_kind == "apigw" and re.fullmatch(r"\{[^}]+\+\}", seg)) or (
-            greedy_kind == "matchit" and re.fullmatch(r"\{\*[^}]+\}", seg))
-        if is_greedy:
+        kind = _kind(seg, greedy_kind)
+        if kind == 2:
             if i != len(pattern) - 1 or len(path) <= i:
                 return None
             key.append(2)
             return key
         if i >= len(path):
             return None
-        if re.fullmatch(r"\{[^}]+\}", seg):
-            key.append(1)
-        elif seg == path[i]:
-            key.append(0)
-        else:
+        if kind == 0 and seg != path[i]:
             return None
+        key.append(kind)
     return key if len(path) == len(pattern) else None
 
 

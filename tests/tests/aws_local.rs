@@ -531,3 +531,127 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
         "moto is stopped"
     );
 }
+
+#[test]
+fn on_lambda_large_answers_are_compressed_or_refused_in_words_and_repeated_headers_survive() {
+    let Some(cli) = bump_cli() else { return };
+    let corpus = specpress_e2e::corpus();
+    let aws = AwsLocal::start(&[]);
+    let base = aws.base.clone();
+    let auth = format!("Token {}", aws.token);
+    let http = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(120))
+        .no_gzip()
+        .no_brotli()
+        .build()
+        .expect("client");
+    let github = corpus.join("openapi-3.0/github-api-23.0.2.json");
+
+    // bump-cli sends GitHub's 13 MB description uncompressed: over API Gateway's 10 MB, refused before any function.
+    let token = aws.token.clone();
+    let refused = bump(
+        &cli,
+        &base,
+        &[
+            "deploy",
+            github.to_str().expect("path"),
+            "--doc",
+            "gh",
+            "--token",
+            &token,
+        ],
+    );
+    assert_ne!(refused.code, 0, "{}", refused.all());
+    assert!(refused.all().contains("413"), "{}", refused.all());
+
+    // The way around: the same body gzip-compressed (what docs/limits.md shows with curl).
+    let r = http
+        .post(format!("{base}/api/v1/docs"))
+        .header("Authorization", &auth)
+        .json(&json!({"name": "GitHub", "slug": "gh"}))
+        .send()
+        .expect("create doc");
+    assert_eq!(r.status(), 201);
+    let definition = std::fs::read_to_string(&github).expect("GitHub");
+    let body = serde_json::to_vec(&json!({"documentation": "gh", "definition": definition}))
+        .expect("json");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &body).expect("gzip");
+    let gz = gz.finish().expect("gzip");
+    let r = http
+        .post(format!("{base}/api/v1/versions"))
+        .header("Authorization", &auth)
+        .header("Content-Type", "application/octet-stream")
+        .header("Content-Encoding", "gzip")
+        .body(gz)
+        .send()
+        .expect("deploy");
+    assert_eq!(r.status(), 201, "a gzip body fits: {:?}", r.text());
+
+    // The 13 MB definition without Accept-Encoding: over Lambda's 6 MB, answered 406 in words (not a 500).
+    let r = http
+        .get(format!("{base}/doc/gh.json"))
+        .send()
+        .expect("download");
+    assert_eq!(r.status(), 406);
+    let message: Value = r.json().expect("JSON error");
+    let text = message["message"].as_str().expect("message");
+    assert!(text.contains("Accept-Encoding: gzip"), "{text}");
+    // With gzip: the whole document, compressed under the limit.
+    let r = http
+        .get(format!("{base}/doc/gh.json"))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .expect("download");
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()
+            .get("content-encoding")
+            .and_then(|v| v.to_str().ok()),
+        Some("gzip")
+    );
+    let vary = r
+        .headers()
+        .get_all("vary")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",")
+        .to_ascii_lowercase();
+    assert!(
+        vary.contains("accept-encoding"),
+        "Vary keeps every value behind API Gateway: {vary}"
+    );
+    let compressed = r.bytes().expect("body");
+    let mut plain = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(&compressed[..]),
+        &mut plain,
+    )
+    .expect("gunzip");
+    let doc: Value = serde_json::from_str(&plain).expect("the definition");
+    assert!(
+        doc["paths"].as_object().is_some_and(|p| p.len() > 500),
+        "GitHub's paths"
+    );
+
+    // A page: compressed, with `Vary: Accept-Encoding` beside the page's own values.
+    let r = http
+        .get(format!("{base}/doc/gh"))
+        .header("Accept-Encoding", "gzip")
+        .send()
+        .expect("page");
+    assert_eq!(r.status(), 200);
+    let vary = r
+        .headers()
+        .get_all("vary")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",")
+        .to_ascii_lowercase();
+    assert!(
+        vary.contains("accept-encoding") && vary.contains("cookie"),
+        "both Vary values survive: {vary}"
+    );
+}
