@@ -68,8 +68,8 @@ impl TooLarge {
                 "Start `specpress serve` with a larger {} (or its command-line option) to accept it.",
                 self.setting
             ),
-            Runtime::Lambda => "AWS Lambda also refuses request payloads over 6 MB on the wire: send larger bodies \
-                 gzip-compressed (`Content-Encoding: gzip`; this limit counts decompressed bytes), compare large \
+            Runtime::Lambda => "AWS Lambda also refuses events over 6 MB, where a JSON body counts about 1.23x (escaped once \
+                 more): send larger bodies gzip-compressed (`Content-Encoding: gzip`; this limit counts decompressed bytes), compare large \
                  documents by URL (`POST /diffs` with `url` and `previous_url`), or ask the operator to raise the limit."
                 .to_owned(),
         };
