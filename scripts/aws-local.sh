@@ -9,7 +9,7 @@
 # Requests reach the functions as on AWS: API Gateway's part (routing with the template's routes, payload format 2.0
 # events, its 10 MB / 6 MB / 30 s limits and answers, the 2.0 response mapping) is scripts/aws_local.py front on
 # AWS_LOCAL_PORT; it invokes each function through cargo lambda's Invoke API. cargo lambda's own function URLs (same
-# route table) stay on its port, printed as `lambda:`.
+# route table) stay on its port, logged as `lambda:` and written to $AWS_LOCAL_STATE/emulator.url.
 #
 # Usage: scripts/aws-local.sh
 #   Prints `base: <URL>` and `token: <organization token>` once every function answers; runs until interrupted
@@ -113,6 +113,8 @@ else
   fi
 fi
 WATCH_PID="${pids[1]}"
+echo "$EMULATOR" >"$STATE/emulator.url"
+log "lambda: $EMULATOR (cargo lambda's runtime API, Invoke API and function URLs)"
 setsid "$PY" -u scripts/aws_local.py front --invoke "$EMULATOR" --port "$PORT" >"$STATE/front.log" 2>&1 &
 pids+=($!)
 
@@ -120,7 +122,6 @@ if [ "${AWS_LOCAL_EXTERNAL_FUNCTIONS:-0}" = "1" ]; then
   # The caller starts the functions itself (the cold-start benchmark): their list is $STATE/functions.txt, their
   # environment $STATE/functions.env, the runtime API $EMULATOR/.rt/<name>.
   echo "base: $BASE"
-  echo "lambda: $EMULATOR"
   echo "token: $TOKEN"
   while true; do
     for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null || { log "a component exited (see $STATE)"; exit 1; }; done
@@ -158,7 +159,6 @@ setsid "$PY" -u scripts/aws_local.py events --endpoint "$ENDPOINT" --invoke "$EM
 pids+=($!)
 
 echo "base: $BASE"
-echo "lambda: $EMULATOR"
 echo "token: $TOKEN"
 log "running; logs in $STATE; Ctrl-C stops everything"
 while true; do

@@ -132,10 +132,10 @@ fn main() {
         }
     });
     let mut printed = HashMap::new();
-    while printed.len() < 3 {
+    while printed.len() < 2 {
         let line = rx
             .recv_timeout(Duration::from_secs(300))
-            .expect("aws-local.sh prints base, lambda and token");
+            .expect("aws-local.sh prints base and token");
         if let Some((k, v)) = line.split_once(": ") {
             printed.insert(k.to_owned(), v.trim().to_owned());
         }
@@ -163,7 +163,10 @@ fn main() {
     let env = Env {
         vars,
         functions,
-        emulator: printed["lambda"].clone(),
+        emulator: std::fs::read_to_string(state.path().join("emulator.url"))
+            .expect("emulator.url")
+            .trim()
+            .to_owned(),
         binaries,
         state: state.path().to_path_buf(),
     };

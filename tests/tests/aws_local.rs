@@ -137,6 +137,10 @@ impl AwsLocal {
                 base = Some(b.trim().to_owned());
             } else if let Some(t) = line.strip_prefix("token: ") {
                 token = Some(t.trim().to_owned());
+            } else {
+                panic!(
+                    "aws-local.sh prints two lines, `base:` and `token:`, on stdout; also: {line}"
+                );
             }
         }
         AwsLocal {
