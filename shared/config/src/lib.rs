@@ -626,7 +626,12 @@ mod tests {
 
     #[test]
     fn forwarded_hosts_are_trusted_only_when_said_so_and_a_misspelt_switch_stops_the_start() {
-        for (value, trusted) in [("true", true), (" TRUE ", true), ("false", false), ("", false)] {
+        for (value, trusted) in [
+            ("true", true),
+            (" TRUE ", true),
+            ("false", false),
+            ("", false),
+        ] {
             let c = Config::from_lookup(
                 Runtime::Lambda,
                 lookup(&[("SPECPRESS_TRUST_FORWARDED_HOST", value)]),
