@@ -602,4 +602,13 @@ fn a_long_history_is_paged_fifty_releases_a_page_linked_from_the_section() {
         h.contains("(0 changes)") && h.contains("Unchanged since"),
         "{h}"
     );
+    // A private documentation's history is hidden from anonymous readers like its other pages.
+    let (s, b) = site.api(
+        reqwest::Method::PATCH,
+        "/api/v1/docs/pets",
+        Some(json!({"visibility": "private"})),
+    );
+    assert_eq!(s, 200, "{b}");
+    let (s, _, _) = site.get(all);
+    assert_eq!(s, 404);
 }
