@@ -283,3 +283,65 @@ impl Site {
         self.render_page(doc, page, ctx, history.map(history_section))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(n: usize) -> HistoryEntry {
+        HistoryEntry {
+            release: HistoryRelease {
+                api_version: format!("1.{n}<img src=x>"),
+                short_id: "abcdef01".into(),
+                href: format!("/doc/p/changes/v{n}"),
+                published_at: "2026-01-01T00:00:00Z".into(),
+                published: "2026-01-01 00:00 UTC".into(),
+                first: false,
+            },
+            status: HistoryStatus::Changed,
+            breaking: n == 0,
+            breaks: vec!["<b>limit</b> became required".into()],
+        }
+    }
+
+    fn history(entries: usize, all_href: Option<&str>) -> PageHistory {
+        PageHistory {
+            entries: (0..entries).map(entry).collect(),
+            since: None,
+            read: entries,
+            scanned_all: true,
+            cut: false,
+            changelog_href: "/doc/p/changes".into(),
+            all_href: all_href.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_long_section_lists_the_ten_newest_unnumbered_and_links_the_history_page() {
+        let html = history_section(&history(12, Some("/doc/p/history/operation/x")));
+        let html = html.as_str();
+        assert!(
+            html.contains("<ul class=\"hist\">") && !html.contains("<ol"),
+            "{html}"
+        );
+        assert_eq!(
+            html.matches("<li><span class=\"cs ").count(),
+            MAX_HISTORY_ENTRIES
+        );
+        assert!(
+            html.contains("2 earlier changes are on <a href=\"/doc/p/history/operation/x\">the full history</a>"),
+            "{html}"
+        );
+        // Document text is escaped: versions and breaking messages.
+        assert!(!html.contains("<img") && !html.contains("<b>"), "{html}");
+        assert!(html.contains("1.0&lt;img src=x&gt;"), "{html}");
+        // Without a history page (none linked), the rest is on the changelog; a short section links nothing.
+        let html = history_section(&history(12, None));
+        assert!(
+            html.as_str()
+                .contains("in <a href=\"/doc/p/changes\">the changelog</a>")
+        );
+        let html = history_section(&history(3, None));
+        assert!(!html.as_str().contains("earlier"), "{}", html.as_str());
+    }
+}
