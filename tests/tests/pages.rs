@@ -239,8 +239,9 @@ fn a_preview_is_rendered_as_pages_that_are_never_cached_or_indexed() {
 }
 
 /// The pages as the server sends them (its headers, CSP included), in a real headless Chromium: home, operation,
-/// schema, tag and branch pages of real documents (OpenAPI 3.1 and AsyncAPI 3) pass axe-core (WCAG 2.1 AA) with JavaScript on and off,
-/// light and dark, desktop and phone, with no CSP report, page error or failed request.
+/// schema, tag and branch pages of real documents (OpenAPI 3.1 and AsyncAPI 3), and a beta operation's page (its
+/// badges) and history page, pass axe-core (WCAG 2.1 AA) with JavaScript on and off, light and dark, desktop and
+/// phone, with no CSP report, page error or failed request.
 #[test]
 fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
     let Some(tools) = specpress_e2e::browser::tools() else {
@@ -269,7 +270,35 @@ fn the_served_pages_pass_axe_in_headless_chromium_with_no_csp_report() {
         .into_iter()
         .find(|l| l.starts_with("/doc/streetlights/channel/"))
         .expect("a channel link");
+    // A beta operation with a beta property, changed once: its badges (light and dark), its history section and
+    // its history page.
+    site.create_doc("beta", "Beta", None);
+    let beta = petstore()
+        .replacen(
+            "summary: List pets",
+            "summary: List pets\n      x-beta: true",
+            1,
+        )
+        .replacen(
+            "        tag:\n          type: string",
+            "        tag:\n          type: string\n          x-beta: true",
+            1,
+        );
+    site.deploy("beta", None, &beta);
+    site.deploy(
+        "beta",
+        None,
+        beta.replacen("version: 1.0.0", "version: 1.1.0", 1)
+            .replacen("required: false", "required: true", 1),
+    );
+    let (_, _, beta_page) = site.get("/doc/beta/operation/operation-get-pets");
+    assert!(
+        beta_page.contains("<span class=\"b beta\">beta</span>"),
+        "the badge is shown"
+    );
     let paths = [
+        "/doc/beta/operation/operation-get-pets".to_owned(),
+        "/doc/beta/history/operation/operation-get-pets".to_owned(),
         "/doc/openai".to_owned(),
         pick("/doc/openai/operation/"),
         pick("/doc/openai/tag/"),
@@ -394,4 +423,192 @@ fn operation_and_schema_pages_show_their_history_linked_to_the_change_pages() {
     );
     assert_ne!(header(&headers, "etag"), before);
     assert_eq!(history_text(&again), history_text(&list));
+}
+
+/// A hostile summary for `GET /pets`: markup and a script, to be shown as text on every history page.
+const HOSTILE_SUMMARY: &str = "List <script>alert(1)</script> pets & \"friends\"";
+
+/// The petstore at release `n`: API version `1.0.{n}<img src=x onerror=alert(1)>` (document text, hostile), the
+/// hostile summary on `GET /pets`, and the optional query parameters `q1` to `qn` there, so every release after the
+/// first changes `GET /pets` (not breaking) and nothing else of it.
+fn pets_release(n: usize) -> String {
+    let extra: String = (1..=n)
+        .map(|i| {
+            format!("        - name: q{i}\n          in: query\n          required: false\n          schema:\n            type: string\n")
+        })
+        .collect();
+    petstore()
+        .replacen(
+            "version: 1.0.0",
+            &format!("version: '1.0.{n}<img src=x onerror=alert(1)>'"),
+            1,
+        )
+        .replacen(
+            "summary: List pets",
+            &format!("summary: '{}'", HOSTILE_SUMMARY.replace('\'', "''")),
+            1,
+        )
+        .replacen(
+            "      parameters:\n        - name: limit\n",
+            &format!("      parameters:\n{extra}        - name: limit\n"),
+            1,
+        )
+}
+
+/// The `<li>` entries of a page's `<ul class="hist">` list.
+fn history_entries(page: &str) -> usize {
+    let Some(start) = page.find("<ul class=\"hist\">") else {
+        return 0;
+    };
+    let list = &page[start..];
+    let end = list.find("</section>").unwrap_or(list.len());
+    list[..end].matches("<li><span class=\"cs ").count()
+}
+
+/// The `href` of the link whose `rel` is `rel` (the pager's `prev` and `next`).
+fn rel_link(page: &str, rel: &str) -> Option<String> {
+    let tag = format!("\" rel=\"{rel}\"");
+    let end = page.find(&tag)?;
+    let start = page[..end].rfind("href=\"")? + "href=\"".len();
+    Some(page[start..end].replace("&amp;", "&"))
+}
+
+#[test]
+fn a_long_history_is_paged_fifty_releases_a_page_linked_from_the_section() {
+    let site = Site::start(ORG);
+    site.create_doc("pets", "Pets", None);
+    // 56 releases: GET /pets is in the first and changed by each of the 55 others.
+    for n in 0..=55 {
+        site.deploy("pets", None, pets_release(n));
+    }
+    let op = "/doc/pets/operation/operation-get-pets";
+    let all = "/doc/pets/history/operation/operation-get-pets";
+    // The first reader digests the releases within a time budget per request; an incomplete index is shown but
+    // not kept, and the next request goes on.
+    let mut page = String::new();
+    for _ in 0..30 {
+        let (s, _, p) = site.get(op);
+        assert_eq!(s, 200);
+        page = p;
+        if history_text(&page).contains("45 earlier changes") {
+            break;
+        }
+    }
+    // The section: the ten newest, no numbers, and a link to the rest.
+    let h = history_text(&page);
+    assert!(
+        h.contains("45 earlier changes are on the full history"),
+        "{h}"
+    );
+    assert_eq!(history_entries(&page), 10, "{h}");
+    assert!(!page.contains("<ol class=\"hist\""), "no numbered list");
+    assert!(page.contains(&format!("href=\"{all}\"")), "{h}");
+
+    // Page 1: the fifty newest, newest first, and the next page.
+    let (s, headers, one) = site.get(all);
+    assert_eq!(s, 200);
+    assert!(header(&headers, "content-type").starts_with("text/html"));
+    assert!(!header(&headers, "etag").is_empty());
+    assert_eq!(history_entries(&one), 50);
+    let h = history_text(&one);
+    assert!(
+        h.contains("(55 changes)") && h.contains("Page 1 of 2"),
+        "{h}"
+    );
+    // (Each version is followed by its escaped markup: `1.0.55&lt;img ...`.)
+    let newest = h.find("in 1.0.55&lt;img").expect("the newest release");
+    let older = h.find("in 1.0.6&lt;img").expect("the fiftieth newest");
+    assert!(newest < older, "newest first: {h}");
+    assert!(!h.contains("in 1.0.5&lt;img"), "on the next page: {h}");
+    assert_eq!(rel_link(&one, "prev"), None);
+    let next = rel_link(&one, "next").expect("a next page");
+    assert_eq!(next, format!("{all}?page=2"));
+    assert!(
+        one.contains(&format!("href=\"{op}\"")),
+        "the reference page is linked"
+    );
+
+    // Page 2: the five oldest changes, and the way back.
+    let (s, _, two) = site.get(&next);
+    assert_eq!(s, 200);
+    assert_eq!(history_entries(&two), 5);
+    let h = history_text(&two);
+    assert!(
+        h.contains("Page 2 of 2") && h.contains("in 1.0.1&lt;img"),
+        "{h}"
+    );
+    assert!(
+        h.contains("In the documentation since 1.0.0&lt;img"),
+        "there from the first release: {h}"
+    );
+    assert_eq!(rel_link(&two, "prev").as_deref(), Some(all));
+    assert_eq!(rel_link(&two, "next"), None);
+    let (s, _, _) = site.get(&format!("{all}?page=1"));
+    assert_eq!(s, 200);
+
+    // Document text is text: the summary, the versions.
+    for p in [&page, &one, &two] {
+        assert!(!p.contains("<script>alert(1)"), "the summary is escaped");
+        assert!(!p.contains("<img src=x"), "the versions are escaped");
+    }
+    assert!(
+        one.contains(
+            "History of List &lt;script&gt;alert(1)&lt;/script&gt; pets &amp; &quot;friends&quot;"
+        ),
+        "{}",
+        history_text(&one)
+    );
+
+    // Out of range, malformed, unknown subjects and pages without a history: 404 pages.
+    for missing in [
+        format!("{all}?page=3"),
+        format!("{all}?page=0"),
+        format!("{all}?page=two"),
+        "/doc/pets/history/operation/nope".to_owned(),
+        "/doc/pets/history/schema/Nope".to_owned(),
+        "/doc/pets/history/schemas".to_owned(),
+        "/doc/pets/history/".to_owned(),
+        "/doc/nope/history/operation/operation-get-pets".to_owned(),
+        "/doc/pets/branches/nope/history/operation/operation-get-pets".to_owned(),
+    ] {
+        let (s, h, body) = site.get(&missing);
+        assert_eq!(s, 404, "{missing}");
+        assert!(
+            header(&h, "content-type").starts_with("text/html"),
+            "{missing}"
+        );
+        assert!(body.contains("<h1"), "{missing}");
+    }
+    // An alias goes to the canonical path, the query kept; the default branch's named form to the plain URL.
+    let (s, h, _) = site.get("/doc/pets/history/operation/listPets?page=2");
+    assert_eq!(s, 308);
+    assert_eq!(header(&h, "location"), format!("{all}?page=2"));
+    let (s, h, _) = site.get("/doc/pets/branches/main/history/operation/operation-get-pets?page=2");
+    assert_eq!(s, 307);
+    assert_eq!(header(&h, "location"), format!("{all}?page=2"));
+    // The schema's history page answers too, and a named branch has its own.
+    let (s, _, pet) = site.get("/doc/pets/history/schema/Pet");
+    assert_eq!(s, 200);
+    assert!(
+        history_text(&pet).contains("Unchanged since"),
+        "{}",
+        history_text(&pet)
+    );
+    site.deploy("pets", Some("next"), pets_release(0));
+    let (s, _, next) = site.get("/doc/pets/branches/next/history/operation/operation-get-pets");
+    assert_eq!(s, 200);
+    let h = history_text(&next);
+    assert!(
+        h.contains("(0 changes)") && h.contains("Unchanged since"),
+        "{h}"
+    );
+    // A private documentation's history is hidden from anonymous readers like its other pages.
+    let (s, b) = site.api(
+        reqwest::Method::PATCH,
+        "/api/v1/docs/pets",
+        Some(json!({"visibility": "private"})),
+    );
+    assert_eq!(s, 200, "{b}");
+    let (s, _, _) = site.get(all);
+    assert_eq!(s, 404);
 }

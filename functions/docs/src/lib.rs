@@ -7,6 +7,8 @@
 //! - `GET /doc/{doc}/changes[.atom|.rss]` (and per branch, `/doc/{doc}/branches/{branch}/changes...`): the
 //!   changelog, paginated, and its feeds; `GET /doc/{doc}/changes/{version}[.json]` (and the contract's `/change/`
 //!   form, redirected): one release's changes; `GET /doc/{doc}/compare?from=&to=`: any two versions ([`changes`]).
+//! - `GET /doc/{doc}/history/{page}` (and per branch, `/doc/{doc}/branches/{branch}/history/{page}`, `?page=N`): the
+//!   history of an operation, webhook, schema or channel page, fifty releases a page ([`history`]).
 //! - `GET /diff/{id}`: a public diff, rendered like a change page.
 //! - `GET /hub/{hub}` and `/hub/{hub}/changes.atom|.rss`: a hub's APIs and combined changelog ([`hub`]).
 //! - `GET /doc/{doc}/versions/{version}/source`: a version's definition exactly as deployed.
@@ -140,6 +142,11 @@ pub fn router_for(state: DocsState) -> Router {
         .route(
             "/doc/{doc}/branches/{branch}/changes.rss",
             get(changes::branch_changelog),
+        )
+        .route("/doc/{doc}/history/{*page}", get(history::doc_history))
+        .route(
+            "/doc/{doc}/branches/{branch}/history/{*page}",
+            get(history::branch_history),
         )
         .route("/diff/{id}", get(changes::diff))
         .route("/hub/{hub}", get(hub::hub))

@@ -60,6 +60,11 @@ impl Backend {
         }
     }
 
+    /// The store is the embedded engine in the data directory (not a DynamoDB table named by `SPECPRESS_TABLE`).
+    pub fn is_embedded(&self) -> bool {
+        self.embedded.is_some()
+    }
+
     /// Stops the embedded engine cleanly (flushes SQLite).
     pub async fn close(mut self) {
         if let Some(e) = self.embedded.take() {

@@ -74,6 +74,11 @@ struct ServeArgs {
     /// SPECPRESS_SELF_DOC=false). It is still served at /api/v1/openapi.json.
     #[arg(long)]
     no_self_doc: bool,
+    /// On a DynamoDB table (SPECPRESS_TABLE): create the default organization when the table has none (or give it
+    /// SPECPRESS_ORG_TOKEN) and publish Specpress's own API reference, as every start on the embedded store does.
+    /// Without it a start writes nothing to the table and says so on stderr.
+    #[arg(long)]
+    bootstrap: bool,
     #[command(flatten)]
     storage: StorageArgs,
 }
@@ -132,6 +137,7 @@ impl Cli {
                     max_body_bytes: a.max_body_bytes,
                     max_document_bytes: a.max_document_bytes,
                     self_doc,
+                    bootstrap: a.bootstrap,
                 };
                 match runtime()
                     .map_err(|e| e.to_string())

@@ -44,8 +44,12 @@ pub use error::{ApiError, Result};
 /// Settings the HTTP layer needs.
 #[derive(Debug, Clone)]
 pub struct ApiConfig {
-    /// Base of every `*_public_url` (no trailing slash), e.g. `http://127.0.0.1:3000`.
+    /// Base of every `*_public_url` (no trailing slash), e.g. `http://127.0.0.1:3000`; empty: derived from each
+    /// request ([`urls::public_base`]).
     pub public_base_url: String,
+    /// `SPECPRESS_TRUST_FORWARDED_HOST`: a derived base may take `X-Forwarded-Host` and `X-Forwarded-Proto` (set by
+    /// a proxy in front); otherwise only `Host` ([`urls::public_base`]).
+    pub trust_forwarded_host: bool,
     /// Largest accepted request body in bytes, decompressed (413 beyond; 422 for bump-cli, see [`body`]).
     pub max_body_bytes: usize,
     /// Largest API document (each file), for the routes that parse documents themselves.
@@ -60,6 +64,7 @@ impl ApiConfig {
         let base: String = public_base_url.into();
         ApiConfig {
             public_base_url: base.trim_end_matches('/').to_owned(),
+            trust_forwarded_host: false,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             runtime: Runtime::Local,
@@ -72,6 +77,7 @@ impl ApiConfig {
             max_body_bytes: config.max_body_bytes,
             max_document_bytes: config.max_document_bytes,
             runtime: config.runtime,
+            trust_forwarded_host: config.trust_forwarded_host,
             ..ApiConfig::new(config.public_url.clone())
         }
     }

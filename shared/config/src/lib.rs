@@ -209,6 +209,12 @@ pub struct Config {
     /// `SPECPRESS_PUBLIC_URL`: base of every `*_public_url`, no trailing slash. Empty: derived from each request's
     /// `Host` on Lambda; `http://HOST:PORT` for `specpress serve`.
     pub public_url: String,
+    /// `SPECPRESS_TRUST_FORWARDED_HOST`: `true` when every request reaches the service through a proxy that sets
+    /// `X-Forwarded-Host` and `X-Forwarded-Proto` itself (CloudFront with an origin request policy or a function that
+    /// sets them, a reverse proxy): without `SPECPRESS_PUBLIC_URL`, public URLs then name the host and scheme the
+    /// proxy reports. `false` (the default): they never follow a client's forwarding headers, only its `Host`
+    /// (which API Gateway routes by). `true` or `false`, any case; anything else stops the process at start.
+    pub trust_forwarded_host: bool,
     /// `SPECPRESS_MAX_BODY_BYTES`: request body limit, counted decompressed (default 64 MiB; Lambda's own 6 MB
     /// payload ceiling applies on the wire before that).
     pub max_body_bytes: usize,
@@ -238,6 +244,7 @@ impl std::fmt::Debug for Config {
             .field("runtime", &self.runtime)
             .field("table", &self.table)
             .field("public_url", &self.public_url)
+            .field("trust_forwarded_host", &self.trust_forwarded_host)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("max_document_bytes", &self.max_document_bytes)
             .field("queue_url", &self.queue_url)
@@ -258,6 +265,7 @@ impl Default for Config {
             runtime: Runtime::Local,
             table: None,
             public_url: String::new(),
+            trust_forwarded_host: false,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             queue_url: None,
@@ -298,6 +306,16 @@ impl<F: Fn(&str) -> Option<String>> Vars<F> {
                 .map(Some)
                 .map_err(|_| problem(name, format!("must be {what}"))),
             None => Ok(None),
+        }
+    }
+
+    /// A switch: `true` or `false` (any case), unset is `false`; anything else fails fast, naming the variable.
+    fn switch(&self, name: &'static str) -> Result<bool, ConfigError> {
+        match self.get(name) {
+            None => Ok(false),
+            Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
+            Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
+            Some(_) => Err(problem(name, "must be `true` or `false`")),
         }
     }
 
@@ -405,6 +423,7 @@ impl Config {
                 .get("SPECPRESS_PUBLIC_URL")
                 .map(|u| u.trim_end_matches('/').to_owned())
                 .unwrap_or_default(),
+            trust_forwarded_host: env.switch("SPECPRESS_TRUST_FORWARDED_HOST")?,
             max_body_bytes: env
                 .strict("SPECPRESS_MAX_BODY_BYTES", "a byte count")?
                 .unwrap_or(DEFAULT_MAX_BODY_BYTES),
@@ -467,6 +486,7 @@ mod tests {
             .expect("valid");
         assert_eq!(c.table.as_deref(), Some("t"));
         assert_eq!(c.public_url, "");
+        assert!(!c.trust_forwarded_host);
         assert_eq!(c.max_body_bytes, 64 * 1024 * 1024);
         assert_eq!(c.max_document_bytes, 32 * 1024 * 1024);
         assert_eq!(c.webhooks.outbox_grace, Duration::from_secs(30));
@@ -602,6 +622,31 @@ mod tests {
         let none = Config::from_lookup(Runtime::Lambda, lookup(&[])).expect("valid");
         assert!(none.webhooks.secret_key().is_err());
         assert!(none.require_queue_url().is_err());
+    }
+
+    #[test]
+    fn forwarded_hosts_are_trusted_only_when_said_so_and_a_misspelt_switch_stops_the_start() {
+        for (value, trusted) in [
+            ("true", true),
+            (" TRUE ", true),
+            ("false", false),
+            ("", false),
+        ] {
+            let c = Config::from_lookup(
+                Runtime::Lambda,
+                lookup(&[("SPECPRESS_TRUST_FORWARDED_HOST", value)]),
+            )
+            .expect("valid");
+            assert_eq!(c.trust_forwarded_host, trusted, "{value:?}");
+        }
+        for value in ["1", "yes", "on"] {
+            let e = Config::from_lookup(
+                Runtime::Lambda,
+                lookup(&[("SPECPRESS_TRUST_FORWARDED_HOST", value)]),
+            )
+            .expect_err("refused");
+            assert_eq!(e.name, "SPECPRESS_TRUST_FORWARDED_HOST", "{value}");
+        }
     }
 
     #[test]

@@ -179,6 +179,22 @@ pub struct Mark {
 /// Breaking messages kept per mark (the change page has them all).
 pub const MARK_BREAKS: usize = 2;
 
+/// Entries on one page of a subject's own history (`/doc/{doc}/history/{page}`).
+pub const HISTORY_PAGE_ENTRIES: usize = 50;
+
+/// One page of a subject's history, from the branch's index.
+#[derive(Debug, Clone, Copy)]
+pub struct MarksPage<'a> {
+    /// The releases of this page that touched the subject, newest first.
+    pub marks: &'a [Mark],
+    /// 1-based.
+    pub page: usize,
+    /// Pages of this subject (at least 1: a subject no release touched has one page, empty).
+    pub pages: usize,
+    /// Releases that touched the subject, on every page.
+    pub total: usize,
+}
+
 /// The history of every page subject of a branch, up to one head: built once per head from the stored digests
 /// (one range read and one batch read per [`HISTORY_BATCH`] releases, at most [`HISTORY_SCAN`] releases), then
 /// answered from memory for every page of that head. Releases are immutable, so an index built for a head never
@@ -204,6 +220,24 @@ impl BranchHistory {
             .get(&(kind, specpress_domain::digest::subject_key(name)))
             .map(Vec::as_slice)
             .unwrap_or_default()
+    }
+
+    /// The `page`-th page (1-based) of [`HISTORY_PAGE_ENTRIES`] releases that touched `name` of `kind`, newest first;
+    /// `None` for page 0 and pages past the last. A slice of the index: no storage request, no diff.
+    pub fn marks_page(&self, kind: SubjectKind, name: &str, page: usize) -> Option<MarksPage<'_>> {
+        let all = self.marks(kind, name);
+        let pages = all.len().div_ceil(HISTORY_PAGE_ENTRIES).max(1);
+        if page == 0 || page > pages {
+            return None;
+        }
+        let start = (page - 1) * HISTORY_PAGE_ENTRIES;
+        let end = (start + HISTORY_PAGE_ENTRIES).min(all.len());
+        Some(MarksPage {
+            marks: all.get(start..end).unwrap_or_default(),
+            page,
+            pages,
+            total: all.len(),
+        })
     }
 
     /// The branch's first release, when the walk reached it.

@@ -188,3 +188,129 @@ async fn a_branchs_history_index_is_read_once_per_head_and_answers_every_page_fr
     );
     assert_eq!(index.first().map(|r| r.api_version.as_str()), Some("1.0.0"));
 }
+
+/// The petstore at release `n` (API version `1.0.{n}`): `GET /pets` has the optional query parameters `q1` to `qn`,
+/// so every release after the first changes it (one parameter added, not breaking) and nothing else.
+fn pets_release(n: usize) -> String {
+    let extra: String = (1..=n)
+        .map(|i| {
+            format!("        - name: q{i}\n          in: query\n          required: false\n          schema:\n            type: string\n")
+        })
+        .collect();
+    fixture("petstore.yaml")
+        .replacen("version: 1.0.0", &format!("version: 1.0.{n}"), 1)
+        .replacen(
+            "      parameters:\n        - name: limit\n",
+            &format!("      parameters:\n{extra}        - name: limit\n"),
+            1,
+        )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_history_is_paged_from_the_branch_index_without_another_storage_request() {
+    use specpress_reader::history::{HISTORY_PAGE_ENTRIES, SubjectKind::Operation};
+    let world = common::World::start().await;
+    let (requests, store, p, now) = (
+        world.requests.clone(),
+        world.store.clone(),
+        world.p.clone(),
+        world.now,
+    );
+    // 56 releases: GET /pets is in the first and changed by each of the 55 others.
+    for n in 0..=55 {
+        let input = DeployInput {
+            documentation: "pets".into(),
+            auto_create: true,
+            bundle: Bundle {
+                definition: pets_release(n),
+                references: vec![],
+            },
+            ..Default::default()
+        };
+        let outcome = deploy(
+            store.as_ref(),
+            &NoPublisher,
+            &Engines::default(),
+            &p,
+            input,
+            now,
+        )
+        .await
+        .expect("deployed");
+        assert!(
+            matches!(outcome, DeployOutcome::Created { .. }),
+            "release {n}"
+        );
+    }
+    let reader = Reader::Member(p.clone());
+    // A first process digests the releases (an index left incomplete by the diffing budget is built again).
+    let first = Library::new(store.clone(), Budgets::default());
+    let doc = first.find_doc(&reader, "pets").await.expect("doc");
+    let view = first.open(doc.clone(), None).await.expect("view");
+    let head = first.head_version(&view).await.expect("head");
+    let mut built = first.branch_history(&view, &head).await.expect("index");
+    for _ in 0..20 {
+        if built.complete {
+            break;
+        }
+        built = first.branch_history(&view, &head).await.expect("index");
+    }
+    assert!(built.complete && built.reached_first);
+
+    // A fresh process builds the index from the stored digests: one range read, one batch read, nothing diffed.
+    let fresh = Library::new(store.clone(), Budgets::default());
+    let view = fresh.open(doc, None).await.expect("view");
+    requests.take();
+    let index = fresh.branch_history(&view, &head).await.expect("index");
+    let reading = requests.take();
+    assert_eq!(index.releases.len(), 56);
+    assert_eq!(fresh.site_cache().usage().0, 0, "nothing diffed");
+    assert_eq!(
+        reading.iter().filter(|r| *r == "BatchGetItem").count(),
+        1,
+        "{reading:?}"
+    );
+    assert!(reading.len() <= 3, "{reading:?}");
+
+    // Both pages of GET /pets, newest first: 50 changes, then the 5 oldest.
+    assert_eq!(HISTORY_PAGE_ENTRIES, 50);
+    let one = index.marks_page(Operation, "GET /pets", 1).expect("page 1");
+    assert_eq!((one.page, one.pages, one.total), (1, 2, 55));
+    assert_eq!(
+        one.marks.iter().map(|m| m.release).collect::<Vec<_>>(),
+        (0..50).collect::<Vec<u32>>()
+    );
+    assert!(
+        one.marks
+            .iter()
+            .all(|m| m.status == "modified" && !m.breaking)
+    );
+    let two = index.marks_page(Operation, "get /pets", 2).expect("page 2");
+    assert_eq!((two.page, two.pages, two.total), (2, 2, 55));
+    assert_eq!(
+        two.marks.iter().map(|m| m.release).collect::<Vec<_>>(),
+        (50..55).collect::<Vec<u32>>(),
+        "the oldest changes; the first release added nothing"
+    );
+    let oldest = index
+        .releases
+        .get(two.marks[4].release as usize)
+        .expect("release");
+    assert_eq!(oldest.api_version, "1.0.1");
+    // Out of range: page 0 and past the last; a subject no release touched has one empty page.
+    assert!(index.marks_page(Operation, "GET /pets", 0).is_none());
+    assert!(index.marks_page(Operation, "GET /pets", 3).is_none());
+    let untouched = index
+        .marks_page(Operation, "GET /pets/{id}", 1)
+        .expect("one page");
+    assert_eq!((untouched.marks.len(), untouched.pages), (0, 1));
+    assert!(index.marks_page(Operation, "GET /pets/{id}", 2).is_none());
+
+    // Every page, and the index asked again for the same head, cost no storage request at all.
+    let again = fresh.branch_history(&view, &head).await.expect("index");
+    assert!(Arc::ptr_eq(&index, &again));
+    assert!(
+        requests.take().is_empty(),
+        "paging is a slice of the kept index"
+    );
+}

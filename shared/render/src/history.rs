@@ -1,5 +1,7 @@
 //! The history section of a reference page: when its operation, webhook, schema or channel appeared and every
-//! later release that changed it, newest first, breaking ones marked, each linked to the release's change page.
+//! later release that changed it, newest first, breaking ones marked, each linked to the release's change page;
+//! and the subject's own history page ([`Site::render_history_page`]): all of it, a page of releases at a time,
+//! linked from the section when it has more than [`MAX_HISTORY_ENTRIES`].
 //!
 //! The engine knows no storage: the presenter reads the releases (from stored release digests, never by diffing
 //! per request), fills a [`PageHistory`] for the page's [`HistorySubject`] and asks [`Site::render_with_history`]
@@ -8,9 +10,10 @@
 use askama::Template;
 use specpress_spec::Document;
 
+use crate::changes::Pager;
 use crate::html::Html;
 use crate::site::{Site, Target};
-use crate::{PageContext, PageRef, RenderedPage, tpl};
+use crate::{Layout, PageContext, PageRef, RenderedPage, layout, tpl};
 
 /// Releases listed on a page (the older ones are on the changelog).
 pub const MAX_HISTORY_ENTRIES: usize = 10;
@@ -26,12 +29,25 @@ pub enum HistoryKind {
     Channel,
 }
 
+impl HistoryKind {
+    /// The kind as a reader calls it.
+    fn word(self) -> &'static str {
+        match self {
+            HistoryKind::Operation => "operation",
+            HistoryKind::Schema => "schema",
+            HistoryKind::Channel => "channel",
+        }
+    }
+}
+
 /// The subject of a page with a history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistorySubject {
     pub kind: HistoryKind,
     /// The name releases know it by (document text).
     pub name: String,
+    /// The canonical path of its page, relative to the documentation root (URL-safe: the site's paths are).
+    pub path: String,
 }
 
 /// A release, as a history shows it.
@@ -85,6 +101,9 @@ pub struct PageHistory {
     pub cut: bool,
     /// The branch's changelog (URL-safe).
     pub changelog_href: String,
+    /// The subject's own history page (URL-safe), linked from the section when it lists only the newest
+    /// [`MAX_HISTORY_ENTRIES`] of more entries.
+    pub all_href: Option<String>,
 }
 
 struct EntryView<'a> {
@@ -95,24 +114,39 @@ struct EntryView<'a> {
     breaks: &'a [String],
 }
 
+/// What the subject's own history page adds to the list: its heading, its reference page and its pager.
+struct FullPage<'a> {
+    /// The subject's page title (document text).
+    title: &'a str,
+    /// `operation`, `schema` or `channel`.
+    kind: &'static str,
+    /// Its reference page (URL-safe).
+    page_href: &'a str,
+    /// Entries on every page.
+    total: usize,
+    /// The pager, when there is more than one page.
+    pager: Option<Pager<'a>>,
+}
+
+/// One template for the section of a reference page (`full: None`) and the subject's history page.
 #[derive(Template)]
 #[template(path = "pages/history.html", escape = "engine")]
-struct HistorySection<'a> {
+struct HistoryList<'a> {
     entries: Vec<EntryView<'a>>,
     since: Option<&'a HistoryRelease>,
     more: usize,
+    all_href: Option<&'a str>,
     read: usize,
     scanned_all: bool,
     cut: bool,
     changelog_href: &'a str,
+    full: Option<FullPage<'a>>,
 }
 
-/// The history section of a page.
-pub(crate) fn history_section(h: &PageHistory) -> Html {
-    let entries: Vec<EntryView<'_>> = h
-        .entries
+fn entry_views(entries: &[HistoryEntry], at_most: usize) -> Vec<EntryView<'_>> {
+    entries
         .iter()
-        .take(MAX_HISTORY_ENTRIES)
+        .take(at_most)
         .map(|e| {
             let (class, status) = match e.status {
                 HistoryStatus::Added => ("add", "Added"),
@@ -127,17 +161,37 @@ pub(crate) fn history_section(h: &PageHistory) -> Html {
                 breaks: &e.breaks,
             }
         })
-        .collect();
-    let section = HistorySection {
+        .collect()
+}
+
+/// The history section of a page: the newest [`MAX_HISTORY_ENTRIES`] entries, and a link to the rest.
+pub(crate) fn history_section(h: &PageHistory) -> Html {
+    let entries = entry_views(&h.entries, MAX_HISTORY_ENTRIES);
+    let section = HistoryList {
         more: h.entries.len().saturating_sub(entries.len()),
         entries,
         since: h.since.as_ref(),
+        all_href: h.all_href.as_deref(),
         read: h.read,
         scanned_all: h.scanned_all,
         cut: h.cut,
         changelog_href: &h.changelog_href,
+        full: None,
     };
     tpl::render(&section, 1024)
+}
+
+/// One page of a subject's own history.
+#[derive(Debug, Clone, Copy)]
+pub struct HistoryPage<'a> {
+    /// The subject.
+    pub subject: &'a HistorySubject,
+    /// This page's entries (every one is listed) and what the section also says (`since`, notes, changelog).
+    pub history: &'a PageHistory,
+    /// Entries on every page.
+    pub total: usize,
+    /// This page among the subject's pages (`newer` and `older` are URL-safe hrefs).
+    pub pager: Pager<'a>,
 }
 
 impl Site {
@@ -145,7 +199,8 @@ impl Site {
     /// (home, topics, groups, callbacks, AsyncAPI operations) do not.
     pub fn history_subject(&self, doc: &Document, page: &PageRef) -> Option<HistorySubject> {
         let model = doc.model();
-        let (kind, name) = match &self.pages.get(page.0 as usize)?.target {
+        let entry = self.pages.get(page.0 as usize)?;
+        let (kind, name) = match &entry.target {
             Target::Operation(i) => {
                 let (_, op) = model.operations.get_index(*i as usize)?;
                 (
@@ -163,7 +218,58 @@ impl Site {
             }
             _ => return None,
         };
-        Some(HistorySubject { kind, name })
+        Some(HistorySubject {
+            kind,
+            name,
+            path: entry.path.clone(),
+        })
+    }
+
+    /// The subject's own history page of `page` (one with a [`HistorySubject`]): its title, a link back to its
+    /// reference page, this page's entries and the pager, with the documentation's navigation (the subject's page
+    /// marked current).
+    pub fn render_history_page(
+        &self,
+        page: &PageRef,
+        ctx: &PageContext<'_>,
+        h: &HistoryPage<'_>,
+    ) -> String {
+        let info = self.info(*page);
+        let page_href = tpl::href(ctx.base, info.path);
+        let p = h.pager;
+        let list = HistoryList {
+            entries: entry_views(&h.history.entries, usize::MAX),
+            since: h.history.since.as_ref(),
+            more: 0,
+            all_href: None,
+            read: h.history.read,
+            scanned_all: h.history.scanned_all,
+            cut: h.history.cut,
+            changelog_href: &h.history.changelog_href,
+            full: Some(FullPage {
+                title: info.title,
+                kind: h.subject.kind.word(),
+                page_href: &page_href,
+                total: h.total,
+                pager: (p.newer.is_some() || p.older.is_some()).then_some(p),
+            }),
+        };
+        let body = tpl::render(&list, 512 * h.history.entries.len() + 1024);
+        let sidebar = self.sidebar(ctx.base, Some(*page));
+        let title = if p.pages > 1 {
+            format!("History of {} (page {} of {})", info.title, p.page, p.pages)
+        } else {
+            format!("History of {}", info.title)
+        };
+        layout(
+            ctx,
+            &Layout {
+                title: &title,
+                description: None,
+                body: &body,
+                sidebar: Some(&sidebar),
+            },
+        )
     }
 
     /// [`Site::render`], with the history of the page's subject as the body's last section.
@@ -175,5 +281,67 @@ impl Site {
         history: Option<&PageHistory>,
     ) -> RenderedPage {
         self.render_page(doc, page, ctx, history.map(history_section))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(n: usize) -> HistoryEntry {
+        HistoryEntry {
+            release: HistoryRelease {
+                api_version: format!("1.{n}<img src=x>"),
+                short_id: "abcdef01".into(),
+                href: format!("/doc/p/changes/v{n}"),
+                published_at: "2026-01-01T00:00:00Z".into(),
+                published: "2026-01-01 00:00 UTC".into(),
+                first: false,
+            },
+            status: HistoryStatus::Changed,
+            breaking: n == 0,
+            breaks: vec!["<b>limit</b> became required".into()],
+        }
+    }
+
+    fn history(entries: usize, all_href: Option<&str>) -> PageHistory {
+        PageHistory {
+            entries: (0..entries).map(entry).collect(),
+            since: None,
+            read: entries,
+            scanned_all: true,
+            cut: false,
+            changelog_href: "/doc/p/changes".into(),
+            all_href: all_href.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_long_section_lists_the_ten_newest_unnumbered_and_links_the_history_page() {
+        let html = history_section(&history(12, Some("/doc/p/history/operation/x")));
+        let html = html.as_str();
+        assert!(
+            html.contains("<ul class=\"hist\">") && !html.contains("<ol"),
+            "{html}"
+        );
+        assert_eq!(
+            html.matches("<li><span class=\"cs ").count(),
+            MAX_HISTORY_ENTRIES
+        );
+        assert!(
+            html.contains("2 earlier changes are on <a href=\"/doc/p/history/operation/x\">the full history</a>"),
+            "{html}"
+        );
+        // Document text is escaped: versions and breaking messages.
+        assert!(!html.contains("<img") && !html.contains("<b>"), "{html}");
+        assert!(html.contains("1.0&lt;img src=x&gt;"), "{html}");
+        // Without a history page (none linked), the rest is on the changelog; a short section links nothing.
+        let html = history_section(&history(12, None));
+        assert!(
+            html.as_str()
+                .contains("in <a href=\"/doc/p/changes\">the changelog</a>")
+        );
+        let html = history_section(&history(3, None));
+        assert!(!html.as_str().contains("earlier"), "{}", html.as_str());
     }
 }
