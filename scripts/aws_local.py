@@ -612,6 +612,9 @@ def cmd_front(args) -> int:
 
     class Front(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # One write per answer, sent at once (the head and the body written apart waited on Nagle's algorithm).
+        wbufsize = 1 << 16
+        disable_nagle_algorithm = True
 
         def log_message(self, fmt, *a):
             if args.verbose:

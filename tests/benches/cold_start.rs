@@ -1,7 +1,8 @@
 //! Cold and warm starts of every Lambda function under the Lambda runtime emulation (issue 31): scripts/aws-local.sh
 //! provides moto, the table and queues from template.yaml, cargo lambda's runtime API and the API Gateway front, and
 //! this benchmark starts each function's process itself, as Lambda starts a new execution environment, then times
-//! the first request after the process starts (cold: process start, configuration, clients, the first storage
+//! (through cargo lambda's Invoke API, an HTTP function with the payload-2.0 event API Gateway sends) the first
+//! request after the process starts (cold: process start, configuration, clients, the first storage
 //! call) and `SPECPRESS_BENCH_WARM` (default 30) requests after it (warm), and reads the process's memory peak
 //! (VmHWM). Last, the docs function is restarted and its first page of GitHub's description timed (the definition is
 //! read from the table and parsed on that first request).
@@ -230,35 +231,44 @@ fn main() {
             ),
         ),
     ];
+    // Each request goes to the function through the emulator's Invoke API, an HTTP one as the payload-2.0 event API
+    // Gateway sends: what is timed is the Lambda runtime path and the function, not a front.
     let request = |name: &str, probe: &Probe| -> (u16, Duration) {
-        let t = Instant::now();
-        let status = match probe {
+        let event = match probe {
             Probe::Http(path, with_token) => {
-                let mut r = http.get(format!("{base}{path}"));
+                let mut headers =
+                    json!({"host": "127.0.0.1", "accept": "*/*", "x-forwarded-proto": "http"});
                 if *with_token {
-                    r = r.header("Authorization", &auth);
+                    headers["authorization"] = json!(auth);
                 }
-                r.send().map(|r| {
-                    let s = r.status().as_u16();
-                    let _ = r.bytes();
-                    s
+                json!({
+                    "version": "2.0", "routeKey": "$default", "rawPath": path, "rawQueryString": "",
+                    "headers": headers, "isBase64Encoded": false,
+                    "requestContext": {"accountId": "123456789012", "apiId": "local", "domainName": "127.0.0.1",
+                        "domainPrefix": "127", "requestId": "bench", "routeKey": "$default", "stage": "$default",
+                        "time": "28/Nov/2026:00:00:00 +0000", "timeEpoch": 0,
+                        "http": {"method": "GET", "path": path, "protocol": "HTTP/1.1",
+                            "sourceIp": "127.0.0.1", "userAgent": "bench"}}
                 })
             }
-            Probe::Invoke(event) => http
-                .post(format!(
-                    "{}/2015-03-31/functions/{name}/invocations",
-                    env.emulator
-                ))
-                .json(event)
-                .send()
-                .map(|r| {
-                    let s = r.status().as_u16();
-                    let _ = r.bytes();
-                    s
-                }),
-        }
-        .unwrap_or(0);
-        (status, t.elapsed())
+            Probe::Invoke(event) => event.clone(),
+        };
+        let t = Instant::now();
+        let answer: serde_json::Value = http
+            .post(format!(
+                "{}/2015-03-31/functions/{name}/invocations",
+                env.emulator
+            ))
+            .json(&event)
+            .send()
+            .and_then(|r| r.json())
+            .unwrap_or_default();
+        let elapsed = t.elapsed();
+        let status = match probe {
+            Probe::Http(..) => answer["statusCode"].as_u64().unwrap_or(0) as u16,
+            Probe::Invoke(_) => 200,
+        };
+        (status, elapsed)
     };
 
     println!(
@@ -282,7 +292,7 @@ fn main() {
     }
 
     // The docs function's first GitHub page in a new process: the definition is read and parsed on that request.
-    let page = "/doc/gh/operation/operation-pulls-create";
+    let page = "/doc/gh/operation/operation-post-repos-owner-repo-pulls";
     let mut firsts = Vec::new();
     let mut peaks = Vec::new();
     let mut warm = Vec::new();
