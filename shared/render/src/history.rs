@@ -111,7 +111,33 @@ struct EntryView<'a> {
     class: &'static str,
     status: &'static str,
     breaking: bool,
-    breaks: &'a [String],
+    breaks: Vec<Vec<Piece<'a>>>,
+}
+
+/// A run of a diff message: plain text, or a code span (the diff writes names between backticks).
+struct Piece<'a> {
+    code: bool,
+    text: &'a str,
+}
+
+/// A diff message cut into text and `code` spans; unbalanced backticks leave it all text. The template escapes
+/// every piece.
+fn pieces(message: &str) -> Vec<Piece<'_>> {
+    if message.matches('`').count() % 2 != 0 {
+        return vec![Piece {
+            code: false,
+            text: message,
+        }];
+    }
+    message
+        .split('`')
+        .enumerate()
+        .filter(|(_, t)| !t.is_empty())
+        .map(|(i, text)| Piece {
+            code: i % 2 == 1,
+            text,
+        })
+        .collect()
 }
 
 /// What the subject's own history page adds to the list: its heading, its reference page and its pager.
@@ -158,7 +184,7 @@ fn entry_views(entries: &[HistoryEntry], at_most: usize) -> Vec<EntryView<'_>> {
                 class,
                 status,
                 breaking: e.breaking,
-                breaks: &e.breaks,
+                breaks: e.breaks.iter().map(|b| pieces(b)).collect(),
             }
         })
         .collect()
@@ -300,7 +326,7 @@ mod tests {
             },
             status: HistoryStatus::Changed,
             breaking: n == 0,
-            breaks: vec!["<b>limit</b> became required".into()],
+            breaks: vec!["<b>limit</b> became required, `<i>x</i>` too".into()],
         }
     }
 
@@ -314,6 +340,18 @@ mod tests {
             changelog_href: "/doc/p/changes".into(),
             all_href: all_href.map(str::to_owned),
         }
+    }
+
+    #[test]
+    fn code_spans_of_diff_messages_are_code_and_still_escaped() {
+        let html = history_section(&history(1, None));
+        let html = html.as_str();
+        assert!(
+            html.contains("<li>&#60;b&#62;limit&#60;/b&#62; became required, <code>&#60;i&#62;x&#60;/i&#62;</code> too</li>")
+                || html.contains("<li>&lt;b&gt;limit&lt;/b&gt; became required, <code>&lt;i&gt;x&lt;/i&gt;</code> too</li>"),
+            "{html}"
+        );
+        assert_eq!(pieces("a `b").len(), 1, "unbalanced backticks stay text");
     }
 
     #[test]
