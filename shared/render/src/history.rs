@@ -123,7 +123,7 @@ struct Piece<'a> {
 /// A diff message cut into text and `code` spans; unbalanced backticks leave it all text. The template escapes
 /// every piece.
 fn pieces(message: &str) -> Vec<Piece<'_>> {
-    if message.matches('`').count() % 2 != 0 {
+    if !message.matches('`').count().is_multiple_of(2) {
         return vec![Piece {
             code: false,
             text: message,
