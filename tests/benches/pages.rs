@@ -99,7 +99,13 @@ fn page_links(html: &str, slug: &str) -> Vec<String> {
         let Some(end) = part.find('"') else { continue };
         let href = part[..end].replace("&#x2F;", "/").replace("&amp;", "&");
         let href = href.split('#').next().unwrap_or_default().to_owned();
-        if href.starts_with(&prefix) && !href.contains("/branches/") && seen.insert(href.clone()) {
+        // The MCP server's endpoint (`/doc/{slug}/mcp`, linked from every footer) answers POST only: not a page.
+        let endpoint = href == format!("{prefix}mcp");
+        if href.starts_with(&prefix)
+            && !href.contains("/branches/")
+            && !endpoint
+            && seen.insert(href.clone())
+        {
             out.push(href);
         }
     }
