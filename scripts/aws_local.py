@@ -260,9 +260,8 @@ def cmd_resources(args) -> int:
             if any(c in v for c in '\n"$`\\'):
                 raise SystemExit(f"error: {k} has a character the env file cannot carry")
             f.write(f'{k}="{v}"\n')
-    out = {logical: ids for logical, ids in physical.items()}
     with open(args.resources_file, "w", encoding="utf-8") as f:
-        json.dump(out, f, indent=2)
+        json.dump(physical, f, indent=2)
     # One line per function for the launcher: binary, memory (MB) and timeout (s) as the template sets them.
     fn_globals = (template.get("Globals") or {}).get("Function") or {}
     with open(args.functions_file, "w", encoding="utf-8") as f:
@@ -413,20 +412,26 @@ def cmd_routes(args) -> int:
 # ------------------------------------------------------------------------------------------------------------- events
 
 
-def invoke(invoke_base: str, function: str, event: dict, timeout: float) -> tuple[bool, dict | None, str]:
-    """Invokes a function through the emulator's Invoke API; (ok, payload, error text)."""
+def invoke_raw(invoke_base: str, function: str, payload: bytes, timeout: float) -> tuple[bytes, bool]:
+    """POSTs an event to the emulator's Invoke API: (the function's answer, whether it is a function error).
+    Raises `TimeoutError` or `urllib.error.URLError` when the invocation itself fails."""
     req = urllib.request.Request(
         f"{invoke_base}/2015-03-31/functions/{function}/invocations",
-        data=json.dumps(event).encode(),
+        data=payload,
         headers={"Content-Type": "application/json"},
         method="POST",
     )
+    with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - loopback emulator
+        return resp.read(), bool(resp.headers.get("X-Amz-Function-Error"))
+
+
+def invoke(invoke_base: str, function: str, event: dict, timeout: float) -> tuple[bool, dict | None, str]:
+    """Invokes a function with an event; (ok, its JSON answer, error text)."""
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - loopback emulator
-            body = resp.read()
-            if resp.headers.get("X-Amz-Function-Error"):
-                return False, None, body.decode(errors="replace")[:500]
-            return True, (json.loads(body) if body.strip() else None), ""
+        body, failed = invoke_raw(invoke_base, function, json.dumps(event).encode(), timeout)
+        if failed:
+            return False, None, body.decode(errors="replace")[:500]
+        return True, (json.loads(body) if body.strip() else None), ""
     except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as e:
         return False, None, str(e)
 
@@ -649,7 +654,10 @@ def cmd_front(args) -> int:
                 # Read it all (as API Gateway does) so the client gets the answer, not a reset.
                 remaining = length
                 while remaining > 0:
-                    remaining -= len(self.rfile.read(min(remaining, 1 << 20)) or b"x" * remaining)
+                    chunk = self.rfile.read(min(remaining, 1 << 20))
+                    if not chunk:
+                        break
+                    remaining -= len(chunk)
                 return None
             return self.rfile.read(length) if length else b""
 
@@ -668,12 +676,8 @@ def cmd_front(args) -> int:
             if len(payload) > LAMBDA_MAX_PAYLOAD_BYTES:
                 # Lambda refuses the invocation (RequestEntityTooLarge); API Gateway answers 413.
                 return self._plain(413, "Request Entity Too Large")
-            req = urllib.request.Request(f"{args.invoke}/2015-03-31/functions/{fn}/invocations", data=payload,
-                                         headers={"Content-Type": "application/json"}, method="POST")
             try:
-                with urllib.request.urlopen(req, timeout=APIGW_TIMEOUT_SECONDS) as resp:  # noqa: S310 - loopback
-                    raw = resp.read()
-                    failed = bool(resp.headers.get("X-Amz-Function-Error"))
+                raw, failed = invoke_raw(args.invoke, fn, payload, APIGW_TIMEOUT_SECONDS)
             except TimeoutError:
                 return self._plain(503, "Service Unavailable")
             except urllib.error.URLError as e:

@@ -10,15 +10,14 @@
 //! Run: `cargo bench -p specpress-e2e --bench cold_start`, with `SPECPRESS_LAMBDA_BINARIES` naming the binaries to
 //! run (default `target/lambda`, the output of `cargo lambda build --release`; plain `target/release` works too).
 
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use specpress_e2e::aws_local::AwsLocal;
 use specpress_e2e::bench::{corpus_dir, env_num, ms, pct};
 use specpress_e2e::repo_root;
 
@@ -110,46 +109,12 @@ fn main() {
         binaries.display()
     );
     let warm_n: usize = env_num("SPECPRESS_BENCH_WARM", 30);
-    let state = tempfile::tempdir().expect("temp dir");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("port")
-        .port();
-    let mut script = Command::new("bash")
-        .arg(repo_root().join("scripts/aws-local.sh"))
-        .env("AWS_LOCAL_SKIP_BUILD", "1")
-        .env("AWS_LOCAL_EXTERNAL_FUNCTIONS", "1")
-        .env("AWS_LOCAL_PORT", port.to_string())
-        .env("AWS_LOCAL_STATE", state.path())
-        .stdout(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("aws-local.sh");
-    let (tx, rx) = mpsc::channel();
-    let out = script.stdout.take().expect("stdout");
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut printed = HashMap::new();
-    while printed.len() < 2 {
-        let line = rx
-            .recv_timeout(Duration::from_secs(300))
-            .expect("aws-local.sh prints base and token");
-        if let Some((k, v)) = line.split_once(": ") {
-            printed.insert(k.to_owned(), v.trim().to_owned());
-        }
-    }
-    let base = printed["base"].clone();
-    let token = printed["token"].clone();
-    let env_text = std::fs::read_to_string(state.path().join("functions.env")).expect("env");
-    let vars = env_text
-        .lines()
-        .filter_map(|l| l.split_once('='))
-        .map(|(k, v)| (k.to_owned(), v.trim_matches('"').to_owned()))
-        .collect();
-    let functions = std::fs::read_to_string(state.path().join("functions.txt"))
+    // The script without functions: this benchmark starts them.
+    let mut aws = AwsLocal::start(&[("AWS_LOCAL_EXTERNAL_FUNCTIONS", "1")]);
+    let base = aws.base.clone();
+    let token = aws.token.clone();
+    let vars = aws.functions_env();
+    let functions = std::fs::read_to_string(aws.state().join("functions.txt"))
         .expect("functions")
         .lines()
         .filter_map(|l| {
@@ -164,12 +129,12 @@ fn main() {
     let env = Env {
         vars,
         functions,
-        emulator: std::fs::read_to_string(state.path().join("emulator.url"))
+        emulator: std::fs::read_to_string(aws.state().join("emulator.url"))
             .expect("emulator.url")
             .trim()
             .to_owned(),
         binaries,
-        state: state.path().to_path_buf(),
+        state: aws.state().to_path_buf(),
     };
     let http = reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(60))
@@ -319,8 +284,5 @@ fn main() {
         ms(pct(&warm, 0.95)),
         peaks.iter().cloned().fold(0.0, f64::max)
     );
-    let _ = Command::new("kill")
-        .args(["-INT", &script.id().to_string()])
-        .status();
-    let _ = script.wait();
+    aws.interrupt();
 }

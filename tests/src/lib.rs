@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+pub mod aws_local;
 pub mod bench;
 pub mod browser;
 pub mod site;

@@ -5,17 +5,13 @@
 //! Standard Webhooks library; a failing receiver is retried and its message dead-lettered. Also: the route table
 //! `cargo lambda watch` uses cannot drift from template.yaml.
 
-use std::io::{BufRead, BufReader};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use specpress_e2e::{
-    CliRun, bump, bump_cli, repo_root, specpress_binary, temp_dir, webhook_receiver,
-};
+use specpress_e2e::aws_local::AwsLocal;
+use specpress_e2e::{CliRun, bump, bump_cli, repo_root, temp_dir, webhook_receiver};
 
 fn python() -> PathBuf {
     std::env::var_os("SPECPRESS_TOOLS_PYTHON")
@@ -85,114 +81,15 @@ fn cargo_lambda_watch_routes_every_request_to_the_function_api_gateway_would() {
     );
 }
 
-/// `scripts/aws-local.sh`, started as a user starts it (its own process group), with its `base:` and `token:`.
-struct AwsLocal {
-    child: Child,
-    base: String,
-    token: String,
-    state: tempfile::TempDir,
-}
-
-impl AwsLocal {
-    fn start(env: &[(&str, &str)]) -> AwsLocal {
-        let state = temp_dir();
-        let port = free_port();
-        // The binaries the test command built (scripts/test.sh builds them with the specpress binary).
-        let target = specpress_binary()
-            .parent()
-            .and_then(Path::parent)
-            .expect("target dir")
-            .to_path_buf();
-        let mut cmd = Command::new("bash");
-        cmd.arg(repo_root().join("scripts/aws-local.sh"))
-            .env("AWS_LOCAL_SKIP_BUILD", "1")
-            .env("AWS_LOCAL_PORT", port.to_string())
-            .env("AWS_LOCAL_STATE", state.path())
-            .env("CARGO_TARGET_DIR", &target)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .process_group(0);
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = cmd.spawn().expect("aws-local.sh starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                let _ = tx.send(line);
-            }
-        });
-        let (mut base, mut token) = (None, None);
-        let until = Instant::now() + Duration::from_secs(600);
-        while base.is_none() || token.is_none() {
-            let left = until.saturating_duration_since(Instant::now());
-            let line = rx.recv_timeout(left).unwrap_or_else(|_| {
-                panic!(
-                    "aws-local.sh printed no base and token (logs in {})",
-                    state.path().display()
-                )
-            });
-            if let Some(b) = line.strip_prefix("base: ") {
-                base = Some(b.trim().to_owned());
-            } else if let Some(t) = line.strip_prefix("token: ") {
-                token = Some(t.trim().to_owned());
-            } else {
-                panic!(
-                    "aws-local.sh prints two lines, `base:` and `token:`, on stdout; also: {line}"
-                );
-            }
-        }
-        AwsLocal {
-            child,
-            base: base.expect("base"),
-            token: token.expect("token"),
-            state,
-        }
-    }
-
-    /// A variable of the functions' environment (the env file the script wrote from the template).
-    fn function_env(&self, name: &str) -> String {
-        let env =
-            std::fs::read_to_string(self.state.path().join("functions.env")).expect("env file");
-        env.lines()
-            .find_map(|l| l.strip_prefix(&format!("{name}=")))
-            .map(|v| v.trim_matches('"').to_owned())
-            .unwrap_or_else(|| panic!("{name} in the functions' environment"))
-    }
-
-    /// Interrupts the script (Ctrl-C) and waits for it; answers whether it exited within the time.
-    fn interrupt(&mut self) -> bool {
-        let _ = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
-            .status();
-        let until = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        false
-    }
-}
-
-impl Drop for AwsLocal {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = Command::new("kill")
-                .args(["-TERM", "--", &format!("-{}", self.child.id())])
-                .status();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
+/// Every `Vary` value of an answer, lower-cased and comma-joined.
+fn vary_values(headers: &reqwest::header::HeaderMap) -> String {
+    headers
+        .get_all("vary")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect::<Vec<_>>()
+        .join(",")
+        .to_ascii_lowercase()
 }
 
 fn client() -> reqwest::blocking::Client {
@@ -266,75 +163,27 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
         .expect("create hub");
     assert_eq!(r.status(), 201);
     let token = aws.token.clone();
-    let first = bump(
-        &cli,
-        &base,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "pets",
-            "--hub",
-            "payments",
-            "--auto-create",
-            "--token",
-            &token,
-        ],
-    );
+    // `bump deploy FILE --doc pets --hub payments --token T` and more arguments.
+    let deploy_pets = |file: &str, more: &[&str]| {
+        let mut args = vec![
+            "deploy", file, "--doc", "pets", "--hub", "payments", "--token", &token,
+        ];
+        args.extend_from_slice(more);
+        bump(&cli, &base, &args)
+    };
+    let first = deploy_pets("petstore.yaml", &["--auto-create"]);
     cli_ok(&first, "deploy");
     assert!(
         first.all().contains(&format!("{base}/doc/pets")),
         "{}",
         first.all()
     );
-    let again = bump(
-        &cli,
-        &base,
-        &[
-            "deploy",
-            "petstore.yaml",
-            "--doc",
-            "pets",
-            "--hub",
-            "payments",
-            "--token",
-            &token,
-        ],
-    );
+    let again = deploy_pets("petstore.yaml", &[]);
     cli_ok(&again, "unchanged deploy");
     assert!(again.all().contains("has not changed"), "{}", again.all());
-    let branch = bump(
-        &cli,
-        &base,
-        &[
-            "deploy",
-            "petstore-v2.yaml",
-            "--doc",
-            "pets",
-            "--hub",
-            "payments",
-            "--branch",
-            "next",
-            "--token",
-            &token,
-        ],
-    );
+    let branch = deploy_pets("petstore-v2.yaml", &["--branch", "next"]);
     cli_ok(&branch, "branch deploy");
-    let invalid = bump(
-        &cli,
-        &base,
-        &[
-            "deploy",
-            "invalid.yaml",
-            "--doc",
-            "pets",
-            "--hub",
-            "payments",
-            "--dry-run",
-            "--token",
-            &token,
-        ],
-    );
+    let invalid = deploy_pets("invalid.yaml", &["--dry-run"]);
     assert_eq!(invalid.code, 122, "{}", invalid.all());
     let diff = bump(&cli, &base, &["diff", "petstore.yaml", "petstore-v2.yaml"]);
     cli_ok(&diff, "diff");
@@ -443,20 +292,7 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
         .json(&json!({"path": "/ok", "secrets": [secret]}))
         .send()
         .expect("configure receiver");
-    let v2 = bump(
-        &cli,
-        &base,
-        &[
-            "deploy",
-            "petstore-v2.yaml",
-            "--doc",
-            "pets",
-            "--hub",
-            "payments",
-            "--token",
-            &token,
-        ],
-    );
+    let v2 = deploy_pets("petstore-v2.yaml", &[]);
     cli_ok(&v2, "deploy v2");
     let got = deliveries(&rx.base, "/ok", 1, Duration::from_secs(90));
     assert_eq!(
@@ -614,14 +450,7 @@ fn on_lambda_large_answers_are_compressed_or_refused_in_words_and_repeated_heade
             .and_then(|v| v.to_str().ok()),
         Some("gzip")
     );
-    let vary = r
-        .headers()
-        .get_all("vary")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect::<Vec<_>>()
-        .join(",")
-        .to_ascii_lowercase();
+    let vary = vary_values(r.headers());
     assert!(
         vary.contains("accept-encoding"),
         "Vary keeps every value behind API Gateway: {vary}"
@@ -646,14 +475,7 @@ fn on_lambda_large_answers_are_compressed_or_refused_in_words_and_repeated_heade
         .send()
         .expect("page");
     assert_eq!(r.status(), 200);
-    let vary = r
-        .headers()
-        .get_all("vary")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect::<Vec<_>>()
-        .join(",")
-        .to_ascii_lowercase();
+    let vary = vary_values(r.headers());
     assert!(
         vary.contains("accept-encoding") && vary.contains("cookie"),
         "both Vary values survive: {vary}"

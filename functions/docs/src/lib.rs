@@ -186,9 +186,6 @@ pub fn router_for(state: DocsState) -> Router {
             access::readers,
         ))
         .layer(axum::middleware::from_fn(headers::public_headers))
-        .layer(
-            tower_http::compression::CompressionLayer::new()
-                .quality(tower_http::CompressionLevel::Precise(5)),
-        )
+        .layer(specpress_api::compression::response_compression())
         .with_state(state)
 }
