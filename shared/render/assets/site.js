@@ -86,8 +86,11 @@
       }
     });
     var current = side.querySelector("a[aria-current]");
-    if (current && current.scrollIntoView && window.matchMedia("(min-width: 901px)").matches) {
-      current.scrollIntoView({ block: "center" });
+    if (current && window.matchMedia("(min-width: 901px)").matches) {
+      // Centre the current page in the sidebar by scrolling the sidebar alone: scrollIntoView also scrolled the
+      // window, so a reader landed on a page already scrolled past its header.
+      var offset = current.getBoundingClientRect().top - side.getBoundingClientRect().top;
+      side.scrollTop += offset - (side.clientHeight - current.offsetHeight) / 2;
     }
   }
 
