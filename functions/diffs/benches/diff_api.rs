@@ -16,7 +16,7 @@ use serde_json::json;
 use specpress_api::{ApiConfig, AppState};
 use specpress_domain::model::Bundle;
 use specpress_local::embedded::{Embedded, Storage};
-use specpress_spec::Limits;
+use specpress_apispec::Limits;
 
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("SPECPRESS_CORPUS")
@@ -91,8 +91,8 @@ fn main() {
     let mut engine_alone = || {
         settle();
         let t = Instant::now();
-        let p = specpress_spec::parse(&previous, &[], &limits).expect("previous parses");
-        let c = specpress_spec::parse(&current, &[], &limits).expect("current parses");
+        let p = specpress_apispec::parse(&previous, &[], &limits).expect("previous parses");
+        let c = specpress_apispec::parse(&current, &[], &limits).expect("current parses");
         let report = specpress_diff::diff(&p, &c, &specpress_diff::DiffOptions::default());
         std::hint::black_box((report.text(), report.markdown()));
         one_thread.push(t.elapsed());

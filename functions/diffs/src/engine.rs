@@ -1,4 +1,4 @@
-//! [`DiffEngine`] over `specpress-spec` + `specpress-diff`, run off the async executor.
+//! [`DiffEngine`] over `specpress-apispec` + `specpress-diff`, run off the async executor.
 
 use std::sync::Arc;
 
@@ -9,7 +9,7 @@ use specpress_api::engine::references;
 use specpress_domain::model::Bundle;
 use specpress_domain::ports::{Comparison, DiffEngine, Rendered};
 use specpress_domain::{DomainError, Result};
-use specpress_spec::{Document, Limits, parallel};
+use specpress_apispec::{Document, Limits, parallel};
 
 /// The spec and diff engines with their input budgets.
 #[derive(Debug, Clone)]
@@ -36,7 +36,7 @@ impl SpecDiffEngine {
 
 /// Parses one side; an unusable document is a 422 on `field` with every located message.
 fn parse(bundle: &Bundle, field: &str, limits: &Limits) -> Result<Document> {
-    specpress_spec::parse(&bundle.definition, &references(bundle), limits).map_err(|invalid| {
+    specpress_apispec::parse(&bundle.definition, &references(bundle), limits).map_err(|invalid| {
         let messages: Vec<String> = invalid
             .diagnostics
             .iter()

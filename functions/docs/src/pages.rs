@@ -73,7 +73,7 @@ async fn variant_answer(headers: &HeaderMap, d: Definition, variant: Variant) ->
             let converted = CpuGate::shared()
                 .run(move || {
                     let refs = specpress_engines::engine::references(&b);
-                    specpress_spec::parse(
+                    specpress_apispec::parse(
                         &b.definition,
                         &refs,
                         &specpress_engines::engine::stored_limits(),

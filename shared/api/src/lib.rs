@@ -4,7 +4,7 @@
 //! - [`ApiError`]: domain errors in the shapes bump-cli understands (`{message}`; 422 `{message, errors}`).
 //! - [`auth::Auth`] / [`auth::MaybeAuth`]: `Authorization: Token <t>` and the three deprecated Basic forms.
 //! - [`body::JsonBody`]: JSON request bodies with a byte limit (413) and clear 400/422 errors.
-//! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::ports::SpecEngine) port over `specpress-spec` and
+//! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::ports::SpecEngine) port over `specpress-apispec` and
 //!   `specpress-diff`, run off the async executor, through [`cpu::CpuGate`] (one CPU-bound job per core at a time).
 //! - [`with_common_layers`]: request ids, tracing, panic catching, the security headers of every answer
 //!   ([`security`]); every function wraps its router with it.

@@ -21,7 +21,7 @@
 //! (the operation, or for an AsyncAPI operation its channel too), for changes that exist in
 //! the current version only (an added required parameter of a beta operation).
 
-use specpress_spec::Location;
+use specpress_apispec::Location;
 
 use crate::change::Crumb;
 use crate::context::{At, Context, Versions};

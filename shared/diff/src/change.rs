@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use specpress_spec::{Location, Operation, ParameterIn};
+use specpress_apispec::{Location, Operation, ParameterIn};
 
 use crate::rules::{Level, Role, RuleId};
 

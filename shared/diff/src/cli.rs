@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
-use specpress_spec::{Document, Limits, Reference};
+use specpress_apispec::{Document, Limits, Reference};
 
 use crate::{DiffOptions, DiffReport, Format, Level, OptionsError};
 
@@ -212,14 +212,14 @@ fn normalize(path: &Path) -> Option<PathBuf> {
 
 /// Loads the previous and the current document in parallel, each as [`load_document`] does
 /// (parsing two multi-megabyte files one after the other doubles the wait on a machine with
-/// two cores or more), on the engines' pool ([`specpress_spec::parallel`]), whose threads have
+/// two cores or more), on the engines' pool ([`specpress_apispec::parallel`]), whose threads have
 /// room for the parser's nesting budget. Without a pool, the two are loaded one after the other.
 ///
 /// Errors are those of [`load_document`], naming the file that failed; when both fail, the
 /// previous file's error is returned, as a sequential load would report it.
 pub fn load_pair(previous: &Path, current: &Path) -> Result<(Document, Document), CliError> {
     let (p, c) =
-        specpress_spec::parallel::join(|| load_document(previous), || load_document(current));
+        specpress_apispec::parallel::join(|| load_document(previous), || load_document(current));
     Ok((p?, c?))
 }
 
@@ -318,7 +318,7 @@ pub fn load_document(path: &Path) -> Result<Document, CliError> {
         max_files: MAX_FILES,
         ..Limits::default()
     };
-    specpress_spec::parse_owned(root_text, references, &limits).map_err(|e| CliError::Invalid {
+    specpress_apispec::parse_owned(root_text, references, &limits).map_err(|e| CliError::Invalid {
         path: shown,
         message: e
             .diagnostics

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use serde_json::Value;
-use specpress_spec::{Document, Location};
+use specpress_apispec::{Document, Location};
 
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
 use crate::memo::{LastEdge, PairMemo, PointerPair, RefPairKey};

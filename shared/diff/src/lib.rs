@@ -13,9 +13,9 @@
 //! - One [`DiffReport`] renders as the Bump.sh `DiffItem` JSON tree, text, Markdown and HTML.
 //!
 //! ```no_run
-//! let limits = specpress_spec::Limits::default();
-//! let previous = specpress_spec::parse("{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{}}", &[], &limits).unwrap();
-//! let current = specpress_spec::parse("{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"2\"},\"paths\":{}}", &[], &limits).unwrap();
+//! let limits = specpress_apispec::Limits::default();
+//! let previous = specpress_apispec::parse("{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{}}", &[], &limits).unwrap();
+//! let current = specpress_apispec::parse("{\"openapi\":\"3.1.0\",\"info\":{\"title\":\"t\",\"version\":\"2\"},\"paths\":{}}", &[], &limits).unwrap();
 //! let report = specpress_diff::diff(&previous, &current, &specpress_diff::DiffOptions::default());
 //! assert!(!report.breaking());
 //! println!("{}", report.text());
@@ -41,7 +41,7 @@ pub use rules::{
 };
 pub use tree::{BreakingDetails, DiffItem, ItemChange};
 
-use specpress_spec::Document;
+use specpress_apispec::Document;
 
 /// The output formats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]

@@ -1,7 +1,7 @@
 //! The memo tables of the walk: schema location pairs seen (and whether they are unchanged),
 //! the last pair that came down to an edge, and location pairs as cheap map keys.
 
-use specpress_spec::{FileId, Location};
+use specpress_apispec::{FileId, Location};
 
 use hashbrown::HashTable;
 

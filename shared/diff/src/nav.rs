@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use hashbrown::HashTable;
-use specpress_spec::{Document, FileId, Kind, Location, V};
+use specpress_apispec::{Document, FileId, Kind, Location, V};
 
 /// The engine's hasher for its own maps, whose keys are JSON pointers and names from the
 /// documents being compared: rustc-hash's Fx hasher, fast and not cryptographic (the maps are
@@ -506,7 +506,7 @@ impl<'a> Nav<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use specpress_spec::Tree;
+    use specpress_apispec::Tree;
 
     #[test]
     fn prefixes_are_the_first_three_pointer_tokens() {
@@ -607,7 +607,7 @@ mod tests {
     fn lookups_resuming_from_the_previous_pointer_find_what_a_full_walk_finds() {
         let text = r#"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a/{b}":{"get":{"responses":{"200":{"description":"x","content":{"application/json":{"schema":{"type":"string"}}}},"404":{"description":"y"}}}}},"components":{"schemas":{"A":{"properties":{"p":{"type":"integer"},"p~q":{"items":[1,2]}}}}}}"#;
         let doc =
-            specpress_spec::parse(text, &[], &specpress_spec::Limits::default()).expect("parses");
+            specpress_apispec::parse(text, &[], &specpress_apispec::Limits::default()).expect("parses");
         let root = doc.root();
         let mut nav = Nav::new(&doc);
         let pointers = [

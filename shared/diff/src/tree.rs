@@ -118,10 +118,10 @@ fn label(kind: NodeKind, in_parameter: bool) -> String {
     match kind {
         NodeKind::Parameter(p) => {
             let s = match p {
-                specpress_spec::ParameterIn::Path => "Path parameter",
-                specpress_spec::ParameterIn::Query => "Query parameter",
-                specpress_spec::ParameterIn::Header => "Header parameter",
-                specpress_spec::ParameterIn::Cookie => "Cookie parameter",
+                specpress_apispec::ParameterIn::Path => "Path parameter",
+                specpress_apispec::ParameterIn::Query => "Query parameter",
+                specpress_apispec::ParameterIn::Header => "Header parameter",
+                specpress_apispec::ParameterIn::Cookie => "Cookie parameter",
             };
             s.into()
         }

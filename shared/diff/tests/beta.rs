@@ -5,7 +5,7 @@
 //! agrees.
 
 use specpress_diff::{Change, DiffOptions, DiffReport, Level, diff};
-use specpress_spec::{Limits, parse};
+use specpress_apispec::{Limits, parse};
 
 fn report(previous: &str, current: &str) -> DiffReport {
     let p = parse(previous, &[], &Limits::default()).expect("previous parses");

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use specpress_diff::{DiffOptions, DiffReport, Status, diff};
-use specpress_spec::{Limits, parse};
+use specpress_apispec::{Limits, parse};
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![

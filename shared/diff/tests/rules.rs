@@ -3,7 +3,7 @@
 //! exists once per role), and the reverse diff does not report it.
 
 use specpress_diff::{DiffOptions, catalogue, diff};
-use specpress_spec::{Document, Limits, parse};
+use specpress_apispec::{Document, Limits, parse};
 
 fn doc(text: &str) -> Result<Document, String> {
     parse(text, &[], &Limits::default()).map_err(|e| e.to_string())

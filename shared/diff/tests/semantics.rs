@@ -2,7 +2,7 @@
 //! schemas, matching, direction, read/write-only, dialects, options and the four renderings.
 
 use specpress_diff::{DiffOptions, DiffReport, Format, Level, Status, diff};
-use specpress_spec::{Limits, parse};
+use specpress_apispec::{Limits, parse};
 
 fn report_with(previous: &str, current: &str, options: &DiffOptions) -> DiffReport {
     let p = parse(previous, &[], &Limits::default()).expect("previous parses");

@@ -1,4 +1,4 @@
-//! The [`SpecEngine`] port over `specpress-spec` (validation) and `specpress-diff` (diffs).
+//! The [`SpecEngine`] port over `specpress-apispec` (validation) and `specpress-diff` (diffs).
 //! Parsing and diffing are CPU-bound, so they run on the blocking pool, never on the async executor, and go through
 //! the process's [`CpuGate`] (one job per core at a time, in arrival order).
 
@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use specpress_domain::model::{Analysis, Bundle};
 use specpress_domain::ports::{DiffSummary, SpecEngine};
 use specpress_domain::{DomainError, Result};
-use specpress_spec::{Invalid, Limits};
+use specpress_apispec::{Invalid, Limits};
 
 use crate::cpu::CpuGate;
 
@@ -37,7 +37,7 @@ pub fn admission_limits(max_document_bytes: usize) -> Limits {
 /// it, which may have been larger than this one's, so size is not checked again (the tree's own ceiling stays).
 pub fn stored_limits() -> Limits {
     Limits {
-        max_bytes: specpress_spec::MAX_BYTES_CEILING,
+        max_bytes: specpress_apispec::MAX_BYTES_CEILING,
         ..Limits::default()
     }
 }
@@ -59,7 +59,7 @@ impl Engines {
     /// [`crate::allocator::configure_for_service`]).
     pub async fn warm_up() -> Result<()> {
         crate::allocator::configure_for_service();
-        tokio::task::spawn_blocking(specpress_spec::warm_up)
+        tokio::task::spawn_blocking(specpress_apispec::warm_up)
             .await
             .map_err(DomainError::unexpected)?
             .map_err(DomainError::unexpected)
@@ -67,10 +67,10 @@ impl Engines {
 }
 
 /// A bundle's external files as the spec engine takes them.
-pub fn references(b: &Bundle) -> Vec<specpress_spec::Reference> {
+pub fn references(b: &Bundle) -> Vec<specpress_apispec::Reference> {
     b.references
         .iter()
-        .map(|r| specpress_spec::Reference {
+        .map(|r| specpress_apispec::Reference {
             location: r.location.clone(),
             content: r.content.clone(),
             name: r.name.clone(),
@@ -93,7 +93,7 @@ fn invalid(e: Invalid) -> DomainError {
 
 fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
     let doc =
-        specpress_spec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
+        specpress_apispec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
     Ok(Analysis {
         specification: doc.specification().to_owned(),
         title: doc.title().to_owned(),
@@ -106,7 +106,7 @@ fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
 fn diff(previous: &Bundle, current: &Bundle, limits: &Limits) -> Result<DiffSummary> {
     // Stored documents were valid when deployed; a parse failure here is a server-side problem.
     let parse = |b: &Bundle| {
-        specpress_spec::parse(&b.definition, &references(b), limits)
+        specpress_apispec::parse(&b.definition, &references(b), limits)
             .map_err(DomainError::unexpected)
     };
     let before = parse(previous)?;

@@ -51,7 +51,7 @@ pub fn yaml(api_base: &str) -> String {
 fn parsed() -> &'static Result<Value, String> {
     static DOC: OnceLock<Result<Value, String>> = OnceLock::new();
     DOC.get_or_init(|| {
-        let doc = specpress_spec::parse(SOURCE, &[], &specpress_spec::Limits::default())
+        let doc = specpress_apispec::parse(SOURCE, &[], &specpress_apispec::Limits::default())
             .map_err(|e| format!("the OpenAPI document does not parse: {e:?}"))?;
         serde_json::from_str(&doc.to_json())
             .map_err(|e| format!("the OpenAPI document is not JSON: {e}"))

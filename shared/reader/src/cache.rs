@@ -15,7 +15,7 @@ use quick_cache::{DefaultHashBuilder, OptionsBuilder, Weighter};
 use specpress_domain::model::{BlobRef, Bundle};
 use specpress_domain::{DomainError, Result};
 use specpress_render::Site;
-use specpress_spec::Document;
+use specpress_apispec::Document;
 
 /// What the cache keeps of one version.
 pub struct Loaded {
@@ -65,7 +65,7 @@ impl std::fmt::Debug for SiteCache {
 /// Parses a stored bundle and indexes its pages. CPU-bound: run it on the CPU gate.
 pub fn load(bundle: &Bundle) -> Result<Loaded> {
     let refs = specpress_engines::engine::references(bundle);
-    let doc = specpress_spec::parse(
+    let doc = specpress_apispec::parse(
         &bundle.definition,
         &refs,
         &specpress_engines::engine::stored_limits(),

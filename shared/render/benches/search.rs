@@ -87,11 +87,11 @@ fn main() {
             eprintln!("cannot read {}", f.display());
             continue;
         };
-        let limits = specpress_spec::Limits {
+        let limits = specpress_apispec::Limits {
             max_bytes: 64 << 20,
             ..Default::default()
         };
-        let doc = match specpress_spec::parse_owned(text, Vec::new(), &limits) {
+        let doc = match specpress_apispec::parse_owned(text, Vec::new(), &limits) {
             Ok(d) => d,
             Err(e) => {
                 eprintln!("{}: {e}", f.display());

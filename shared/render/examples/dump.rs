@@ -35,7 +35,7 @@ use specpress_render::{
     Alternate, BranchLink, Lookup, MarkdownContext, NavLink, PageContext, SearchIndex, SearchPage,
     SearchResult, Site, VersionInfo, asset_urls, assets,
 };
-use specpress_spec::{Document, Limits};
+use specpress_apispec::{Document, Limits};
 
 /// Queries of the results pages: words, prefixes, typos, several words, paths, misses, and queries that are not
 /// searched (empty, too long, no word).
@@ -127,7 +127,7 @@ fn load(path: &Path) -> Result<Document, Box<dyn std::error::Error>> {
         max_bytes: 64 << 20,
         ..Default::default()
     };
-    Ok(specpress_spec::parse_owned(text, Vec::new(), &limits)?)
+    Ok(specpress_apispec::parse_owned(text, Vec::new(), &limits)?)
 }
 
 const BRANCHES: &[BranchLink<'static>] = &[

@@ -27,11 +27,11 @@ fn main() {
 fn run(input: &Path, outdir: &Path, base: Option<&str>) -> Result<(), Box<dyn std::error::Error>> {
     let text = std::fs::read_to_string(input)?;
     let t = Instant::now();
-    let limits = specpress_spec::Limits {
+    let limits = specpress_apispec::Limits {
         max_bytes: 64 << 20,
         ..Default::default()
     };
-    let doc = specpress_spec::parse_owned(text, Vec::new(), &limits)?;
+    let doc = specpress_apispec::parse_owned(text, Vec::new(), &limits)?;
     let parsed = t.elapsed();
     let t = Instant::now();
     let site = Site::build(&doc);

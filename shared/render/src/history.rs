@@ -8,7 +8,7 @@
 //! for the page. Every version string is document text and is escaped by the template.
 
 use askama::Template;
-use specpress_spec::Document;
+use specpress_apispec::Document;
 
 use crate::changes::Pager;
 use crate::html::Html;

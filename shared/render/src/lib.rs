@@ -1,6 +1,6 @@
 //! Specpress rendering engine: server-side HTML reference pages for one API document.
 //!
-//! [`Site::build`] indexes a [`specpress_spec::Document`] once per version (every page's path,
+//! [`Site::build`] indexes a [`specpress_apispec::Document`] once per version (every page's path,
 //! title and navigation group, and where each named schema is used); [`Site::lookup`] maps a
 //! request path to a page (or a redirect to its canonical path); [`Site::render`] renders one
 //! page. Pages are plain HTML that work without JavaScript and under a strict

@@ -19,7 +19,7 @@ mod tag;
 mod topic;
 mod try_it;
 
-use specpress_spec::{Document, V};
+use specpress_apispec::{Document, V};
 
 use crate::html::{Html, Out, url_or_text};
 use crate::markdown::{self, MAX_MARKDOWN_BYTES};

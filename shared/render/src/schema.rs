@@ -14,7 +14,7 @@ mod tree;
 
 use std::collections::HashSet;
 
-use specpress_spec::Document;
+use specpress_apispec::Document;
 
 use crate::html::{Html, Out};
 use crate::markdown;

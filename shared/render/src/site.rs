@@ -9,7 +9,7 @@ mod groups;
 
 use std::collections::HashMap;
 
-use specpress_spec::{Document, Location, V};
+use specpress_apispec::{Document, Location, V};
 
 use crate::{Lookup, PageInfo, PageKind, PageRef};
 

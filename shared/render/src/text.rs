@@ -15,7 +15,7 @@ mod pages;
 
 use std::fmt::Write;
 
-use specpress_spec::Location;
+use specpress_apispec::Location;
 
 use crate::html::truncate;
 use crate::schema::{Ctx, MAX_TREE_DEPTH, flatten};

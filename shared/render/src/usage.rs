@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use specpress_spec::{Document, FileId, Kind, Location, Operation, V};
+use specpress_apispec::{Document, FileId, Kind, Location, Operation, V};
 
 use crate::site::Site;
 

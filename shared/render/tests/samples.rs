@@ -305,7 +305,7 @@ fn check(lang: &Lang, items: &[Item], dir: &Path) -> Vec<String> {
 /// The generated samples of every operation of `doc`, each language's deduplicated into `out`.
 fn collect(
     doc_name: &str,
-    doc: &specpress_spec::Document,
+    doc: &specpress_apispec::Document,
     seen: &mut HashSet<(String, String)>,
     out: &mut Vec<(String, Item)>,
 ) {

@@ -38,25 +38,25 @@ pub(super) fn fragment(site: &Loaded, pointer: String) -> Result<Definition, Fai
             documentation: None,
         });
     }
-    let member = |ptr: String, v: specpress_spec::V<'_>| Member {
+    let member = |ptr: String, v: specpress_apispec::V<'_>| Member {
         bytes: serde_json::to_string(&v).map_or(0, |s| s.len()),
         kind: match v.kind() {
-            specpress_spec::Kind::Object(_) => "object",
-            specpress_spec::Kind::Array(_) => "array",
-            specpress_spec::Kind::String(_) => "string",
-            specpress_spec::Kind::Number(_) => "number",
-            specpress_spec::Kind::Bool(_) => "boolean",
-            specpress_spec::Kind::Null => "null",
+            specpress_apispec::Kind::Object(_) => "object",
+            specpress_apispec::Kind::Array(_) => "array",
+            specpress_apispec::Kind::String(_) => "string",
+            specpress_apispec::Kind::Number(_) => "number",
+            specpress_apispec::Kind::Bool(_) => "boolean",
+            specpress_apispec::Kind::Null => "null",
         },
         pointer: text(&ptr),
     };
     let members = match at.kind() {
-        specpress_spec::Kind::Object(o) => o
+        specpress_apispec::Kind::Object(o) => o
             .iter()
             .take(MAX_OUTLINE)
             .map(|(k, v)| member(format!("{pointer}/{}", escape_pointer(k)), v))
             .collect(),
-        specpress_spec::Kind::Array(a) => a
+        specpress_apispec::Kind::Array(a) => a
             .iter()
             .take(MAX_OUTLINE)
             .enumerate()
@@ -69,8 +69,8 @@ pub(super) fn fragment(site: &Loaded, pointer: String) -> Result<Definition, Fai
         bytes,
         value: None,
         members_total: Some(match at.kind() {
-            specpress_spec::Kind::Object(o) => o.len(),
-            specpress_spec::Kind::Array(a) => a.len(),
+            specpress_apispec::Kind::Object(o) => o.len(),
+            specpress_apispec::Kind::Array(a) => a.len(),
             _ => 0,
         }),
         members: Some(members),

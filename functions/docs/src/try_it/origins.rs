@@ -10,7 +10,7 @@
 //! the `url` crate's ASCII serialization (`scheme://host[:port]`, lowercase, the default port left out), which
 //! holds no quote, semicolon, comma, space or wildcard, so it is safe inside a Content-Security-Policy.
 
-use specpress_spec::model::{ApiModel, Server};
+use specpress_apispec::model::{ApiModel, Server};
 use url::Url;
 
 /// Most origins one documentation may name (a document with more is cut there, in document order).
@@ -98,7 +98,7 @@ pub fn csp_with_connect(origins: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use specpress_spec::model::ServerVariable;
+    use specpress_apispec::model::ServerVariable;
 
     use super::*;
 

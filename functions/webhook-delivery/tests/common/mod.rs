@@ -291,11 +291,11 @@ impl World {
         let publisher = Arc::new(QueuePublisher(
             setup.publish.unwrap_or_else(|| queue.clone()),
         ));
-        let limits = specpress_spec::Limits {
+        let limits = specpress_apispec::Limits {
             max_bytes: setup
                 .max_document_bytes
-                .unwrap_or(specpress_spec::Limits::default().max_bytes),
-            ..specpress_spec::Limits::default()
+                .unwrap_or(specpress_apispec::Limits::default().max_bytes),
+            ..specpress_apispec::Limits::default()
         };
         let engine: Arc<dyn SpecEngine> = Arc::new(Engines::new(limits));
         let service = DeliveryService {

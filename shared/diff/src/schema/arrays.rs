@@ -3,7 +3,7 @@
 //! `propertyNames`, `unevaluatedItems` compared one level down.
 
 use serde_json::json;
-use specpress_spec::{Arr, Kind, V};
+use specpress_apispec::{Arr, Kind, V};
 
 use super::Pair;
 use super::values::has_schema;

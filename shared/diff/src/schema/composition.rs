@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use specpress_spec::{Arr, Location, Obj, V};
+use specpress_apispec::{Arr, Location, Obj, V};
 
 use super::Pair;
 use super::values::{array, props_of, required_set};

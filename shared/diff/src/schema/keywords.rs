@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
-use specpress_spec::{Kind, Obj, V};
+use specpress_apispec::{Kind, Obj, V};
 
 use super::Pair;
 use super::values::{is_true, names, not_in, short};

@@ -24,7 +24,7 @@ mod values;
 use std::borrow::Cow;
 
 use serde_json::Value;
-use specpress_spec::{Kind, Location, Obj, V};
+use specpress_apispec::{Kind, Location, Obj, V};
 
 pub(crate) use values::same_without_refs;
 

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeSet;
 
-use specpress_spec::{Arr, Location, Obj, V};
+use specpress_apispec::{Arr, Location, Obj, V};
 
 use super::Pair;
 use super::values::{get_at, missing_any, object, props_of, required_set};

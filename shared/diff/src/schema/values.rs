@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use specpress_spec::{Arr, Kind, Obj, V};
+use specpress_apispec::{Arr, Kind, Obj, V};
 
 use crate::nav::{FxBuild, FxSet};
 

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use specpress_slug::slug;
-use specpress_spec::{ApiModel, Channel, Direction, Location, Map, Message, MessageOperation};
+use specpress_apispec::{ApiModel, Channel, Direction, Location, Map, Message, MessageOperation};
 
 use super::matching::{Entry, entries};
 use super::presence::{CHANNEL, CHANNEL_PARAMETER, RECEIVED_MESSAGE, SENT_MESSAGE};

@@ -3,7 +3,7 @@
 //! response statuses, descriptions and headers. The rules of a request body and of a callback
 //! request body, and those of request and response content, are rows of tables.
 
-use specpress_spec::{Header, Location, Map, MediaType, RequestBody, Response};
+use specpress_apispec::{Header, Location, Map, MediaType, RequestBody, Response};
 
 use super::matching::{Entry, entries};
 use super::presence::{

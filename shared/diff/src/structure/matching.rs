@@ -3,7 +3,7 @@
 
 use std::hash::Hash;
 
-use specpress_spec::Map;
+use specpress_apispec::Map;
 
 /// Finds the keys of one map, in order, in another that usually lists them in the same
 /// order give or take a few added or removed (two versions of a document): the position the

@@ -12,7 +12,7 @@ mod presence;
 mod security;
 mod servers;
 
-use specpress_spec::{ApiModel, Location};
+use specpress_apispec::{ApiModel, Location};
 
 use crate::context::Context;
 

@@ -5,7 +5,7 @@
 
 use serde_json::json;
 use specpress_slug::slug;
-use specpress_spec::{ApiModel, Map, Operation, OperationKind};
+use specpress_apispec::{ApiModel, Map, Operation, OperationKind};
 
 use super::matching::{Entry, Near, entries};
 use super::presence::{CALLBACK, COMPONENT_SCHEMA};

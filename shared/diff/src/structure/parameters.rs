@@ -4,7 +4,7 @@
 //! rules of a request parameter and of a callback request parameter (sent by the API, so
 //! judged the other way round) are two rows of one table.
 
-use specpress_spec::{Location, Parameter, ParameterIn};
+use specpress_apispec::{Location, Parameter, ParameterIn};
 
 use crate::change::{Crumb, NodeKind, Status};
 use crate::context::Context;

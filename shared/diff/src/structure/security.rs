@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::json;
 use specpress_slug::slug;
-use specpress_spec::{ApiModel, Location, Map, SecurityRequirement, SecurityScheme};
+use specpress_apispec::{ApiModel, Location, Map, SecurityRequirement, SecurityScheme};
 
 use super::matching::{Entry, entries};
 use super::presence::{OAUTH_FLOW, SECURITY_SCHEME};
@@ -197,7 +197,7 @@ impl<'a> Context<'a> {
             Status::Modified,
         );
         let owner = self.found.add_owner(owner);
-        let root = Location::root(specpress_spec::FileId::ROOT).child("security");
+        let root = Location::root(specpress_apispec::FileId::ROOT).child("security");
         self.security_requirements(
             owner,
             previous.security.as_ref(),

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use serde_json::json;
 use specpress_slug::slug;
-use specpress_spec::{Location, Server, ServerVariable};
+use specpress_apispec::{Location, Server, ServerVariable};
 
 use super::matching::{Entry, entries};
 use super::presence::{ENDPOINT_SERVER, SERVER_VARIABLE};
@@ -40,7 +40,7 @@ impl<'a> Context<'a> {
     /// The document's servers: matched by URL, then by origin (a changed base path); the
     /// others added or removed.
     pub(super) fn servers_doc(&mut self, previous: &'a [Server], current: &'a [Server]) {
-        let root = Location::root(specpress_spec::FileId::ROOT);
+        let root = Location::root(specpress_apispec::FileId::ROOT);
         let mut matched = Matched::default();
         // Exact URL matches.
         for (ci, after) in current.iter().enumerate() {
@@ -90,7 +90,7 @@ impl<'a> Context<'a> {
 
     /// Servers not matched by URL but by origin: the base path changed.
     fn base_paths(&mut self, previous: &'a [Server], current: &'a [Server], matched: &mut Matched) {
-        let root = Location::root(specpress_spec::FileId::ROOT);
+        let root = Location::root(specpress_apispec::FileId::ROOT);
         for (ci, after) in current.iter().enumerate() {
             if matched.current.contains(&ci) {
                 continue;
@@ -123,7 +123,7 @@ impl<'a> Context<'a> {
 
     /// Two versions of a server: protocol, description, variables.
     fn server(&mut self, owner: usize, crumbs: &[Crumb], previous: &Server, current: &Server) {
-        let root = Location::root(specpress_spec::FileId::ROOT);
+        let root = Location::root(specpress_apispec::FileId::ROOT);
         let at = (Some(&root), Some(&root));
         let protocols = (&previous.protocol, &current.protocol);
         if protocols.0.is_some() && protocols.1.is_some() && protocols.0 != protocols.1 {

@@ -1,4 +1,4 @@
-//! The diff engine as the public-diff use cases need it (implemented over `specpress-spec` + `specpress-diff` in
+//! The diff engine as the public-diff use cases need it (implemented over `specpress-apispec` + `specpress-diff` in
 //! `functions/diffs`, off the async executor), and what it answers.
 
 use std::sync::Arc;
@@ -37,7 +37,7 @@ pub struct Comparison {
     pub rendered: Rendered,
 }
 
-/// The diff engine as the diff use cases need it (implemented over `specpress-spec` + `specpress-diff`, off the
+/// The diff engine as the diff use cases need it (implemented over `specpress-apispec` + `specpress-diff`, off the
 /// async executor).
 #[async_trait]
 pub trait DiffEngine: Send + Sync {

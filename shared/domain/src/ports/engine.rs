@@ -1,4 +1,4 @@
-//! The spec engine port: validation and diffing of API definitions. The implementation (over `specpress-spec` and
+//! The spec engine port: validation and diffing of API definitions. The implementation (over `specpress-apispec` and
 //! `specpress-diff`) runs the CPU-heavy work off the async executor.
 
 use async_trait::async_trait;

@@ -2,7 +2,7 @@
 //! operation (who sends what, its messages with their headers, payload and examples), and a
 //! component message no channel uses.
 
-use specpress_spec::{Direction, Document, MessageOperation, SpecVersion, V};
+use specpress_apispec::{Direction, Document, MessageOperation, SpecVersion, V};
 
 use askama::Template;
 
@@ -188,7 +188,7 @@ pub(super) fn channel_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
 fn channel_messages<'a>(
     c: &Ctx<'a>,
     key: &str,
-    ch: &'a specpress_spec::Channel,
+    ch: &'a specpress_apispec::Channel,
 ) -> Vec<ChannelMessage<'a>> {
     let model = c.doc.model();
     let ops: Vec<(usize, &MessageOperation)> = model
@@ -273,7 +273,7 @@ pub(super) fn message_page(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
 }
 
 /// One message of an operation: its metadata, schema trees and examples.
-fn message<'a>(c: &mut Ctx<'a>, m: &'a specpress_spec::Message) -> MessageView<'a> {
+fn message<'a>(c: &mut Ctx<'a>, m: &'a specpress_apispec::Message) -> MessageView<'a> {
     let doc = c.doc;
     let description = m.description.as_deref().map(|d| md(d, 3));
     let headers = m

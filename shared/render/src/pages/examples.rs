@@ -3,7 +3,7 @@
 //! `pages/media_examples.html`).
 
 use askama::Template;
-use specpress_spec::{Document, Location, V};
+use specpress_apispec::{Document, Location, V};
 
 use crate::html::{Html, Out, truncate, url_or_text};
 use crate::markdown::{self, MAX_MARKDOWN_BYTES};

@@ -3,7 +3,7 @@
 //! "Use with an AI agent" section of its MCP server (`crate::mcp`).
 
 use askama::Template;
-use specpress_spec::{OperationKind, SpecFamily, SpecVersion};
+use specpress_apispec::{OperationKind, SpecFamily, SpecVersion};
 
 use crate::PageContext;
 use crate::html::{Html, Out, url_or_text};

@@ -1,7 +1,7 @@
 //! An operation's page (an HTTP operation or a webhook) and a callback's page: everything of an
 //! operation below its title, section by section.
 
-use specpress_spec::{
+use specpress_apispec::{
     Document, Location, Operation, OperationKind, ParameterIn, RequestBody, Response, SpecVersion,
     V,
 };
@@ -367,7 +367,7 @@ fn parameters<'a>(c: &mut Ctx<'a>, op: &'a Operation) -> Vec<ParameterSection> {
 /// Each media type's schema tree and examples.
 fn media<'a>(
     c: &mut Ctx<'a>,
-    content: impl IntoIterator<Item = (&'a String, &'a specpress_spec::MediaType)>,
+    content: impl IntoIterator<Item = (&'a String, &'a specpress_apispec::MediaType)>,
     mode: Mode,
     swagger: bool,
 ) -> Vec<MediaView<'a>> {

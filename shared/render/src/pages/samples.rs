@@ -23,7 +23,7 @@ mod python;
 mod ruby;
 
 use serde_json::Value;
-use specpress_spec::{Document, Operation, V};
+use specpress_apispec::{Document, Operation, V};
 
 use crate::html::truncate;
 use crate::schema::Ctx;

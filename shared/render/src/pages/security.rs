@@ -2,7 +2,7 @@
 //! (templates `pages/authentication.html` and `pages/requirements.html`).
 
 use askama::Template;
-use specpress_spec::SecurityRequirement;
+use specpress_apispec::SecurityRequirement;
 
 use crate::html::{Html, Out, url_or_text};
 use crate::markdown::{self, MAX_MARKDOWN_BYTES};

@@ -2,7 +2,7 @@
 //! (templates `pages/servers.html`, `pages/server_details.html`).
 
 use askama::Template;
-use specpress_spec::{Document, Location, Server, V};
+use specpress_apispec::{Document, Location, Server, V};
 
 use crate::html::{Html, Out};
 use crate::schema;
@@ -58,7 +58,7 @@ pub(super) fn asyncapi_server_details(doc: &Document) -> Html {
     };
     let mut details = Vec::new();
     for (name, sv) in servers.iter() {
-        let loc = Location::root(specpress_spec::FileId::ROOT)
+        let loc = Location::root(specpress_apispec::FileId::ROOT)
             .child("servers")
             .child(name);
         let Some(sv) = resolve_value(doc, &loc, sv) else {

@@ -1,6 +1,6 @@
 //! A topic page: one `x-topics` guide, its Markdown content rendered (template `pages/topic.html`).
 
-use specpress_spec::Location;
+use specpress_apispec::Location;
 
 use askama::Template;
 
@@ -21,7 +21,7 @@ struct TopicPage<'a> {
 
 pub(super) fn topic(c: &mut Ctx<'_>, i: u32) -> Option<Html> {
     let doc = c.doc;
-    let loc = Location::root(specpress_spec::FileId::ROOT)
+    let loc = Location::root(specpress_apispec::FileId::ROOT)
         .child("x-topics")
         .index(i as usize);
     let t = resolve_value(doc, &loc, doc.value(&loc)?)?;

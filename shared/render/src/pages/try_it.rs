@@ -10,7 +10,7 @@
 
 use askama::Template;
 use serde_json::Value;
-use specpress_spec::{Operation, ParameterIn, Server};
+use specpress_apispec::{Operation, ParameterIn, Server};
 
 use crate::TryItMode;
 use crate::html::{Html, truncate};
@@ -229,7 +229,7 @@ fn body<'a>(c: &Ctx<'_>, op: &'a Operation) -> Option<BodyField<'a>> {
 
 #[cfg(test)]
 mod tests {
-    use specpress_spec::{Limits, parse};
+    use specpress_apispec::{Limits, parse};
 
     use super::*;
     use crate::Site;

@@ -2,7 +2,7 @@
 //! const, default or first enum value, else one built from its properties and types.
 
 use serde_json::{Map as JsonMap, Value};
-use specpress_spec::{Kind, Location, V};
+use specpress_apispec::{Kind, Location, V};
 
 use super::{Ctx, Flat, MAX_GENERATED_NODES, MAX_TREE_DEPTH, Mode, flatten};
 

@@ -1,7 +1,7 @@
 //! Reading a schema: its `$ref`s followed, its `allOf` members merged and a `null` alternative
 //! folded into `nullable`, as one [`Flat`] view the trees, examples, search and Markdown read.
 
-use specpress_spec::{Document, Kind, Location, V};
+use specpress_apispec::{Document, Kind, Location, V};
 
 use super::{Ctx, MAX_ALLOF, MAX_PROPERTIES, MAX_TREE_DEPTH};
 

@@ -1,7 +1,7 @@
 //! JSON and code blocks: a value written as JSON within a byte budget, an example block, a code
 //! block.
 
-use specpress_spec::{Kind, V};
+use specpress_apispec::{Kind, V};
 
 use super::MAX_EXAMPLE_BYTES;
 use crate::html::Out;

@@ -1,7 +1,7 @@
 //! What a row says about a schema: its type label, its badges (required, nullable, read-only...),
 //! its constraints as chips, and how its alternatives are told apart.
 
-use specpress_spec::V;
+use specpress_apispec::V;
 
 use super::json::write_json;
 use super::{Ctx, Flat, MAX_ENUM, flatten};

@@ -2,7 +2,7 @@
 //! alternatives) nested as `<details>`, within the page's row budget and depth, each named schema
 //! expanded once per page (later uses link to it or to its page).
 
-use specpress_spec::{Location, V};
+use specpress_apispec::{Location, V};
 
 use super::label::{badges, constraints, discriminator, schema_link, type_label};
 use super::{Ctx, Flat, MAX_TREE_DEPTH, Mode, flatten};

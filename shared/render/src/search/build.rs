@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use fst::{Map, MapBuilder};
-use specpress_spec::{Direction, Document, OperationKind};
+use specpress_apispec::{Direction, Document, OperationKind};
 
 use super::terms::index_terms;
 use super::{
@@ -207,10 +207,10 @@ impl Builder {
             self.add(kind, page, &title, &context, &fields);
             for p in &op.parameters {
                 let where_ = match p.location {
-                    specpress_spec::ParameterIn::Path => "Path",
-                    specpress_spec::ParameterIn::Query => "Query",
-                    specpress_spec::ParameterIn::Header => "Header",
-                    specpress_spec::ParameterIn::Cookie => "Cookie",
+                    specpress_apispec::ParameterIn::Path => "Path",
+                    specpress_apispec::ParameterIn::Query => "Query",
+                    specpress_apispec::ParameterIn::Header => "Header",
+                    specpress_apispec::ParameterIn::Cookie => "Cookie",
                 };
                 self.add(
                     HitKind::Parameter,

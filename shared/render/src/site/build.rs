@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use specpress_spec::{Direction, Document, FileId, Location, OperationKind, V};
+use specpress_apispec::{Direction, Document, FileId, Location, OperationKind, V};
 
 use super::builder::{Builder, hash8, page};
 use super::{

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use specpress_spec::{Document, Operation, OperationKind, SpecFamily, V};
+use specpress_apispec::{Document, Operation, OperationKind, SpecFamily, V};
 
 use super::builder::{Builder, page};
 use super::{Group, Target, slug};

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use specpress_spec::{Direction, Document};
+use specpress_apispec::{Direction, Document};
 
 use super::{MarkdownContext, escape_markdown, md_href};
 use crate::PageKind;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use specpress_spec::{Direction, Document, Operation, OperationKind, ParameterIn};
+use specpress_apispec::{Direction, Document, Operation, OperationKind, ParameterIn};
 
 use super::{MarkdownContext, Md, code_text, escape_block, escape_markdown};
 use crate::PageRef;
@@ -186,7 +186,7 @@ fn channel(md: &mut Md<'_, '_>, i: u32) {
 }
 
 /// A channel's messages: name, title and content type (as many as its HTML page lists).
-fn channel_messages(md: &mut Md<'_, '_>, ch: &specpress_spec::Channel) {
+fn channel_messages(md: &mut Md<'_, '_>, ch: &specpress_apispec::Channel) {
     if ch.messages.is_empty() {
         return;
     }
@@ -248,7 +248,7 @@ fn lone_message(md: &mut Md<'_, '_>, i: u32) {
 }
 
 /// A message's texts, content type, headers and payload.
-fn message(md: &mut Md<'_, '_>, m: &specpress_spec::Message) {
+fn message(md: &mut Md<'_, '_>, m: &specpress_apispec::Message) {
     if let Some(t) = &m.title {
         md.paragraph(&escape_markdown(t));
     }

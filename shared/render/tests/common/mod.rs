@@ -51,18 +51,18 @@ pub fn corpus_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-pub fn load(path: &Path) -> specpress_spec::Document {
+pub fn load(path: &Path) -> specpress_apispec::Document {
     let text = std::fs::read_to_string(path).expect("read corpus document");
-    let limits = specpress_spec::Limits {
+    let limits = specpress_apispec::Limits {
         max_bytes: 64 << 20,
         ..Default::default()
     };
-    specpress_spec::parse_owned(text, Vec::new(), &limits)
+    specpress_apispec::parse_owned(text, Vec::new(), &limits)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-pub fn parse(text: &str) -> specpress_spec::Document {
-    specpress_spec::parse(text, &[], &specpress_spec::Limits::default())
+pub fn parse(text: &str) -> specpress_apispec::Document {
+    specpress_apispec::parse(text, &[], &specpress_apispec::Limits::default())
         .unwrap_or_else(|e| panic!("{e}"))
 }
 

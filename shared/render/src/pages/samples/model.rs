@@ -9,7 +9,7 @@
 //! because no HTTP client could send them otherwise.
 
 use serde_json::Value;
-use specpress_spec::{Document, Kind, Location, Operation, ParameterIn, V};
+use specpress_apispec::{Document, Kind, Location, Operation, ParameterIn, V};
 
 use crate::html::is_http_url;
 use crate::schema::{self, Ctx, Mode};

@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use specpress_spec as spec;
+use specpress_apispec as spec;
 
 use super::{Problems, Reference, ptr};
 use crate::model::{

@@ -4,7 +4,7 @@
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use specpress_spec as spec;
+use specpress_apispec as spec;
 
 use super::{Ctx, Scope, Source, str_of};
 use crate::load::{MAX_BYTES, Reference, origin, ptr};

@@ -8,7 +8,7 @@ use std::path::Path;
 mod common;
 
 use common::{corpus_dir, files_under};
-use specpress_spec::{Direction, Document, Limits, SpecVersion, V, check};
+use specpress_apispec::{Direction, Document, Limits, SpecVersion, V, check};
 
 /// Large corpus documents exceed the default 5 MiB per-file budget on purpose.
 fn corpus_limits() -> Limits {
@@ -157,7 +157,7 @@ fn the_tree_holds_exactly_what_serde_json_reads_from_every_corpus_json_document(
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
     {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {path:?}: {e}"));
-        let doc = specpress_spec::parse(&text, &[], &corpus_limits())
+        let doc = specpress_apispec::parse(&text, &[], &corpus_limits())
             .unwrap_or_else(|e| panic!("{path:?}: {e}"));
         let expected: serde_json::Value =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path:?}: {e}"));

@@ -1,11 +1,11 @@
 //! Hostile and broken inputs: each one gives a clear error (a stable code, a message naming
 //! the problem), never a panic, never unbounded time or memory (the budgets stop them).
 
-use specpress_spec::{Arr, Diagnostic, Invalid, Limits, Reference, V, check, parse, parse_bytes};
+use specpress_apispec::{Arr, Diagnostic, Invalid, Limits, Reference, V, check, parse, parse_bytes};
 
 const HEAD_YAML: &str = "openapi: 3.0.3\ninfo:\n  title: T\n  version: '1'\npaths: {}\n";
 
-fn err(r: Result<specpress_spec::Document, Invalid>) -> Vec<Diagnostic> {
+fn err(r: Result<specpress_apispec::Document, Invalid>) -> Vec<Diagnostic> {
     match r {
         Ok(_) => panic!("expected an error"),
         Err(e) => {
@@ -18,7 +18,7 @@ fn err(r: Result<specpress_spec::Document, Invalid>) -> Vec<Diagnostic> {
     }
 }
 
-fn first_code(r: Result<specpress_spec::Document, Invalid>) -> (&'static str, Diagnostic) {
+fn first_code(r: Result<specpress_apispec::Document, Invalid>) -> (&'static str, Diagnostic) {
     let d = err(r).remove(0);
     (d.code, d)
 }
@@ -158,7 +158,7 @@ fn ref_chain_longer_than_64_hops_is_an_error() {
     let doc = parse(&chain(63), &[], &Limits::default()).expect("63 hops are within the budget");
     let (loc, v) = doc
         .resolve(
-            &specpress_spec::Location::root(specpress_spec::FileId::ROOT)
+            &specpress_apispec::Location::root(specpress_apispec::FileId::ROOT)
                 .child("components")
                 .child("schemas")
                 .child("S0"),
@@ -250,7 +250,7 @@ fn ref_escaping_the_root_or_absolute_is_forbidden() {
     }
 }
 
-fn with_reference(location: &str) -> Result<specpress_spec::Document, Invalid> {
+fn with_reference(location: &str) -> Result<specpress_apispec::Document, Invalid> {
     let refs = [Reference {
         location: location.to_string(),
         content: "type: string\n".to_string(),

@@ -1,6 +1,6 @@
 //! The normalized model, references across files, diagnostics and the fingerprint.
 
-use specpress_spec::{
+use specpress_apispec::{
     Direction, Document, FileId, Limits, Location, OperationKind, ParameterIn, Reference,
     SYNTHETIC_FILE, SourceFormat, SpecVersion, V, check, parse,
 };
@@ -12,7 +12,7 @@ fn ok(text: &str) -> Document {
     }
 }
 
-fn op<'a>(doc: &'a Document, method: &str, path: &str) -> &'a specpress_spec::Operation {
+fn op<'a>(doc: &'a Document, method: &str, path: &str) -> &'a specpress_apispec::Operation {
     doc.model()
         .operations
         .iter()
@@ -676,7 +676,7 @@ paths:
     }];
     let limits = Limits::default();
     let copied = parse(root, &references, &limits).unwrap_or_else(|e| panic!("parses: {e}"));
-    let owned = specpress_spec::parse_owned(root.to_string(), references, &limits)
+    let owned = specpress_apispec::parse_owned(root.to_string(), references, &limits)
         .unwrap_or_else(|e| panic!("parses: {e}"));
     let located = |doc: &Document| {
         doc.validate()
@@ -752,7 +752,7 @@ fn yaml_scalars_follow_the_yaml_1_2_core_schema() {
 
 #[test]
 fn every_bundled_schema_compiles_offline() {
-    specpress_spec::warm_up()
+    specpress_apispec::warm_up()
         .expect("all vendored JSON Schemas compile without any network access");
 }
 
@@ -779,8 +779,8 @@ fn asyncapi_2_0_and_openapi_3_0_minimal_documents_validate() {
 fn documents_and_errors_are_send_and_sync() {
     fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Document>();
-    assert_send_sync::<specpress_spec::Invalid>();
-    assert_send_sync::<specpress_spec::RefError>();
+    assert_send_sync::<specpress_apispec::Invalid>();
+    assert_send_sync::<specpress_apispec::RefError>();
 }
 
 #[test]

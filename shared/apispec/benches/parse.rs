@@ -1,7 +1,7 @@
-//! Benchmark: parse + resolve + validate (`specpress_spec::check`) of the large corpus
+//! Benchmark: parse + resolve + validate (`specpress_apispec::check`) of the large corpus
 //! documents, with peak memory.
 //!
-//! `cargo bench -p specpress-spec` runs each document in its own child process (this same
+//! `cargo bench -p specpress-apispec` runs each document in its own child process (this same
 //! binary with `--check`, and again with `--floor`), so the peak RSS (`VmHWM` from `/proc/self/status`) of one document
 //! is not polluted by another. The child runs under the service's memory policy
 //! (`specpress_alloc::configure_for_service`: freed memory kept, small pages), as `check` runs in the deploy and
@@ -89,10 +89,10 @@ fn memory_policy() {
 
 fn check_child(path: &Path, iters: usize) {
     memory_policy();
-    specpress_spec::warm_up().expect("bundled schemas compile");
+    specpress_apispec::warm_up().expect("bundled schemas compile");
     let ready = vm_hwm_kib().unwrap_or(0);
     let text = std::fs::read_to_string(path).expect("read corpus document");
-    let limits = specpress_spec::Limits {
+    let limits = specpress_apispec::Limits {
         max_bytes: 64 * 1024 * 1024,
         ..Default::default()
     };
@@ -103,7 +103,7 @@ fn check_child(path: &Path, iters: usize) {
     let mut peak = 0;
     for i in 0..iters {
         let t = Instant::now();
-        let doc = specpress_spec::check(&text, &[], &limits).expect("corpus document is valid");
+        let doc = specpress_apispec::check(&text, &[], &limits).expect("corpus document is valid");
         times.push(t.elapsed().as_secs_f64() * 1000.0);
         ops = doc.model().operations.len();
         drop(doc);
@@ -159,7 +159,7 @@ fn main() {
         "the service's: small pages, freed memory kept"
     };
     println!(
-        "specpress_spec::check = parse + resolve + validate; median of {iters} runs in one process per document; \
+        "specpress_apispec::check = parse + resolve + validate; median of {iters} runs in one process per document; \
          memory policy: {policy}; ready = VmHWM of that process once every bundled schema is compiled (as the \
          service starts); peak = VmHWM after the first check; added = peak - ready (the input text included)"
     );

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Rng, corpus_dir, files_under};
-use specpress_spec::compare_readers;
+use specpress_apispec::compare_readers;
 
 /// Fails unless the fast reader's tree, if any, equals saphyr-parser's, and the loader's result (tree or located
 /// error) is saphyr-parser's. Returns whether the fast reader took it.
@@ -225,15 +225,15 @@ fn mutated_documents_are_declined_or_read_exactly_as_saphyr_parser_reads_them() 
 fn block_nesting_past_the_depth_ceiling_is_refused_without_exhausting_the_stack() {
     // One more level per line, past the highest depth any configuration allows; the test thread has the default 2 MiB
     // stack, like the blocking pool the service parses on.
-    let depth = specpress_spec::MAX_DEPTH_CEILING + 50;
+    let depth = specpress_apispec::MAX_DEPTH_CEILING + 50;
     let yaml: String = (0..depth)
         .map(|i| format!("{}k:\n", " ".repeat(i)))
         .chain(std::iter::once(format!("{}v: 1\n", " ".repeat(depth))))
         .collect();
-    let limits = specpress_spec::Limits {
+    let limits = specpress_apispec::Limits {
         max_depth: usize::MAX,
         ..Default::default()
     };
-    let err = specpress_spec::parse(&yaml, &[], &limits).expect_err("too deep");
+    let err = specpress_apispec::parse(&yaml, &[], &limits).expect_err("too deep");
     assert_eq!(err.diagnostics[0].code, "too-deep", "{err}");
 }

@@ -6,7 +6,7 @@
 mod common;
 
 use common::Rng;
-use specpress_spec::{Limits, Reference, parse_bytes};
+use specpress_apispec::{Limits, Reference, parse_bytes};
 
 const SEEDS: [&str; 4] = [
     "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a/{id}:\n    parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n    get:\n      operationId: g\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/A'}}}}\ncomponents:\n  schemas:\n    A: {type: object, properties: {b: {$ref: '#/components/schemas/A'}}}\n",

@@ -1,4 +1,4 @@
-//! `cargo run --release -p specpress-spec --example spec-dump -- OUT_DIR`: writes everything the spec engine's public
+//! `cargo run --release -p specpress-apispec --example spec-dump -- OUT_DIR`: writes everything the spec engine's public
 //! API yields for every document it can find, so that a change which must not alter behaviour (a refactoring) is
 //! checked by comparing two folders byte for byte (`diff -r BEFORE AFTER`).
 //!
@@ -21,7 +21,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use specpress_spec::{
+use specpress_apispec::{
     ApiModel, Document, FileId, Invalid, Kind, Limits, Location, Operation, Reference, V, check,
     compare_readers, parse, parse_bytes, parse_owned,
 };

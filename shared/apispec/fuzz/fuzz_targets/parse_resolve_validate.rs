@@ -1,5 +1,5 @@
 //! Fuzz parse + resolve + validate (and everything a consumer does next: the model, following
-//! refs, the fingerprint, the JSON download). Run from `shared/spec/fuzz`:
+//! refs, the fingerprint, the JSON download). Run from `shared/apispec/fuzz`:
 //! `cargo +nightly fuzz run parse_resolve_validate -- -max_len=65536`.
 //!
 //! The input is split at the first `0xFF` byte (never valid UTF-8): before it the definition,
@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use specpress_spec::{Limits, Location, Reference};
+use specpress_apispec::{Limits, Location, Reference};
 
 fuzz_target!(|data: &[u8]| {
     let (definition, reference) = match data.iter().position(|&b| b == 0xFF) {
@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
         max_aliases: 64,
         ..Limits::default()
     };
-    let Ok(doc) = specpress_spec::parse_bytes(definition, &references, &limits) else { return };
+    let Ok(doc) = specpress_apispec::parse_bytes(definition, &references, &limits) else { return };
     let diagnostics = doc.validate();
     for d in &diagnostics {
         assert!(!d.message.is_empty());
@@ -49,11 +49,11 @@ fuzz_target!(|data: &[u8]| {
     for loc in model.schemas.values() {
         let _ = doc.resolve(loc);
     }
-    let _ = doc.resolve(&Location::root(specpress_spec::FileId::ROOT));
+    let _ = doc.resolve(&Location::root(specpress_apispec::FileId::ROOT));
     let _ = doc.fingerprint();
     let json = doc.to_json();
     // The JSON download parses back to the same content.
-    if let Ok(again) = specpress_spec::parse(&json, &references, &limits) {
+    if let Ok(again) = specpress_apispec::parse(&json, &references, &limits) {
         assert_eq!(again.fingerprint(), doc.fingerprint());
     }
 });
