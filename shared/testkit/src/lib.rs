@@ -90,15 +90,22 @@ impl Tool {
     /// How to get it.
     pub fn remedy(self) -> &'static str {
         match self {
-            Tool::Moto => "run the suite with scripts/test.sh, which starts moto and sets SPECPRESS_TEST_MOTO_ENDPOINT",
-            Tool::Corpus => "put the API corpus beside the repository (../shared/corpus) or set SPECPRESS_CORPUS",
+            Tool::Moto => {
+                "run the suite with scripts/test.sh, which starts moto and sets SPECPRESS_TEST_MOTO_ENDPOINT"
+            }
+            Tool::Corpus => {
+                "put the API corpus beside the repository (../shared/corpus) or set SPECPRESS_CORPUS"
+            }
             _ => "run scripts/install-tools.sh",
         }
     }
 
     /// Where it is expected (a path, or for moto the endpoint).
     pub fn location(self) -> PathBuf {
-        let from_env = self.variable().and_then(std::env::var_os).map(PathBuf::from);
+        let from_env = self
+            .variable()
+            .and_then(std::env::var_os)
+            .map(PathBuf::from);
         let root = repo_root();
         match self {
             Tool::BumpCli => {
