@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use specpress_apispec as spec;
 
 use super::{Ctx, Scope, Source, str_of};
-use crate::load::{MAX_BYTES, Reference, origin, ptr};
+use crate::load::{MAX_BYTES, Reference, ServerOrigin, ptr, server_origin};
 use crate::model::{DeclaredParameter, Operation, ParamIn, SchemeKind, ServerUrl, Target};
 
 /// Reads the `sourceDescriptions`: each one found among the references and valid becomes a [`Source`].
@@ -353,15 +353,27 @@ fn resolve(
         if servers.iter().any(|s| s.url == server.url) {
             continue;
         }
-        match origin(&url) {
-            Some(o) => {
+        match server_origin(&url) {
+            ServerOrigin::Origin(o) => {
                 ctx.origins.insert(o);
                 servers.push(ServerUrl {
                     url: server.url.clone(),
                     variables,
                 });
             }
-            None => unusable.push(server.url.clone()),
+            ServerOrigin::NotAbsolute => unusable.push(server.url.clone()),
+            // A server a run would refuse is refused now, once per source and server.
+            ServerOrigin::Refused(why) => {
+                if ctx.refused_servers.insert((source, url.clone())) {
+                    ctx.problems.at(
+                        at,
+                        format!(
+                            "server '{url}' of source description '{}' cannot be called by a run: {why}",
+                            src.name
+                        ),
+                    );
+                }
+            }
         }
     }
     let label = format!(
