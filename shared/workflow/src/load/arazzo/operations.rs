@@ -340,6 +340,7 @@ fn resolve(
     let model = src.doc.model();
     let mut servers: Vec<ServerUrl> = Vec::new();
     let mut unusable: Vec<String> = Vec::new();
+    let mut refused = false;
     for server in op.servers.iter().flatten().chain(model.servers.iter()) {
         let variables: IndexMap<String, String> = server
             .variables
@@ -364,6 +365,7 @@ fn resolve(
             ServerOrigin::NotAbsolute => unusable.push(server.url.clone()),
             // A server a run would refuse is refused now, once per source and server.
             ServerOrigin::Refused(why) => {
+                refused = true;
                 if ctx.refused_servers.insert((source, url.clone())) {
                     ctx.problems.at(
                         at,
@@ -383,7 +385,8 @@ fn resolve(
     let first_time = ctx
         .judged
         .insert((source, op.key.method.clone(), op.path.clone()));
-    if servers.is_empty() && first_time {
+    // A server refused is reported once, above; an operation left without one for that reason alone says no more.
+    if servers.is_empty() && first_time && !(refused && unusable.is_empty()) {
         let written = if unusable.is_empty() {
             "it declares none".to_string()
         } else {
