@@ -256,8 +256,60 @@ fn session(python: &Path, url: &str, token: Option<&str>, calls: Value) -> Value
     )
 }
 
+/// The `specpress serve` of a world: the harness's, or one writing its log (debug level) to a file.
+enum Running {
+    /// Kept for its `Drop`, which stops it.
+    Harness(#[allow(dead_code)] Server),
+    Logging(std::process::Child),
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Running::Logging(child) = self {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Starts `specpress serve` with `env`, its log at debug level in `log`; its base URL.
+fn serve_logging(data: &Path, log: &Path, env: &[(&str, &str)]) -> (std::process::Child, String) {
+    use std::io::BufRead as _;
+    let stderr = std::fs::File::create(log).expect("log file");
+    let mut cmd = Command::new(specpress_e2e::specpress_binary());
+    cmd.args(["serve", "--port", "0", "--data-dir"])
+        .arg(data)
+        .env_remove("SPECPRESS_TABLE")
+        .env("SPECPRESS_LOG", "debug")
+        .env("SPECPRESS_SELF_DOC", "false")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(stderr));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    // Waited for by `Running`'s `Drop`.
+    #[allow(clippy::zombie_processes)]
+    let mut child = cmd.spawn().expect("specpress serve starts");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut lines = std::io::BufReader::new(stdout).lines();
+    let base = loop {
+        match lines.next() {
+            Some(Ok(line)) => {
+                if let Some(url) = line.strip_prefix("Listening on ") {
+                    break url.trim().to_owned();
+                }
+            }
+            _ => panic!("specpress serve did not start"),
+        }
+    };
+    // Keep reading its output so that it never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (child, base)
+}
+
 struct World {
-    server: Server,
+    base_url: String,
+    _running: Running,
     _dir: tempfile::TempDir,
     docs: tempfile::TempDir,
     python: PathBuf,
@@ -269,17 +321,30 @@ struct World {
 
 impl World {
     fn start() -> Option<World> {
+        World::start_with(None)
+    }
+
+    /// A world whose server writes its log, at debug level, to `log`.
+    fn start_with(log: Option<&Path>) -> Option<World> {
         let python = python()?;
         let cli = bump_cli()?;
         let (api_url, api, other) = shelter();
         let dir = temp_dir();
-        let server = Server::start(
-            dir.path(),
-            &[
-                ("SPECPRESS_ORG_TOKEN", ORG),
-                ("SPECPRESS_ALLOW_LOOPBACK_URLS", "true"),
-            ],
-        );
+        let env = [
+            ("SPECPRESS_ORG_TOKEN", ORG),
+            ("SPECPRESS_ALLOW_LOOPBACK_URLS", "true"),
+        ];
+        let (running, base_url) = match log {
+            None => {
+                let server = Server::start(dir.path(), &env);
+                let base = server.base_url.clone();
+                (Running::Harness(server), base)
+            }
+            Some(log) => {
+                let (child, base) = serve_logging(&dir.path().join("data"), log, &env);
+                (Running::Logging(child), base)
+            }
+        };
         // The documents, with the local API's port as the server variable's default.
         let docs = temp_dir();
         let port = api_url.rsplit(':').next().expect("a port").to_owned();
@@ -293,7 +358,8 @@ impl World {
             .expect("written");
         }
         Some(World {
-            server,
+            base_url,
+            _running: running,
             _dir: dir,
             docs,
             python,
@@ -305,7 +371,7 @@ impl World {
     }
 
     fn url(&self, p: &str) -> String {
-        format!("{}{}", self.server.base_url, p)
+        format!("{}{}", self.base_url, p)
     }
 
     fn api_call(&self, method: Method, p: &str, body: Option<Value>) -> (u16, Value) {
@@ -324,7 +390,7 @@ impl World {
     fn deploy(&self, server: &str, file: &Path) -> specpress_e2e::CliRun {
         bump(
             &self.cli,
-            &self.server.base_url,
+            &self.base_url,
             &[
                 "deploy",
                 file.to_str().expect("utf-8 path"),
@@ -664,9 +730,12 @@ const PIN_KEY: &str = "918273645012";
 const BASIC: &str = "vault-user:Pw-s3cret-77";
 const HEADER_KEY: &str = "h-secret-5e6f7a";
 
+/// One request the vault API's second origin received: its query and headers.
+type Landed = (String, HashMap<String, String>);
+
 /// What the vault API's second origin received.
 #[derive(Clone, Default)]
-struct Landing(Arc<Mutex<Vec<(String, HashMap<String, String>)>>>);
+struct Landing(Arc<Mutex<Vec<Landed>>>);
 
 fn query_of(uri: &axum::http::Uri) -> String {
     uri.query().unwrap_or_default().to_owned()
@@ -945,6 +1014,44 @@ fn an_api_echoing_its_credentials_in_any_spelling_or_cut_never_gets_them_into_a_
             .is_some_and(|e| e.ends_with("api_key=[redacted]")),
         "{last}"
     );
+}
+
+#[test]
+fn no_log_line_of_a_run_holds_a_credential_or_a_piece_of_one() {
+    // GIVEN a server logging at debug level, and the vault API that echoes its credentials
+    let logs = temp_dir();
+    let log = logs.path().join("server.log");
+    let Some(w) = World::start_with(Some(&log)) else {
+        return;
+    };
+    w.vault_server("vault");
+    // WHEN runs fail with its error page, read what it echoes, and follow its redirect
+    let mut calls = vec![
+        json!(["page", {}]),
+        json!(["pin", {}]),
+        json!(["moved", {}]),
+    ];
+    for n in 30..50 {
+        calls.push(json!(["cut", {"n": n}]));
+    }
+    let s = session(
+        &w.python,
+        &w.url("/mcp/vault"),
+        Some(ORG),
+        Value::Array(calls),
+    );
+    assert!(s.get("connect_error").is_none(), "{s}");
+    // THEN the log holds the failed run (redacted) and no piece of any credential (of 8 characters or more: a
+    // debug log is full of numbers and of the word "secret", which shorter pieces meet by chance)
+    let text = std::fs::read_to_string(&log).expect("the log");
+    assert!(text.contains("a workflow run failed"), "{text}");
+    let password = BASIC.split_once(':').map(|(_, p)| p).unwrap_or_default();
+    for secret in [PIN_KEY, password, HEADER_KEY] {
+        for p in pieces(secret).into_iter().filter(|p| p.len() >= 8) {
+            let line = text.lines().find(|l| l.contains(p));
+            assert!(line.is_none(), "{p} of {secret} is in the log: {line:?}");
+        }
+    }
 }
 
 #[test]
