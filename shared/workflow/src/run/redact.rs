@@ -23,6 +23,8 @@
 //! in every reading is mapped back to the bytes of the text it came from; overlapping matches merge, and each
 //! merged span becomes [`REDACTED`](super::REDACTED).
 
+use std::borrow::Cow;
+
 use aho_corasick::AhoCorasick;
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
@@ -44,10 +46,8 @@ const MAX_LEAD: usize = 9;
 pub struct Redactor {
     /// Every form looked for, longest first, none empty.
     needles: Vec<Vec<u8>>,
-    /// The forms whose pieces are redacted at the ends of a text, each with the shortest start of it that is a
-    /// secret: a Basic credential starts with its user name, which is none, so only a start reaching into the
-    /// password counts.
-    pieces: Vec<(Vec<u8>, usize)>,
+    /// The forms whose pieces are redacted at the ends of a text.
+    pieces: Pieces,
     /// Finds them all at once (overlapping matches included).
     matcher: Option<AhoCorasick>,
 }
@@ -131,7 +131,7 @@ impl Redactor {
         };
         Redactor {
             needles,
-            pieces,
+            pieces: Pieces::new(pieces),
             matcher,
         }
     }
@@ -144,9 +144,19 @@ impl Redactor {
     /// `text` with every secret, every spelling of one and every piece of one at its ends replaced by
     /// [`REDACTED`].
     pub fn text(&self, text: &str) -> String {
+        self.redacted(text).unwrap_or_else(|| text.to_owned())
+    }
+
+    /// [`Redactor::text`] of an owned text, given back as it is when it holds nothing to redact.
+    fn text_owned(&self, text: String) -> String {
+        self.redacted(&text).unwrap_or(text)
+    }
+
+    /// `text` redacted, or `None` when it holds nothing to redact.
+    fn redacted(&self, text: &str) -> Option<String> {
         let spans = self.spans(text);
         if spans.is_empty() {
-            return text.to_owned();
+            return None;
         }
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
@@ -156,7 +166,7 @@ impl Redactor {
             at = end;
         }
         out.push_str(&text[at..]);
-        out
+        Some(out)
     }
 
     /// `v` with [`Redactor::text`] applied to every string and member name, and every number whose text holds a
@@ -166,20 +176,15 @@ impl Redactor {
             return v;
         }
         match v {
-            Value::String(s) => Value::String(self.text(&s)),
-            Value::Number(n) => {
-                let written = n.to_string();
-                let redacted = self.text(&written);
-                if redacted == written {
-                    Value::Number(n)
-                } else {
-                    Value::String(redacted)
-                }
-            }
+            Value::String(s) => Value::String(self.text_owned(s)),
+            Value::Number(n) => match self.redacted(&n.to_string()) {
+                Some(redacted) => Value::String(redacted),
+                None => Value::Number(n),
+            },
             Value::Array(a) => Value::Array(a.into_iter().map(|x| self.value(x)).collect()),
             Value::Object(m) => Value::Object(
                 m.into_iter()
-                    .map(|(k, x)| (self.text(&k), self.value(x)))
+                    .map(|(k, x)| (self.text_owned(k), self.value(x)))
                     .collect(),
             ),
             other => other,
@@ -192,24 +197,28 @@ impl Redactor {
             return Vec::new();
         };
         let mut found: Vec<(usize, usize)> = Vec::new();
-        let raw = View::raw(text.as_bytes());
-        let mut views = vec![raw];
-        for _ in 0..DECODING_DEPTH {
-            let Some(last) = views.last() else { break };
-            match last.decoded() {
-                Some(next) => views.push(next),
-                None => break,
-            }
-        }
-        for view in &views {
-            for m in matcher.find_overlapping_iter(&view.bytes) {
+        let scan = |view: &View<'_>, found: &mut Vec<(usize, usize)>| {
+            for m in matcher.find_overlapping_iter(&*view.bytes) {
                 found.push(view.origin(m.start(), m.end()));
             }
-            for (needle, shortest_start) in &self.pieces {
-                if let Some((s, e)) = piece_at_ends(&view.bytes, needle, *shortest_start) {
-                    found.push(view.origin(s, e));
-                }
+            for (s, e) in self.pieces.at_ends(&view.bytes) {
+                found.push(view.origin(s, e));
             }
+        };
+        let raw = View::raw(text.as_bytes());
+        scan(&raw, &mut found);
+        let mut next = raw.decoded();
+        for depth in 1..=DECODING_DEPTH {
+            let Some(view) = next else { break };
+            scan(&view, &mut found);
+            next = if depth < DECODING_DEPTH {
+                view.decoded()
+            } else {
+                None
+            };
+        }
+        if found.is_empty() {
+            return found;
         }
         merge(found, text)
     }
@@ -245,38 +254,83 @@ fn add_forms(needles: &mut Vec<Vec<u8>>, secret: &str) {
     }
 }
 
-/// The span of `text` that is a piece of `needle` at one of its ends: the longest end of `text` that starts
-/// `needle` (at least `shortest_start` bytes), or the longest start of `text` that ends it (at least [`MIN_PIECE`]
-/// bytes), shorter than `needle` (a whole one is a match already).
-fn piece_at_ends(text: &[u8], needle: &[u8], shortest_start: usize) -> Option<(usize, usize)> {
-    if needle.len() <= MIN_PIECE || text.len() < MIN_PIECE {
-        return None;
-    }
-    let longest = (needle.len() - 1).min(text.len());
-    // The end of `text` that starts `needle`: try the longest first.
-    for len in (shortest_start.max(MIN_PIECE)..=longest).rev() {
-        let start = text.len() - len;
-        if text[start] == needle[0] && text[start..] == needle[..len] {
-            return Some((start, text.len()));
-        }
-    }
-    // The start of `text` that ends `needle`, after at most [`MAX_LEAD`] bytes left of an escape the start cut
-    // (`2F` of `%2F`, `u002F` of `\u002F`).
-    let last = needle[needle.len() - 1];
-    let lead_bytes = text
-        .iter()
-        .take(MAX_LEAD)
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'#' | b';'))
-        .count();
-    for lead in 0..=lead_bytes {
-        let rest = &text[lead..];
-        for len in (MIN_PIECE..=longest.min(rest.len())).rev() {
-            if rest[len - 1] == last && rest[..len] == needle[needle.len() - len..] {
-                return Some((0, lead + len));
+/// The forms whose pieces are redacted at the ends of a text, each with the shortest start of it that is a secret
+/// (a Basic credential starts with its user name, which is none: only a start reaching into the password counts),
+/// indexed by their first and last bytes so that a text is looked at once, whatever the number of forms.
+struct Pieces {
+    forms: Vec<(Vec<u8>, usize)>,
+    /// Forms by their first byte.
+    by_first: Vec<Vec<usize>>,
+    /// Forms by their last byte.
+    by_last: Vec<Vec<usize>>,
+    /// The longest form.
+    longest: usize,
+}
+
+impl Pieces {
+    fn new(forms: Vec<(Vec<u8>, usize)>) -> Pieces {
+        let forms: Vec<(Vec<u8>, usize)> = forms
+            .into_iter()
+            .filter(|(f, _)| f.len() > MIN_PIECE)
+            .collect();
+        let mut by_first = vec![Vec::new(); 256];
+        let mut by_last = vec![Vec::new(); 256];
+        for (i, (f, _)) in forms.iter().enumerate() {
+            if let (Some(&a), Some(&z)) = (f.first(), f.last()) {
+                by_first[usize::from(a)].push(i);
+                by_last[usize::from(z)].push(i);
             }
         }
+        let longest = forms.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
+        Pieces {
+            forms,
+            by_first,
+            by_last,
+            longest,
+        }
     }
-    None
+
+    /// The spans of `text` that are pieces of a form at one of its ends: the longest end of `text` that starts a form
+    /// (at least its shortest start), and the longest start of `text` that ends one (at least [`MIN_PIECE`] bytes,
+    /// after at most [`MAX_LEAD`] bytes left of an escape the start cut: `2F` of `%2F`, `u002F` of `\u002F`); each
+    /// shorter than its form (a whole one is a match already).
+    fn at_ends(&self, text: &[u8]) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        if text.len() < MIN_PIECE || self.forms.is_empty() {
+            return found;
+        }
+        // The earliest start is the longest piece.
+        let from = text.len().saturating_sub(self.longest - 1);
+        'ends: for start in from..=text.len() - MIN_PIECE {
+            let len = text.len() - start;
+            for &i in &self.by_first[usize::from(text[start])] {
+                let (form, shortest) = &self.forms[i];
+                if len < form.len() && len >= *shortest && text[start..] == form[..len] {
+                    found.push((start, text.len()));
+                    break 'ends;
+                }
+            }
+        }
+        let lead_bytes = text
+            .iter()
+            .take(MAX_LEAD)
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'#' | b';'))
+            .count();
+        for lead in 0..=lead_bytes {
+            let rest = &text[lead..];
+            let reach = rest.len().min(self.longest - 1);
+            for end in (MIN_PIECE..=reach).rev() {
+                for &i in &self.by_last[usize::from(rest[end - 1])] {
+                    let (form, _) = &self.forms[i];
+                    if end < form.len() && rest[..end] == form[form.len() - end..] {
+                        found.push((0, lead + end));
+                        return found;
+                    }
+                }
+            }
+        }
+        found
+    }
 }
 
 /// Sorts and merges spans, each widened to the characters it touches.
@@ -301,16 +355,16 @@ fn merge(mut found: Vec<(usize, usize)>, text: &str) -> Vec<(usize, usize)> {
 }
 
 /// A reading of a text: its bytes and, for each, the span of the original text it came from.
-struct View {
-    bytes: Vec<u8>,
+struct View<'t> {
+    bytes: Cow<'t, [u8]>,
     /// `None`: the bytes are the text's own (each byte its own span).
     spans: Option<Vec<(u32, u32)>>,
 }
 
-impl View {
-    fn raw(text: &[u8]) -> View {
+impl<'t> View<'t> {
+    fn raw(text: &'t [u8]) -> View<'t> {
         View {
-            bytes: text.to_vec(),
+            bytes: Cow::Borrowed(text),
             spans: None,
         }
     }
@@ -339,7 +393,7 @@ impl View {
     }
 
     /// This view with its escapes decoded; `None` when it has none.
-    fn decoded(&self) -> Option<View> {
+    fn decoded(&self) -> Option<View<'static>> {
         let b = &self.bytes;
         if !b.iter().any(|c| matches!(c, b'\\' | b'&' | b'%')) {
             return None;
@@ -385,7 +439,7 @@ impl View {
             }
         }
         changed.then_some(View {
-            bytes,
+            bytes: Cow::Owned(bytes),
             spans: Some(spans),
         })
     }
@@ -532,8 +586,9 @@ fn character_reference(b: &[u8], i: usize) -> Option<Decoded> {
     let end = rest.iter().take(MAX_REFERENCE + 1).position(|&c| c == b';');
     let Some(end) = end else {
         // No `;` near: a reference cut by the end of the text, or no reference at all.
-        let plausible = rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'#');
-        return (rest.len() <= MAX_REFERENCE && plausible).then_some(Decoded::Cut);
+        let plausible = rest.len() <= MAX_REFERENCE
+            && rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'#');
+        return plausible.then_some(Decoded::Cut);
     };
     let body = &rest[..end];
     let len = end + 2;
@@ -633,7 +688,7 @@ mod tests {
         while let Some(next) = views.last().and_then(View::decoded) {
             views.push(next);
         }
-        views.into_iter().map(|v| v.bytes).collect()
+        views.into_iter().map(|v| v.bytes.into_owned()).collect()
     }
 
     #[test]
