@@ -4,6 +4,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
+use specpress_api::auth::CredentialLimit;
 use tower::ServiceExt;
 use tracing::instrument;
 
@@ -50,23 +51,27 @@ pub async fn mcp(
             "Too many requests to this MCP server; retry after the time in Retry-After.",
         );
     }
-    if let Some(failures) = &st.app.auth_failures
-        && let Err(retry) = failures.peek(&client)
-    {
+    // The failed-credential limit (specpress_api::auth): a guessable credential is refused before it is checked
+    // once the client's budget is spent; a token in the minted format never is.
+    let limit = CredentialLimit::of(&st.app, req.extensions());
+    let presented = req.headers().contains_key(header::AUTHORIZATION);
+    let token = specpress_api::auth::presented_token(req.headers());
+    if presented && let Err(retry) = limit.admit(token.as_deref()) {
         return too_many(
             retry,
             "Too many failed credential checks from this client; retry after the time in Retry-After.",
         );
     }
-    let Some(token) = specpress_api::auth::presented_token(req.headers()) else {
+    let Some(token) = token else {
+        if presented {
+            limit.failed(None);
+        }
         return unauthorized();
     };
     let opened = match crate::open::runtime(&st, &key, &token).await {
         Ok(Some(o)) => o,
         Ok(None) => {
-            if let Some(failures) = &st.app.auth_failures {
-                let _ = failures.check(&client);
-            }
+            limit.failed(Some(&token));
             return unauthorized();
         }
         Err(()) => {

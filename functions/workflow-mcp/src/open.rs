@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
-use specpress_domain::mcp::{CurrentVersion, McpServer};
+use specpress_domain::mcp::{CurrentVersion, McpServer, PageAccess};
 use specpress_domain::usecases::mcp_servers;
 use specpress_workflow::WorkflowSet;
 
@@ -74,16 +74,22 @@ pub(crate) async fn runtime(
     }))
 }
 
-/// The server `key` names and its current workflows, for its public page (`Ok(None)`: unknown).
+/// What the page of a server shows.
+pub(crate) type Page = (McpServer, Option<(CurrentVersion, Arc<WorkflowSet>)>);
+
+/// The server `key` names and its current workflows, for its page, as the caller presenting `credential` may see
+/// it (`Ok(Err(credential_failed))`: unknown, or private to this caller).
 pub(crate) async fn public(
     st: &WorkflowState,
     key: &str,
-) -> Result<Option<(McpServer, Option<(CurrentVersion, Arc<WorkflowSet>)>)>, ()> {
-    let view = mcp_servers::public_view(st.app.store.as_ref(), key)
+    credential: Option<&str>,
+) -> Result<Result<Page, bool>, ()> {
+    let access = mcp_servers::open_page(st.app.store.as_ref(), key, credential)
         .await
         .map_err(|e| tracing::error!(error = %e, "an MCP server page could not be read"))?;
-    let Some(view) = view else {
-        return Ok(None);
+    let view = match access {
+        PageAccess::Shown(view) => *view,
+        PageAccess::NotFound { credential_failed } => return Ok(Err(credential_failed)),
     };
     let current = match view.current {
         Some(v) => {
@@ -92,5 +98,5 @@ pub(crate) async fn public(
         }
         None => None,
     };
-    Ok(Some((view.server, current)))
+    Ok(Ok((view.server, current)))
 }

@@ -1,10 +1,12 @@
-//! `GET /mcp/{server}`: the public page of a workflow MCP server (its tools, their inputs and outputs, the client
-//! configuration), rendered by `specpress_render::workflows`. Public like documentation pages: it shows what the
-//! deployed document says, never a secret or a token. An unknown server is a 404 page.
+//! `GET /mcp/{server}`: the page of a workflow MCP server (its tools, their inputs and outputs, the client
+//! configuration), rendered by `specpress_render::workflows`. It shows what the deployed document says, never a
+//! secret or a token. An unknown server is a 404 page; so is a private server to anyone without its token or the
+//! organization's (`Authorization`), whose credential is checked under the failed-credential limit.
 
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use specpress_api::auth::{CredentialLimit, presented_token};
 use specpress_render::workflows::{DeployedWorkflows, WorkflowServerPage, workflow_server_page};
 use specpress_render::{Html, escape, neutral_owned, site_page};
 use time::format_description::well_known::Rfc3339;
@@ -38,10 +40,33 @@ pub async fn page(
     State(st): State<WorkflowState>,
     Path(key): Path<String>,
     headers: HeaderMap,
+    extensions: Extensions,
 ) -> Response {
-    let found = match crate::open::public(&st, &key).await {
-        Ok(Some(found)) => found,
-        Ok(None) => {
+    let credential = headers
+        .contains_key(header::AUTHORIZATION)
+        .then(|| presented_token(&headers));
+    let limit = CredentialLimit::of(&st.app, &extensions);
+    if let Some(token) = &credential
+        && let Err(retry) = limit.admit(token.as_deref())
+    {
+        let mut resp = message(
+            &st,
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many attempts",
+            "Too many tokens that are not valid came from your network. Try again later.",
+        );
+        specpress_api::limit::set_retry_after(&mut resp, retry);
+        return resp;
+    }
+    let found = match crate::open::public(&st, &key, credential.clone().flatten().as_deref()).await
+    {
+        Ok(Ok(found)) => found,
+        Ok(Err(credential_failed)) => {
+            if let Some(token) = &credential
+                && (credential_failed || token.is_none())
+            {
+                limit.failed(token.as_deref());
+            }
             return message(
                 &st,
                 StatusCode::NOT_FOUND,

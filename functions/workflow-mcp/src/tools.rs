@@ -84,8 +84,13 @@ fn output_schema(w: &Workflow) -> Map<String, Value> {
     o
 }
 
-/// The description an agent reads: summary, then description (document text, as the document wrote it).
+/// The description an agent reads: summary, then description (document text, its control, ANSI and bidi
+/// characters neutralized as the documentation MCP servers' are).
 fn description(w: &Workflow) -> String {
+    specpress_render::neutral_owned(written_description(w))
+}
+
+fn written_description(w: &Workflow) -> String {
     let parts: Vec<&str> = [w.summary.as_deref(), w.description.as_deref()]
         .into_iter()
         .flatten()
@@ -99,14 +104,30 @@ fn description(w: &Workflow) -> String {
     }
 }
 
+/// Every string of a schema (member names too) neutralized like [`description`].
+fn neutral_schema(schema: Map<String, Value>) -> Map<String, Value> {
+    fn walk(v: Value) -> Value {
+        match v {
+            Value::String(s) => Value::String(specpress_render::neutral_owned(s)),
+            Value::Array(a) => Value::Array(a.into_iter().map(walk).collect()),
+            Value::Object(o) => Value::Object(neutral_schema(o)),
+            other => other,
+        }
+    }
+    schema
+        .into_iter()
+        .map(|(k, v)| (specpress_render::neutral_owned(k), walk(v)))
+        .collect()
+}
+
 /// The tool of a workflow.
 pub fn tool_of(w: &Workflow) -> Tool {
     let mut tool = Tool::new(
         w.id.clone(),
         description(w),
-        Arc::new(input_schema(&w.inputs)),
+        Arc::new(neutral_schema(input_schema(&w.inputs))),
     );
-    tool.output_schema = Some(Arc::new(output_schema(w)));
+    tool.output_schema = Some(Arc::new(neutral_schema(output_schema(w))));
     tool
 }
 

@@ -26,7 +26,7 @@ fn too_large(what: &str, len: usize, limit: usize) -> Diagnostic {
 }
 
 /// Parses one file's text (JSON or YAML, detected), within the budgets.
-fn load_text(
+pub(crate) fn load_text(
     text: &str,
     limits: &Limits,
     nodes_before: usize,
