@@ -72,8 +72,8 @@ export SPECPRESS_TEST_MOTO_ENDPOINT="http://127.0.0.1:$MOTO_PORT"
 step "building the specpress binary and the Lambda functions (debug) the end-to-end tests start"
 # One build of all of them: tests/tests/aws_local.rs runs these very function binaries under cargo lambda's runtime
 # API (scripts/aws-local.sh with AWS_LOCAL_SKIP_BUILD=1), so nothing is built twice.
-cargo build --bins -p specpress -p deploy -p branches -p hubs -p docs -p diffs -p webhooks -p mcp-servers \
-  -p workflow-mcp -p webhook-delivery -p outbox-sweeper
+cargo build --bins -p specpress -p deploy -p branches -p hubs -p docs -p docs-mcp -p try-it -p diffs -p webhooks \
+  -p mcp-servers -p workflow-mcp -p webhook-delivery -p outbox-sweeper
 export SPECPRESS_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/specpress"
 
 step "cargo nextest run --workspace"
@@ -85,6 +85,7 @@ bash scripts/schemathesis.sh
 
 if [ "${SKIP_LAMBDA_BUILD:-0}" != "1" ]; then
   step "cargo lambda build --release (every function)"
-  cargo lambda build --release -p deploy -p diffs -p branches -p hubs -p docs -p webhooks -p mcp-servers -p workflow-mcp -p webhook-delivery -p outbox-sweeper
+  cargo lambda build --release -p deploy -p diffs -p branches -p hubs -p docs -p docs-mcp -p try-it -p webhooks \
+    -p mcp-servers -p workflow-mcp -p webhook-delivery -p outbox-sweeper
 fi
 step "all checks passed"
