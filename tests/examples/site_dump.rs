@@ -19,6 +19,9 @@
 //! anything is written: the server's and the local API's ports, the ids and tokens the API handed out, any other
 //! UUID, the first 8 characters of a version id, timestamps (RFC 3339, the pages' `YYYY-MM-DD HH:MM UTC`, RFC 2822),
 //! `time_ms`, cookies. `ETag`s are left out (they hold the build's identity).
+//!
+//! `site_dump --normalize DIR` applies the placeholders' patterns again to a dump already written (after they were
+//! extended), so that two dumps taken apart compare.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -146,8 +149,20 @@ impl Normalizer {
                     ),
                     "<rfc2822-time>",
                 ),
+                // The same time as Markdown escapes it (`2026\-12\-07T08\:53\:29Z`), also inside JSON strings.
+                (
+                    r(r"\d{4}\\+-\d\d\\+-\d\dT\d\d\\+:\d\d\\+:\d\d(\\+\.\d+)?Z"),
+                    "<time>",
+                ),
+                // Tokens the API hands out before the dump can learn them (the answer that creates one).
+                (
+                    r(r"sp_(org|hub|doc|mcp)_[A-Za-z0-9]{20,}"),
+                    "sp_${1}_<token>",
+                ),
                 (r(r#""time_ms":\d+"#), r#""time_ms":0"#),
                 (r(r"(sp_session|specpress_session)=[^;\s]+"), "$1=<cookie>"),
+                // A validator sent back (it holds the build's identity).
+                (r(r#"If-None-Match: "[0-9a-f]+""#), "If-None-Match: <etag>"),
             ],
         }
     }
@@ -285,12 +300,12 @@ impl Dump {
                 let _ = write!(line, "\t{h}: {}", self.norm.apply(&v));
             }
         }
-        let _ = write!(line, "\tbytes: {}", got.body.len());
-        writeln!(self.index, "{line}").expect("index written");
         let body = match std::str::from_utf8(&got.body) {
             Ok(text) => self.norm.apply(text).into_bytes(),
             Err(_) => got.body.clone(),
         };
+        let _ = write!(line, "\tbytes: {}", body.len());
+        writeln!(self.index, "{line}").expect("index written");
         std::fs::write(self.out.join("bodies").join(format!("{:05}", self.n)), body)
             .expect("body written");
     }
@@ -454,7 +469,42 @@ fn try_definition(servers: &[&str]) -> String {
     .to_string()
 }
 
+/// Applies the normalizer's patterns again to every body and to the index of a dump (each line's `bytes` then
+/// counts its body as written).
+fn renormalize(dir: &Path) {
+    let norm = Normalizer::new();
+    for entry in std::fs::read_dir(dir.join("bodies")).expect("bodies") {
+        let path = entry.expect("entry").path();
+        let bytes = std::fs::read(&path).expect("body");
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            let normalized = norm.apply(text);
+            if normalized != text {
+                std::fs::write(&path, normalized).expect("body written");
+            }
+        }
+    }
+    let index = dir.join("index.tsv");
+    let text = std::fs::read_to_string(&index).expect("index");
+    let mut out = String::with_capacity(text.len());
+    for line in norm.apply(&text).lines() {
+        let n = line.split('\t').next().unwrap_or_default();
+        let size = std::fs::metadata(dir.join("bodies").join(n)).map_or(0, |m| m.len());
+        match line.rsplit_once("\tbytes: ") {
+            Some((head, _)) => out.push_str(&format!("{head}\tbytes: {size}\n")),
+            None => out.push_str(&format!("{line}\n")),
+        }
+    }
+    std::fs::write(&index, out).expect("index written");
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, dir] = args.as_slice()
+        && flag == "--normalize"
+    {
+        renormalize(Path::new(dir));
+        return;
+    }
     let out = PathBuf::from(
         std::env::args()
             .nth(1)
