@@ -269,6 +269,26 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
     let head = http.head(format!("{base}/doc/pets")).send().expect("HEAD");
     assert_eq!(head.status(), 200, "HEAD of a page is routed");
     assert!(head.bytes().expect("body").is_empty(), "HEAD has no body");
+    // The documentation's MCP server and "Try it" are functions of their own (the docs function has neither route:
+    // it would answer a 404 page): a tools/list through the front, and the proxy's JSON 404 of a documentation
+    // that does not turn it on.
+    let tools: Value = http
+        .post(format!("{base}/doc/pets/mcp"))
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+        .send()
+        .and_then(|r| r.json())
+        .expect("an MCP answer");
+    assert_eq!(tools["result"]["serverInfo"]["name"], "specpress-docs", "{tools}");
+    let proxy = http
+        .post(format!("{base}/doc/pets/try"))
+        .header("Origin", &base)
+        .json(&json!({"method": "GET", "url": "https://api.example.com/"}))
+        .send()
+        .expect("the proxy answers");
+    assert_eq!(proxy.status(), 404);
+    assert!(proxy.json::<Value>().expect("JSON")["message"].is_string());
     let branches: Value = http
         .get(api("/docs/pets/branches"))
         .header("Authorization", &auth)
