@@ -280,7 +280,10 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
         .send()
         .and_then(|r| r.json())
         .expect("an MCP answer");
-    assert_eq!(tools["result"]["serverInfo"]["name"], "specpress-docs", "{tools}");
+    assert_eq!(
+        tools["result"]["serverInfo"]["name"], "specpress-docs",
+        "{tools}"
+    );
     let proxy = http
         .post(format!("{base}/doc/pets/try"))
         .header("Origin", &base)
