@@ -2,7 +2,7 @@
 //! written as a note's first paragraphs.
 
 use serde_json::Value;
-use specpress_apispec::ParameterIn;
+use specpress_apispec::{Document, Location, ParameterIn};
 
 use super::markdown::Md;
 use crate::change::{Change, Crumb, NodeKind, Owner, Status};
@@ -94,38 +94,90 @@ fn step(md: &mut Md, c: &Crumb) {
     }
 }
 
-/// `**Before:** `maxLength` `10`. **After:** `maxLength` `5`.` from the change's values, or its
-/// status when it carries none (a thing added or removed as a whole).
-pub(crate) fn before_after(md: &mut Md, change: &Change, attribute: &'static str) {
-    md.text("**Before:** ");
-    side(
-        md,
-        change.previous.as_ref(),
-        change.status == Status::Added,
-        attribute,
-    );
-    md.text(" **After:** ");
-    side(
-        md,
-        change.current.as_ref(),
-        change.status == Status::Removed,
-        attribute,
-    );
+/// Schema keywords whose old and new values a note reads from the documents (the change's own
+/// values are a summary: the removed enum values, a bound as a float).
+const KEYWORDS: [&str; 18] = [
+    "type",
+    "format",
+    "enum",
+    "const",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "maxItems",
+    "minItems",
+    "maxProperties",
+    "minProperties",
+    "pattern",
+    "multipleOf",
+    "uniqueItems",
+    "nullable",
+];
+
+/// The old and new rule: for a schema keyword, its value in each document (`not set` for a side
+/// without it); else the change's values, `**Before:**`/`**After:**` when it has both,
+/// `**Removed:**`/`**Added:**` when it has one, and for a thing added or removed as a whole, that
+/// it was absent or present.
+pub(crate) fn before_after(
+    md: &mut Md,
+    change: &Change,
+    attribute: &'static str,
+    (previous, current): (&Document, &Document),
+) {
+    if KEYWORDS.contains(&attribute) {
+        let read = |doc: &Document, at: Option<&Location>| -> Option<Value> {
+            doc.value(at?)?.get(attribute).map(|v| v.to_value())
+        };
+        let before = read(previous, change.previous_at.as_ref());
+        let after = read(current, change.current_at.as_ref());
+        if (before.is_some() || after.is_some()) && before != after {
+            md.text("**Before:** ");
+            keyword(md, attribute, before.as_ref());
+            md.text(" **After:** ");
+            keyword(md, attribute, after.as_ref());
+            md.end();
+            return;
+        }
+    }
+    match (&change.previous, &change.current, change.status) {
+        (Some(b), Some(a), _) => {
+            md.text("**Before:** ");
+            keyword(md, attribute, Some(b));
+            md.text(" **After:** ");
+            keyword(md, attribute, Some(a));
+        }
+        (Some(b), None, _) => {
+            md.text("**Removed:** ");
+            keyword(md, attribute, Some(b));
+        }
+        (None, Some(a), _) => {
+            md.text("**Added:** ");
+            keyword(md, attribute, Some(a));
+        }
+        (None, None, Status::Added) => {
+            md.text("**Before:** absent. **After:** present.");
+        }
+        (None, None, Status::Removed) => {
+            md.text("**Before:** present. **After:** absent.");
+        }
+        (None, None, Status::Modified) => {}
+    }
     md.end();
 }
 
-fn side(md: &mut Md, value: Option<&Value>, absent: bool, attribute: &'static str) {
+/// `` `maxLength` `10`. `` or `` `maxLength` not set. ``
+fn keyword(md: &mut Md, attribute: &'static str, value: Option<&Value>) {
+    md.text("`").text(attribute).text("` ");
     match value {
         Some(v) => {
-            md.text("`").text(attribute).text("` ");
             value_code(md, v);
             md.text(".");
         }
-        None if absent => {
-            md.text("absent.");
-        }
         None => {
-            md.text("present.");
+            md.text("not set.");
         }
     }
 }

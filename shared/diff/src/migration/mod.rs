@@ -87,7 +87,12 @@ fn note(
     };
     element::write(&mut md, owner, &change.crumbs);
     md.text("**What changed:** ").text(&rule.summary).end();
-    element::before_after(&mut md, change, rule.attribute);
+    element::before_after(
+        &mut md,
+        change,
+        rule.attribute,
+        (evidence.previous, evidence.current),
+    );
     md.text("**What to do:** ").text(action(rule)).end();
     if let Some(role) = owner.role {
         if !affected.is_empty() {
