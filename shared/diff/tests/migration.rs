@@ -545,6 +545,7 @@ fn every_breaking_change_of_the_corpus_pairs_has_a_note_within_the_cap() {
                 total += 1;
                 let note =
                     note.unwrap_or_else(|| panic!("{name}: {} has no note", change.rule_id()));
+                largest = largest.max(note.len());
                 if let Err(e) = check_shape(change.rule_id(), note) {
                     panic!("{name}: {e}");
                 }
@@ -553,6 +554,9 @@ fn every_breaking_change_of_the_corpus_pairs_has_a_note_within_the_cap() {
             }
         }
     }
+    eprintln!(
+        "{total} breaking changes in the corpus pairs, each with a note; the largest: {largest} bytes"
+    );
     assert!(
         total > 100,
         "only {total} breaking changes in the corpus pairs"
