@@ -179,9 +179,3 @@ fn first_in_both<'d>(evidence: &Evidence<'d>) -> Option<OperationPair<'d>> {
         .iter()
         .find_map(|(key, before)| current.get(key).map(|after| (Some(before), Some(after))))
 }
-
-/// Whether a rule has a sentence of its own (not its side's generic one).
-#[cfg(test)]
-pub(crate) fn has_own_action(rule: &'static Rule) -> bool {
-    action(rule) != actions::generic(rule.side)
-}
