@@ -28,18 +28,33 @@ const MAX_EXAMPLE_BYTES: usize = 3 * 1024;
 /// The operation of both versions an owner stands for (either may be missing).
 pub(crate) type OperationPair<'a> = (Option<&'a Operation>, Option<&'a Operation>);
 
-/// The requests of one operation before and after, and their samples.
+/// The requests of one operation before and after, and their samples, each written the first time a note shows it.
 pub(crate) struct Requests {
     same: bool,
-    before: Vec<String>,
-    after: Vec<String>,
+    before: Request,
+    after: Request,
+    /// Per language of [`LANGUAGES`]: the samples before and after.
+    samples: Vec<Option<(String, String)>>,
+}
+
+impl Requests {
+    fn sample(&mut self, i: usize) -> &(String, String) {
+        let language = LANGUAGES[i.min(LANGUAGES.len() - 1)];
+        let (before, after) = (&self.before, &self.after);
+        self.samples[i]
+            .get_or_insert_with(|| ((language.generate)(before), (language.generate)(after)))
+    }
 }
 
 /// The shared state of the notes of one diff.
 pub(crate) struct Evidence<'a> {
     pub previous: &'a Document,
     pub current: &'a Document,
-    requests: HashMap<(usize, usize), Rc<Requests>>,
+    requests: HashMap<(usize, usize), Requests>,
+    /// A shared schema's examples before and after, by name and mode.
+    schemas: HashMap<(String, Mode), Rc<(Option<Value>, Option<Value>)>>,
+    /// The current version's operations with their normalized paths (built for the first removed one).
+    paths: Option<Vec<(String, &'a Operation)>>,
 }
 
 impl<'a> Evidence<'a> {
@@ -48,42 +63,33 @@ impl<'a> Evidence<'a> {
             previous,
             current,
             requests: HashMap::new(),
+            schemas: HashMap::new(),
+            paths: None,
         }
     }
 
     /// The requests of an operation present in both versions (built once per pair).
-    fn requests(&mut self, before: &Operation, after: &Operation) -> Rc<Requests> {
+    fn requests(&mut self, before: &Operation, after: &Operation) -> &mut Requests {
         let key = (
             before as *const Operation as usize,
             after as *const Operation as usize,
         );
-        if let Some(r) = self.requests.get(&key) {
-            return r.clone();
-        }
-        let b = Request::of(self.previous, before);
-        let a = Request::of(self.current, after);
-        let same = a == b;
-        let write =
-            |r: &Request| -> Vec<String> { LANGUAGES.iter().map(|l| (l.generate)(r)).collect() };
-        let requests = Rc::new(if same {
+        let (previous, current) = (self.previous, self.current);
+        self.requests.entry(key).or_insert_with(|| {
+            let before = Request::of(previous, before);
+            let after = Request::of(current, after);
             Requests {
-                same,
-                before: Vec::new(),
-                after: vec![languages::curl(&a)],
+                same: before == after,
+                before,
+                after,
+                samples: vec![None; LANGUAGES.len()],
             }
-        } else {
-            Requests {
-                same,
-                before: write(&b),
-                after: write(&a),
-            }
-        });
-        self.requests.insert(key, requests.clone());
-        requests
+        })
     }
 
-    /// The requests before and after, in every language while the note has room (curl alone
-    /// when the two are the same).
+    /// The requests before and after, language by language while the note has room (the current curl request
+    /// alone when the two are the same). A language that does not fit ends the list (the others are as large: each
+    /// writes the same body), and the note names the ones left out.
     pub(crate) fn write_requests(&mut self, md: &mut Md, (before, after): OperationPair<'_>) {
         let (Some(before), Some(after)) = (before, after) else {
             return;
@@ -93,7 +99,8 @@ impl<'a> Evidence<'a> {
             md.text("**Request** (the same in both versions, as the documentation shows it):")
                 .end();
             let mark = md.len();
-            md.fence("sh", r.after.first().map_or("", String::as_str));
+            let curl = languages::curl(&r.after);
+            md.fence("sh", &curl);
             if md.len() > MAX_NOTE_BYTES - RESERVE {
                 md.truncate(mark);
                 md.text("*(left out: too large for this note; the operation's page shows it)*")
@@ -105,11 +112,16 @@ impl<'a> Evidence<'a> {
             .end();
         let mut left_out: Vec<&'static str> = Vec::new();
         for (i, language) in LANGUAGES.iter().enumerate() {
+            if !left_out.is_empty() {
+                left_out.push(language.label);
+                continue;
+            }
             let mark = md.len();
+            let (b, a) = r.sample(i);
             md.text("*").text(language.label).text(", before:*").end();
-            md.fence(language.fence, r.before.get(i).map_or("", String::as_str));
+            md.fence(language.fence, b);
             md.text("*").text(language.label).text(", after:*").end();
-            md.fence(language.fence, r.after.get(i).map_or("", String::as_str));
+            md.fence(language.fence, a);
             if md.len() > MAX_NOTE_BYTES - RESERVE {
                 md.truncate(mark);
                 left_out.push(language.label);
@@ -144,17 +156,26 @@ impl<'a> Evidence<'a> {
     }
 
     /// The examples of a shared schema before and after, as it is sent (`mode`).
-    pub(crate) fn write_schema(&self, md: &mut Md, name: &str, mode: Mode) {
+    pub(crate) fn write_schema(&mut self, md: &mut Md, name: &str, mode: Mode) {
         let example = |doc: &Document| -> Option<Value> {
             let at: &Location = doc.model().schemas.get(name)?;
             Some(schema::generate(doc, at, mode))
+        };
+        let key = (name.to_string(), mode);
+        let pair = match self.schemas.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                let p = Rc::new((example(self.previous), example(self.current)));
+                self.schemas.insert(key, p.clone());
+                p
+            }
         };
         let label = if mode == Mode::Request {
             "Example of the schema as sent"
         } else {
             "Example of the schema as received"
         };
-        self.write_examples(md, label, example(self.previous), example(self.current));
+        self.write_examples(md, label, pair.0.clone(), pair.1.clone());
     }
 
     /// Two examples as JSON blocks (one when they are equal); a side that has none says so.
@@ -192,12 +213,21 @@ impl<'a> Evidence<'a> {
 
     /// For a removed HTTP operation: its deprecation notice as the previous version gave it, and
     /// the operations of the current version on the same path or resource.
-    pub(crate) fn write_removed_operation(&self, md: &mut Md, removed: &Operation) {
+    pub(crate) fn write_removed_operation(&mut self, md: &mut Md, removed: &Operation) {
         deprecation(md, removed.deprecated, removed.sunset.as_deref());
         if let Some(s) = removed.summary.as_deref().filter(|s| !s.trim().is_empty()) {
             md.text("Its summary was ").code(s).text(".").end();
         }
-        let alternatives = alternatives(removed, self.current);
+        let current = self.current;
+        let paths = self.paths.get_or_insert_with(|| {
+            current
+                .model()
+                .operations
+                .values()
+                .map(|op| (normalize_template(&op.key.path), op))
+                .collect()
+        });
+        let alternatives = alternatives(removed, paths);
         if alternatives.is_empty() {
             md.text("**Alternatives:** the current version has no other operation on this path or resource.")
                 .end();
@@ -301,29 +331,26 @@ fn example_block(md: &mut Md, v: Option<&Value>) {
     md.fence("json", &text);
 }
 
-/// The operations of `current` a client of the removed operation may turn to, best first: the
-/// same `operationId` (the operation moved), the same path with another method, then the same
-/// resource (the path's parent collection, or the paths under it).
+/// The operations of the current version (`paths`: each with its normalized path) a client of the removed operation
+/// may turn to, best first: the same `operationId` (the operation moved), the same path with another method, then
+/// the same resource (the path's parent collection, or the paths under it), then the same collection.
 fn alternatives<'d>(
     removed: &Operation,
-    current: &'d Document,
+    paths: &[(String, &'d Operation)],
 ) -> Vec<(&'d Operation, &'static str)> {
     let path = normalize_template(&removed.key.path);
-    let parent = path.rsplit_once('/').map_or("", |(p, _)| p).to_string();
-    let mut out: Vec<(&Operation, &'static str)> = Vec::new();
-    let ops = &current.model().operations;
-    let take = |pred: &dyn Fn(&Operation, &str) -> bool,
-                why: &'static str,
-                out: &mut Vec<(&'d Operation, &'static str)>| {
-        for op in ops.values() {
+    let parent = path.rsplit_once('/').map_or("", |(p, _)| p);
+    let under = format!("{path}/");
+    let mut out: Vec<(&'d Operation, &'static str)> = Vec::new();
+    let mut take = |pred: &dyn Fn(&Operation, &str) -> bool, why: &'static str| {
+        for (p, op) in paths {
             if out.len() >= MAX_ALTERNATIVES {
                 return;
             }
-            if op.key.kind != removed.key.kind || out.iter().any(|(o, _)| std::ptr::eq(*o, op)) {
+            if op.key.kind != removed.key.kind || out.iter().any(|(o, _)| std::ptr::eq(*o, *op)) {
                 continue;
             }
-            let p = normalize_template(&op.key.path);
-            if pred(op, &p) {
+            if pred(op, p) {
                 out.push((op, why));
             }
         }
@@ -332,19 +359,18 @@ fn alternatives<'d>(
         take(
             &|op, _| op.operation_id.as_deref() == Some(id),
             " (same operationId)",
-            &mut out,
         );
     }
-    take(&|_, p| p == path, " (same path)", &mut out);
-    take(
-        &|_, p| !parent.is_empty() && (p == parent || p.starts_with(&format!("{path}/"))),
-        " (same resource)",
-        &mut out,
-    );
-    take(
-        &|_, p| !parent.is_empty() && p.rsplit_once('/').is_some_and(|(pp, _)| pp == parent),
-        " (same collection)",
-        &mut out,
-    );
+    take(&|_, p| p == path, " (same path)");
+    if !parent.is_empty() {
+        take(
+            &|_, p| p == parent || p.starts_with(&under),
+            " (same resource)",
+        );
+        take(
+            &|_, p| p.rsplit_once('/').is_some_and(|(pp, _)| pp == parent),
+            " (same collection)",
+        );
+    }
     out
 }
