@@ -230,6 +230,8 @@ pub struct Change {
     pub(crate) current: Option<Value>,
     pub(crate) previous_at: Option<Location>,
     pub(crate) current_at: Option<Location>,
+    /// What a client must do (Markdown), for a breaking change (see `crate::migration`).
+    pub(crate) migration: Option<String>,
 }
 
 impl Change {
@@ -264,5 +266,9 @@ impl Change {
     /// Where in the current document the change is.
     pub fn current_location(&self) -> Option<&Location> {
         self.current_at.as_ref()
+    }
+    /// The migration note (Markdown) of a breaking change: what a client must do.
+    pub fn migration(&self) -> Option<&str> {
+        self.migration.as_deref()
     }
 }

@@ -261,6 +261,7 @@ impl<'a> Context<'a> {
             current,
             previous_at: previous_at.cloned(),
             current_at: current_at.cloned(),
+            migration: None,
         });
     }
 

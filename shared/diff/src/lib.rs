@@ -26,6 +26,7 @@ mod change;
 pub mod cli;
 mod context;
 mod memo;
+mod migration;
 mod nav;
 mod options;
 mod render;
@@ -35,6 +36,7 @@ mod structure;
 mod tree;
 
 pub use change::{Change, Status};
+pub use migration::MAX_NOTE_BYTES;
 pub use options::{DiffOptions, OptionsError};
 pub use rules::{
     Example, Level, Rule, RuleId, Side, Template, catalogue, catalogue_markdown, find_rule,
@@ -95,6 +97,7 @@ pub fn diff(previous: &Document, current: &Document, options: &DiffOptions) -> D
     let mut context = context::Context::new(previous, current, options);
     context.run();
     let mut graph = tree::graph(&context.found);
+    migration::attach(&mut context, &graph);
     let items = tree::build(&context.found, &mut graph);
     DiffReport {
         changes: std::mem::take(&mut context.found.changes),

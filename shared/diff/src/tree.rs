@@ -32,6 +32,9 @@ pub struct ItemChange {
     pub structural: bool,
     /// Human message.
     pub message: String,
+    /// For a breaking change: what a client must do, as Markdown (see `crate::migration`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migration: Option<String>,
 }
 
 /// A node of the diff tree, serialized exactly as Bump.sh's `DiffItem` plus `changes`,
@@ -615,6 +618,7 @@ fn to_item(
             side: rule.side,
             structural: rule.structural,
             message: c.message.clone(),
+            migration: c.migration.clone(),
         });
     }
     let children: Vec<DiffItem> = node

@@ -348,3 +348,102 @@ fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
     let named: Vec<(&str, &str)> = named.iter().map(|(n, p)| (*n, p.as_str())).collect();
     check_pages(&chromium, &modules, root, &paths, &named);
 }
+
+/// Two versions of a small API with breaking changes of several kinds (authentication added, a limit lowered, an
+/// enum value removed, a response property removed, an operation removed), each with a migration note.
+const MIGRATE_V1: &str = r#"{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},
+"components":{"securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-API-Key"}}},
+"paths":{"/pets":{"post":{"operationId":"createPet","requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"name":{"type":"string","maxLength":100},"status":{"type":"string","enum":["available","sold"]}}}}}},
+"responses":{"201":{"description":"created","content":{"application/json":{"schema":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}}}},
+"/pets/{id}":{"get":{"summary":"Get a pet","parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok"}}},
+"delete":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"204":{"description":"gone"}}}}}}"#;
+
+/// A change page ("How to migrate" and its notes: samples in eight languages, response examples, a removed
+/// operation's alternatives) passes axe with no CSP report, with and without JavaScript, light and dark.
+#[test]
+fn a_change_page_with_migration_notes_passes_axe_with_no_csp_report_in_headless_chromium() {
+    use specpress_render::changes::{ChangePage, Changes, ReleaseChanges, VersionRef, change_page};
+    let (chromium, modules) = match tools() {
+        Ok(t) => t,
+        Err(why) => {
+            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
+                panic!("browser check required but {why}");
+            }
+            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
+            return;
+        }
+    };
+    let limits = specpress_apispec::Limits::default();
+    let v2 = MIGRATE_V1
+        .replace("\"maxLength\":100", "\"maxLength\":50")
+        .replace("[\"available\",\"sold\"]", "[\"available\"]")
+        .replace(",\"name\":{\"type\":\"string\"}}}}}}}", "}}}}}}")
+        .replace("\"operationId\":\"createPet\",", "\"operationId\":\"createPet\",\"security\":[{\"key\":[]}],")
+        .replace(
+            "\"get\":{\"summary\":\"Get a pet\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\"}}},\n",
+            "",
+        );
+    let previous = specpress_apispec::parse(MIGRATE_V1, &[], &limits).expect("v1");
+    let current = specpress_apispec::parse(&v2, &[], &limits).expect("v2");
+    let report = specpress_diff::diff(&previous, &current, &specpress_diff::DiffOptions::default());
+    let notes = report
+        .changes()
+        .iter()
+        .filter(|c| c.migration().is_some())
+        .count();
+    assert!(notes >= 5, "{notes} notes: {:?}", report.changes());
+    let changes = Changes::from_value(report.details()).expect("details");
+    let site_dir = tempfile::tempdir().expect("tempdir");
+    let root = site_dir.path().to_path_buf();
+    std::fs::create_dir_all(root.join("static")).expect("mkdir");
+    for a in assets() {
+        std::fs::write(root.join("static").join(&a.name), a.bytes).expect("asset");
+    }
+    let urls = asset_urls("/static");
+    let ctx = PageContext {
+        base: "/pets",
+        doc_name: "Pets",
+        branches: BRANCHES,
+        version: None,
+        assets: &urls,
+        links: LINKS,
+        search_action: None,
+        alternates: &[],
+        noindex: false,
+        session_href: None,
+        mcp: None,
+        try_it: Default::default(),
+    };
+    let version = |id| VersionRef {
+        id,
+        api_version: "2",
+        branch: "main",
+        published_at: "2026-11-25T10:00:00Z",
+        href: None,
+    };
+    let page = ChangePage {
+        version: version("0190c6a2-7b1e-7c1a-9d2e-3f4a5b6c7d8e"),
+        title: "Pets",
+        previous: Some(version("0190c6a2-7b1e-7c1a-9d2e-3f4a5b6c7d8d")),
+        changes: ReleaseChanges::Changes(&changes),
+        changelog_href: "/pets/changes",
+        json_href: "/pets/changes/v2.json",
+        source_href: "/pets.json",
+        compare_href: None,
+        temporary: false,
+    };
+    let link = |_: &str, _: &str, _: &str| None;
+    let html = change_page(&ctx, &page, &link);
+    assert!(html.contains(">How to migrate</h2>"), "the section");
+    assert!(html.contains("href=\"#m0\""), "a change links to its note");
+    let dir = root.join("pets/changes/v2");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("index.html"), html).expect("write page");
+    check_pages(
+        &chromium,
+        &modules,
+        root,
+        &["/pets/changes/v2".to_string()],
+        &[("change-migrate", "/pets/changes/v2")],
+    );
+}

@@ -402,6 +402,12 @@ pub fn catalogue_markdown() -> String {
          directly or through components that did not change, is flagged and links to it.\n\n",
     );
     out.push_str(
+        "Every breaking change carries a migration note (the JSON's `changes[].migration`, Markdown): where the \
+         element is, its old and new rule, what a client must do, and the requests or response examples before and \
+         after, or for a removed operation its deprecation notice and the alternatives on its path or resource. \
+         [migration-notes.md](migration-notes.md) says what a note contains.\n\n",
+    );
+    out.push_str(
         "Beta elements (`x-beta: true`, Bump.sh's convention) carry no compatibility promise. A change is beta when \
          the element it touches, or an element enclosing it (operation, webhook, parameter, request body, response, \
          schema property, named schema, AsyncAPI channel, operation or message), is marked `x-beta: true` in the \

@@ -1,7 +1,7 @@
 //! The PHP sample: the curl extension.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request};
 use super::{Syntax, quote, write_value};
+use crate::request::{Body, FILE_PLACEHOLDER, Request};
 
 /// `\u{XXXX}` (PHP 7+).
 fn code(c: char) -> String {

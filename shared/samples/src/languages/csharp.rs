@@ -1,7 +1,7 @@
 //! The C# sample: `HttpClient` (.NET Framework 4.5+, .NET Core, Mono), C# 7.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request};
 use super::{concatenated, content_type, json_text, quote, u4};
+use crate::request::{Body, FILE_PLACEHOLDER, Request};
 
 /// A C# regular string literal (`\uXXXX` escapes; never `\x`, whose length varies, nor a
 /// verbatim or interpolated string).

@@ -1,7 +1,7 @@
 //! The Java sample: `java.net.http.HttpClient` (Java 11+), one `Main` class.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request, url_encode};
 use super::{concatenated, json_text, quote};
+use crate::request::{Body, FILE_PLACEHOLDER, Request, url_encode};
 
 /// A character as a Java escape. Not `\uXXXX` for the characters up to U+00FF: javac turns
 /// unicode escapes into characters before it reads literals, so `\u000a` would end the literal;

@@ -11,9 +11,8 @@
 use serde_json::Value;
 use specpress_apispec::{Document, Kind, Location, Operation, ParameterIn, V};
 
-use crate::html::is_http_url;
-use crate::schema::{self, Ctx, Mode};
-use crate::site::resolve_value;
+use crate::json::write_json;
+use crate::schema::{self, Mode};
 
 /// Bytes of a JSON body (as pretty JSON) in a sample; a larger one is replaced by a note.
 const MAX_SAMPLE_BODY: usize = 4 * 1024;
@@ -25,26 +24,26 @@ const MAX_FORM_FIELDS: usize = 20;
 /// The host used when the document names no server (or only a relative one).
 const EXAMPLE_HOST: &str = "https://api.example.com";
 /// What a sample sends as a raw (non-JSON, non-form) body.
-pub(crate) const FILE_PLACEHOLDER: &str = "FILE_CONTENTS";
+pub const FILE_PLACEHOLDER: &str = "FILE_CONTENTS";
 
 /// The request a sample sends.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Request {
+pub struct Request {
     /// Upper case, as written in the document (`POST`).
-    pub(crate) method: String,
+    pub method: String,
     /// Absolute URL: server, path with its parameters filled, required query parameters.
-    pub(crate) url: String,
+    pub url: String,
     /// Headers in order: authentication, then required header and cookie parameters, then the
     /// body's `Content-Type` (JSON, form and raw bodies; a multipart body's is set by the client).
-    pub(crate) headers: Vec<(String, String)>,
+    pub headers: Vec<(String, String)>,
     /// HTTP basic authentication (user, password) when the security scheme asks for it.
-    pub(crate) basic: Option<(String, String)>,
-    pub(crate) body: Body,
+    pub basic: Option<(String, String)>,
+    pub body: Body,
 }
 
 /// The body of a request.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Body {
+pub enum Body {
     None,
     /// A JSON value, bounded in size and depth.
     Json(Value),
@@ -58,15 +57,14 @@ pub(crate) enum Body {
 
 impl Request {
     /// The request of an operation, from its document.
-    pub(crate) fn of(c: &Ctx<'_>, op: &Operation) -> Request {
-        let doc = c.doc;
+    pub fn of(doc: &Document, op: &Operation) -> Request {
         let mut url = base_url(op, doc);
-        url.push_str(&filled_path(c, op));
+        url.push_str(&filled_path(doc, op));
         let mut headers = Vec::new();
         let mut query = Vec::new();
         let basic = authentication(doc, op, &mut headers, &mut query);
         for p in op.parameters.iter().filter(|p| p.required) {
-            let v = || param_value(c, &p.source, p.schema.as_ref(), &p.name);
+            let v = || param_value(doc, &p.source, p.schema.as_ref(), &p.name);
             match p.location {
                 ParameterIn::Query => query.push((p.name.clone(), v())),
                 ParameterIn::Header => headers.push((p.name.clone(), v())),
@@ -77,7 +75,7 @@ impl Request {
             }
         }
         append_query(&mut url, &query);
-        let (content_type, body) = body(c, op);
+        let (content_type, body) = body(doc, op);
         if let Some(ct) = content_type {
             headers.push(("Content-Type".to_string(), ct));
         }
@@ -122,7 +120,7 @@ fn base_url(op: &Operation, doc: &Document) -> String {
 }
 
 /// The path template with each `{name}` replaced by the parameter's sample value, encoded.
-fn filled_path(c: &Ctx<'_>, op: &Operation) -> String {
+fn filled_path(doc: &Document, op: &Operation) -> String {
     let mut path = String::new();
     let mut rest = op.path.as_str();
     while let Some(open) = rest.find('{') {
@@ -135,7 +133,7 @@ fn filled_path(c: &Ctx<'_>, op: &Operation) -> String {
             .parameters
             .iter()
             .find(|p| p.location == ParameterIn::Path && p.name == name)
-            .map(|p| param_value(c, &p.source, p.schema.as_ref(), name))
+            .map(|p| param_value(doc, &p.source, p.schema.as_ref(), name))
             .unwrap_or_else(|| name.to_ascii_uppercase());
         url_encode(&value, &mut path);
         rest = &rest[open + close + 1..];
@@ -216,7 +214,7 @@ fn append_query(url: &mut String, query: &[(String, String)]) {
 }
 
 /// Percent-encodes everything but RFC 3986's unreserved characters.
-pub(crate) fn url_encode(s: &str, out: &mut String) {
+pub fn url_encode(s: &str, out: &mut String) {
     for b in s.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
             out.push(char::from(b));
@@ -250,18 +248,23 @@ fn header_value(value: &str) -> String {
 }
 
 /// The body of the first media type of the request body, and the `Content-Type` to send.
-fn body(c: &Ctx<'_>, op: &Operation) -> (Option<String>, Body) {
+fn body(doc: &Document, op: &Operation) -> (Option<String>, Body) {
     let Some((mt, m)) = op.request_body.as_ref().and_then(|b| b.content.first()) else {
         return (None, Body::None);
     };
     let essence = mt.to_ascii_lowercase();
     if essence.contains("json") {
-        let value = body_example(c, m.schema.as_ref(), &m.source);
-        return (Some(mt.clone()), Body::Json(fit(value)));
+        let value = fit(body_example(
+            doc,
+            m.schema.as_ref(),
+            &m.source,
+            Mode::Request,
+        ));
+        return (Some(mt.clone()), Body::Json(value));
     }
     let multipart = essence.starts_with("multipart/form-data");
     if multipart || essence.starts_with("application/x-www-form-urlencoded") {
-        let fields = form_fields(c, m.schema.as_ref());
+        let fields = form_fields(doc, m.schema.as_ref());
         return if multipart {
             (None, Body::Multipart(fields))
         } else {
@@ -272,11 +275,11 @@ fn body(c: &Ctx<'_>, op: &Operation) -> (Option<String>, Body) {
 }
 
 /// The fields of a form body: the top-level properties of an example generated from its schema.
-fn form_fields(c: &Ctx<'_>, schema: Option<&Location>) -> Vec<(String, String)> {
+fn form_fields(doc: &Document, schema: Option<&Location>) -> Vec<(String, String)> {
     let Some(l) = schema else {
         return Vec::new();
     };
-    let Value::Object(map) = schema::generate(c, l, Mode::Request) else {
+    let Value::Object(map) = schema::generate(doc, l, Mode::Request) else {
         return Vec::new();
     };
     map.into_iter()
@@ -292,7 +295,7 @@ fn form_fields(c: &Ctx<'_>, schema: Option<&Location>) -> Vec<(String, String)> 
 }
 
 /// A JSON body within the sample budgets, else a note saying why it is not shown.
-fn fit(value: Value) -> Value {
+pub fn fit(value: Value) -> Value {
     if depth(&value) > MAX_BODY_DEPTH {
         return Value::String("(example too deeply nested to show here)".to_string());
     }
@@ -313,13 +316,12 @@ fn depth(v: &Value) -> usize {
 
 /// A sample value for a parameter: its example, else its schema's example, default or first
 /// enum value, else a placeholder.
-pub(crate) fn param_value(
-    c: &Ctx<'_>,
+pub fn param_value(
+    doc: &Document,
     source: &Location,
     schema: Option<&Location>,
     name: &str,
 ) -> String {
-    let doc = c.doc;
     let p = doc.value(source);
     if let Some(s) = p.and_then(|p| p.get("example")).and_then(scalar) {
         return s;
@@ -372,10 +374,16 @@ fn schema_value(v: V<'_>) -> Option<String> {
     }
 }
 
-/// The body's example: the media type's `example`, else its first named example's value, else
-/// one generated from the schema.
-pub(crate) fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Location) -> Value {
-    let doc = c.doc;
+/// The example of a media type (a request's or a response's, `mode` saying which properties a
+/// generated one leaves out): the media type's `example`, else its first named example's value,
+/// else one generated from the schema. A document value larger than a sample body may be is
+/// replaced by a note.
+pub fn body_example(
+    doc: &Document,
+    schema: Option<&Location>,
+    source: &Location,
+    mode: Mode,
+) -> Value {
     if let Some(src) = doc.value(source) {
         if let Some(x) = src.get("example") {
             return bounded(x);
@@ -389,7 +397,7 @@ pub(crate) fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Loca
         }
     }
     match schema {
-        Some(s) => schema::generate(c, s, Mode::Request),
+        Some(s) => schema::generate(doc, s, mode),
         None => Value::Object(Default::default()),
     }
 }
@@ -397,9 +405,26 @@ pub(crate) fn body_example(c: &Ctx<'_>, schema: Option<&Location>, source: &Loca
 /// A document value as JSON, unless it is larger than a sample body may be.
 fn bounded(v: V<'_>) -> Value {
     let mut s = String::new();
-    if schema::write_json(v, &mut s, None, 0, MAX_SAMPLE_BODY) {
+    if write_json(v, &mut s, None, 0, MAX_SAMPLE_BODY) {
         serde_json::from_str(&s).unwrap_or(Value::Null)
     } else {
         Value::String("(example too large to show here)".to_string())
     }
+}
+
+/// Follows a `$ref` value (an example, a parameter) to what it points at.
+pub fn resolve_value<'d>(doc: &'d Document, loc: &Location, v: V<'d>) -> Option<V<'d>> {
+    if v.get("$ref").is_some() {
+        doc.resolve(loc).ok().map(|(_, v)| v)
+    } else {
+        Some(v)
+    }
+}
+
+/// Whether a URL is an absolute http(s) URL with no white space or control character.
+pub fn is_http_url(url: &str) -> bool {
+    let u = url.trim_start();
+    let lower = u.get(..8).unwrap_or(u).to_ascii_lowercase();
+    (lower.starts_with("https://") || lower.starts_with("http://"))
+        && !url.chars().any(|c| c.is_control() || c == ' ')
 }

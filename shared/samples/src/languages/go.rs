@@ -1,7 +1,7 @@
 //! The Go sample: a `main` package with `net/http`.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request};
 use super::{is_risky, json_text, quote, u4};
+use crate::request::{Body, FILE_PLACEHOLDER, Request};
 
 /// A Go interpreted string literal (`\uXXXX` escapes).
 pub(crate) fn lit(s: &str) -> String {

@@ -2,14 +2,14 @@
 //! const, default or first enum value, else one built from its properties and types.
 
 use serde_json::{Map as JsonMap, Value};
-use specpress_apispec::{Kind, Location, V};
+use specpress_apispec::{Document, Kind, Location, V};
 
-use super::{Ctx, Flat, MAX_GENERATED_NODES, MAX_TREE_DEPTH, Mode, flatten};
+use super::{Flat, MAX_GENERATED_NODES, MAX_TREE_DEPTH, Mode, flatten};
 
 /// Whether the schema at `loc` carries its own example (`example`, or a non-empty `examples` list), which
 /// [`generate`] then gives as it is rather than building one.
-pub(crate) fn has_own_example(ctx: &Ctx<'_>, loc: &Location) -> bool {
-    let flat = flatten(ctx, loc);
+pub fn has_own_example(doc: &Document, loc: &Location) -> bool {
+    let flat = flatten(doc, loc);
     flat.facet("example").is_some()
         || flat
             .facet("examples")
@@ -18,14 +18,14 @@ pub(crate) fn has_own_example(ctx: &Ctx<'_>, loc: &Location) -> bool {
 }
 
 /// An example generated from the schema at `loc` (bounded in size and depth).
-pub(crate) fn generate(ctx: &Ctx<'_>, loc: &Location, mode: Mode) -> Value {
+pub fn generate(doc: &Document, loc: &Location, mode: Mode) -> Value {
     let mut budget = MAX_GENERATED_NODES;
     let mut stack = Vec::new();
-    gen_value(ctx, loc, mode, 0, &mut stack, &mut budget).unwrap_or(Value::Null)
+    gen_value(doc, loc, mode, 0, &mut stack, &mut budget).unwrap_or(Value::Null)
 }
 
 fn gen_value(
-    ctx: &Ctx<'_>,
+    doc: &Document,
     loc: &Location,
     mode: Mode,
     depth: usize,
@@ -36,7 +36,7 @@ fn gen_value(
         return None;
     }
     *budget -= 1;
-    let flat = flatten(ctx, loc);
+    let flat = flatten(doc, loc);
     if flat.loc.as_ref().is_some_and(|l| stack.contains(l)) {
         return None;
     }
@@ -64,7 +64,7 @@ fn gen_value(
     let out = if flat.is_array() {
         let mut items = Vec::new();
         if let Some(i) = &flat.items
-            && let Some(v) = gen_value(ctx, i, mode, depth + 1, stack, budget)
+            && let Some(v) = gen_value(doc, i, mode, depth + 1, stack, budget)
         {
             items.push(v);
         }
@@ -72,12 +72,12 @@ fn gen_value(
     } else if !flat.props.is_empty() || flat.types.contains(&"object") {
         let mut m = JsonMap::new();
         for p in &flat.props {
-            let pf = flatten(ctx, &p.loc);
+            let pf = flatten(doc, &p.loc);
             if (mode == Mode::Request && pf.read_only) || (mode == Mode::Response && pf.write_only)
             {
                 continue;
             }
-            if let Some(v) = gen_value(ctx, &p.loc, mode, depth + 1, stack, budget) {
+            if let Some(v) = gen_value(doc, &p.loc, mode, depth + 1, stack, budget) {
                 m.insert(p.name.to_string(), v);
             }
             if *budget == 0 {
@@ -86,7 +86,7 @@ fn gen_value(
         }
         Some(Value::Object(m))
     } else if let Some(first) = flat.one_of.first().or_else(|| flat.any_of.first()) {
-        gen_value(ctx, first, mode, depth + 1, stack, budget)
+        gen_value(doc, first, mode, depth + 1, stack, budget)
     } else {
         Some(scalar_example(&flat))
     };

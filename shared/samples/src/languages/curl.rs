@@ -2,7 +2,7 @@
 
 use super::is_risky;
 use super::json_text;
-use super::model::{Body, Request, url_encode};
+use crate::request::{Body, Request, url_encode};
 
 /// A shell word: single-quoted (`'` written as `'\''`; line feeds and tabs kept, as a reader
 /// expects of a multi-line JSON body), or ANSI-C quoted (`$'…'`) when it holds another character

@@ -3,84 +3,86 @@
 
 use specpress_apispec::{Document, Kind, Location, V};
 
-use super::{Ctx, MAX_ALLOF, MAX_PROPERTIES, MAX_TREE_DEPTH};
+use super::{MAX_ALLOF, MAX_PROPERTIES, MAX_TREE_DEPTH};
 
 /// One property of a flattened object.
-pub(super) struct Prop<'a> {
-    pub(super) name: &'a str,
-    pub(super) loc: Location,
-    pub(super) required: bool,
+#[derive(Debug, Clone)]
+pub struct Prop<'a> {
+    pub name: &'a str,
+    pub loc: Location,
+    pub required: bool,
 }
 
 /// A schema with its `$ref`s followed and its `allOf` members merged.
 #[derive(Default)]
-pub(crate) struct Flat<'a> {
+pub struct Flat<'a> {
     /// Where the schema is (after following the first `$ref`s).
     pub loc: Option<Location>,
-    /// The named (component) schema it is, if it is one.
+    /// The named (component) schema it is, if it is one: what the caller's index of named schemas
+    /// says of its location (see [`flatten_named`]; always `None` from [`flatten`]).
     pub named: Option<u32>,
-    pub(super) types: Vec<&'a str>,
+    pub types: Vec<&'a str>,
     pub nullable: bool,
-    pub(super) format: Option<&'a str>,
+    pub format: Option<&'a str>,
     pub title: Option<&'a str>,
     pub description: Option<&'a str>,
     pub deprecated: bool,
     /// Marked `x-beta: true` (Bump.sh's convention): shown as a badge.
     pub beta: bool,
-    pub(super) read_only: bool,
-    pub(super) write_only: bool,
-    pub(super) props: Vec<Prop<'a>>,
-    pub(super) required: Vec<&'a str>,
-    pub(super) items: Option<Location>,
-    pub(super) tuple: Vec<Location>,
-    pub(super) additional: Option<Location>,
-    pub(super) closed: bool,
-    pub(super) pattern_props: Vec<(&'a str, Location)>,
-    pub(super) one_of: Vec<Location>,
-    pub(super) any_of: Vec<Location>,
-    pub(super) discriminator: Option<V<'a>>,
-    pub(super) not: Option<Location>,
+    pub read_only: bool,
+    pub write_only: bool,
+    pub props: Vec<Prop<'a>>,
+    pub required: Vec<&'a str>,
+    pub items: Option<Location>,
+    pub tuple: Vec<Location>,
+    pub additional: Option<Location>,
+    pub closed: bool,
+    pub pattern_props: Vec<(&'a str, Location)>,
+    pub one_of: Vec<Location>,
+    pub any_of: Vec<Location>,
+    pub discriminator: Option<V<'a>>,
+    pub not: Option<Location>,
     /// Every merged schema object, own first: constraints and examples are read from them.
-    pub(super) facets: Vec<V<'a>>,
+    pub facets: Vec<V<'a>>,
     /// A `$ref` could not be followed (or the schema is not an object).
     pub broken: bool,
 }
 
 impl<'a> Flat<'a> {
     /// The merged properties: name, location, required (for the search index and the Markdown pages).
-    pub(crate) fn properties(&self) -> impl Iterator<Item = (&'a str, &Location, bool)> + '_ {
+    pub fn properties(&self) -> impl Iterator<Item = (&'a str, &Location, bool)> + '_ {
         self.props.iter().map(|p| (p.name, &p.loc, p.required))
     }
 
     /// The item schema of an array (the first tuple member for tuples).
-    pub(crate) fn item_schema(&self) -> Option<&Location> {
+    pub fn item_schema(&self) -> Option<&Location> {
         self.items.as_ref().or(self.tuple.first())
     }
 
     /// The types written (`null` folded into [`Flat::nullable`]).
-    pub(crate) fn type_names(&self) -> &[&'a str] {
+    pub fn type_names(&self) -> &[&'a str] {
         &self.types
     }
 
     /// `format`, if any.
-    pub(crate) fn format_name(&self) -> Option<&'a str> {
+    pub fn format_name(&self) -> Option<&'a str> {
         self.format
     }
 
     /// The `enum` values, if any.
-    pub(crate) fn enum_values(&self) -> Option<V<'a>> {
+    pub fn enum_values(&self) -> Option<V<'a>> {
         self.facet("enum")
     }
 
     /// The first merged schema object's `key` (own first). Inline: the label and tree modules
     /// read up to twenty facets per row.
     #[inline]
-    pub(super) fn facet(&self, key: &str) -> Option<V<'a>> {
+    pub fn facet(&self, key: &str) -> Option<V<'a>> {
         self.facets.iter().find_map(|v| v.get(key))
     }
 
     #[inline]
-    pub(super) fn has_children(&self) -> bool {
+    pub fn has_children(&self) -> bool {
         !self.props.is_empty()
             || self.additional.is_some()
             || !self.pattern_props.is_empty()
@@ -90,27 +92,37 @@ impl<'a> Flat<'a> {
     }
 
     #[inline]
-    pub(super) fn is_array(&self) -> bool {
+    pub fn is_array(&self) -> bool {
         self.types.contains(&"array") || (self.types.is_empty() && self.items.is_some())
     }
 }
 
 /// Reads the schema at `loc`: follows `$ref`s, merges `allOf` members, and folds a `null`
 /// alternative of `oneOf`/`anyOf` into `nullable`.
-pub(crate) fn flatten<'a>(ctx: &Ctx<'a>, loc: &Location) -> Flat<'a> {
+pub fn flatten<'a>(doc: &'a Document, loc: &Location) -> Flat<'a> {
+    flatten_named(doc, loc, &|_| None)
+}
+
+/// [`flatten`], with [`Flat::named`] set from `index`, the caller's numbering of the named
+/// schemas by location (the site's schema pages).
+pub fn flatten_named<'a>(
+    doc: &'a Document,
+    loc: &Location,
+    index: &dyn Fn(&Location) -> Option<u32>,
+) -> Flat<'a> {
     let mut flat = Flat::default();
     let mut seen: Vec<Location> = Vec::new();
-    let Ok((rloc, _)) = ctx.doc.resolve(loc) else {
+    let Ok((rloc, _)) = doc.resolve(loc) else {
         flat.broken = true;
         return flat;
     };
-    flat.named = ctx.site.schema_index(&rloc);
+    flat.named = index(&rloc);
     flat.loc = Some(rloc.clone());
-    gather(ctx, &rloc, &mut flat, 0, &mut seen);
+    gather(doc, &rloc, &mut flat, 0, &mut seen);
     // `anyOf: [X, {type: null}]` (and oneOf): X, nullable.
     for alts in [&mut flat.one_of, &mut flat.any_of] {
         let before = alts.len();
-        alts.retain(|l| !is_null_schema(ctx.doc, l));
+        alts.retain(|l| !is_null_schema(doc, l));
         if alts.len() != before {
             flat.nullable = true;
         }
@@ -121,12 +133,12 @@ pub(crate) fn flatten<'a>(ctx: &Ctx<'a>, loc: &Location) -> Flat<'a> {
         _ => None,
     };
     if let Some(only) = single
-        && let Ok((oloc, _)) = ctx.doc.resolve(&only)
+        && let Ok((oloc, _)) = doc.resolve(&only)
     {
         if flat.props.is_empty() && flat.types.is_empty() && flat.named.is_none() {
-            flat.named = ctx.site.schema_index(&oloc);
+            flat.named = index(&oloc);
         }
-        gather(ctx, &oloc, &mut flat, 1, &mut seen);
+        gather(doc, &oloc, &mut flat, 1, &mut seen);
     }
     let required = std::mem::take(&mut flat.required);
     for p in &mut flat.props {
@@ -151,7 +163,7 @@ fn is_null_schema(doc: &Document, loc: &Location) -> bool {
 }
 
 fn gather<'a>(
-    ctx: &Ctx<'a>,
+    doc: &'a Document,
     at: &Location,
     flat: &mut Flat<'a>,
     depth: usize,
@@ -161,7 +173,6 @@ fn gather<'a>(
         return;
     }
     seen.push(at.clone());
-    let doc: &'a Document = ctx.doc;
     let Some(v) = doc.value(at) else {
         flat.broken = true;
         return;
@@ -258,7 +269,7 @@ fn gather<'a>(
     {
         for i in 0..all.len() {
             if let Ok((mloc, _)) = doc.resolve(&at.child("allOf").index(i)) {
-                gather(ctx, &mloc, flat, depth + 1, seen);
+                gather(doc, &mloc, flat, depth + 1, seen);
             }
         }
     }

@@ -1,7 +1,7 @@
 //! The Python sample: the `requests` library.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request};
 use super::{Syntax, quote, u4, write_value};
+use crate::request::{Body, FILE_PLACEHOLDER, Request};
 
 /// A Python string literal (double quotes; never an f-string, so `{` is plain text).
 pub(crate) fn lit(s: &str) -> String {

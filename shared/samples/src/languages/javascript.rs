@@ -1,7 +1,7 @@
 //! The JavaScript sample: `fetch` (browsers, Node 18+, Deno, Bun), with top-level `await`.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request};
 use super::{Syntax, quote, u4, write_value};
+use crate::request::{Body, FILE_PLACEHOLDER, Request};
 
 /// A JavaScript string literal (double quotes; no template literal, so `${` is plain text).
 pub(crate) fn lit(s: &str) -> String {

@@ -1,7 +1,7 @@
 //! The Ruby sample: `net/http` from the standard library.
 
-use super::model::{Body, FILE_PLACEHOLDER, Request};
 use super::{Syntax, quote, u4, write_value};
+use crate::request::{Body, FILE_PLACEHOLDER, Request};
 
 /// A Ruby double-quoted string literal: `#` is escaped as well, so no `#{…}`, `#@x` or `#$x`
 /// of the text interpolates.
