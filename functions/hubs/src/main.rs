@@ -1,6 +1,10 @@
-//! The hubs Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run).
+//! The hubs Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run). The routes
+//! are `specpress_api_hubs`'; this function links no spec or diff engine.
+
+// The global allocator of every Specpress binary (mimalloc), linked by each binary itself.
+use specpress_alloc as _;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_api::lambda::run(|w| Ok(hubs::router(w.state))).await
+    specpress_http_lambda::run(|w| Ok(specpress_api_hubs::router(w.state))).await
 }

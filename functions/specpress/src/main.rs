@@ -1,7 +1,8 @@
 //! `specpress`: wiring only. See the library for the commands.
 
-use clap::Parser;
+// The global allocator of every Specpress binary (mimalloc), linked by each binary itself.
+use specpress_alloc as _;
 
 fn main() -> std::process::ExitCode {
-    specpress::cli::Cli::parse().run()
+    specpress::cli::Cli::from_env_and_args().run()
 }

@@ -20,6 +20,7 @@ pub mod schema;
 mod sessions;
 mod settings;
 mod store;
+mod transact;
 mod webhooks;
 
 pub use store::DynamoStore;

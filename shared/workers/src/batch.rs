@@ -23,6 +23,9 @@ pub struct BatchOptions {
     /// A retry of a message received this many times or more is sent as a fresh message (delay up to 15 min)
     /// instead of a visibility change, so long retry series never reach the redrive policy's `maxReceiveCount`.
     pub reenqueue_after: u32,
+    /// The budget of a Lambda invocation whose deadline cannot be real (local emulators), from now: the template's
+    /// timeout of the delivery function, 60 s (`SPECPRESS_LOCAL_FUNCTION_TIMEOUT`, [`crate::lambda::deadline_from`]).
+    pub fallback_budget: Duration,
 }
 
 impl Default for BatchOptions {
@@ -32,6 +35,7 @@ impl Default for BatchOptions {
             per_message_budget: Duration::from_secs(20),
             delete_done: false,
             reenqueue_after: 4,
+            fallback_budget: crate::lambda::FALLBACK_TIMEOUT,
         }
     }
 }

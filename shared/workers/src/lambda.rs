@@ -41,20 +41,16 @@ impl std::fmt::Debug for Handler {
 pub const MAX_LAMBDA_TIMEOUT: Duration = Duration::from_secs(900);
 
 /// The budget assumed when an invocation's deadline cannot be real: the template's timeout of the delivery
-/// function (60 s), or `SPECPRESS_LOCAL_FUNCTION_TIMEOUT` seconds, which scripts/aws-local.sh sets from the template.
+/// function (60 s), unless `SPECPRESS_LOCAL_FUNCTION_TIMEOUT` (which scripts/aws-local.sh sets from the template)
+/// says otherwise ([`BatchOptions::fallback_budget`]).
 pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Converts the invocation's deadline (wall clock) to an [`Instant`].
 ///
 /// A deadline already past when the invocation starts, or more than [`MAX_LAMBDA_TIMEOUT`] ahead, cannot come from
 /// Lambda (local emulators have sent a deadline in 1970, which made every record look out of time and handed the
-/// whole batch back, forever): it is logged and replaced by now + the fallback budget.
-pub fn deadline_instant(deadline: SystemTime) -> Instant {
-    let fallback = std::env::var("SPECPRESS_LOCAL_FUNCTION_TIMEOUT")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|s| (1..=900).contains(s))
-        .map_or(FALLBACK_TIMEOUT, Duration::from_secs);
+/// whole batch back, forever): it is logged and replaced by now + `fallback`.
+pub fn deadline_instant(deadline: SystemTime, fallback: Duration) -> Instant {
     deadline_from(deadline, SystemTime::now(), Instant::now(), fallback)
 }
 
@@ -95,7 +91,7 @@ pub async fn handle(
     handler: &Handler,
     event: LambdaEvent<SqsEvent>,
 ) -> Result<SqsBatchResponse, lambda_runtime::Error> {
-    let deadline = deadline_instant(event.context.deadline());
+    let deadline = deadline_instant(event.context.deadline(), handler.options.fallback_budget);
     let mut messages = Vec::with_capacity(event.payload.records.len());
     for record in event.payload.records {
         let Some(message_id) = record.message_id.filter(|id| !id.is_empty()) else {
@@ -157,11 +153,14 @@ async fn event_path()
 
 /// The SQS consumer Lambda (webhook delivery): runs [`handle`] on every batch until the runtime stops.
 pub async fn run_sqs_consumer() -> Result<(), lambda_runtime::Error> {
-    let (_, service, queue) = event_path().await?;
+    let (config, service, queue) = event_path().await?;
     let handler = Handler {
         service,
         queue,
-        options: BatchOptions::default(),
+        options: BatchOptions {
+            fallback_budget: Duration::from_secs(config.webhooks.local_function_timeout),
+            ..BatchOptions::default()
+        },
     };
     lambda_runtime::run(service_fn(|event| handle(&handler, event))).await
 }
