@@ -1,8 +1,7 @@
 //! The branches Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run). The
 //! routes are `specpress_api_branches`'.
 
-// The global allocator of every Specpress binary (mimalloc), linked by each binary itself.
-use specpress_alloc as _;
+use specpress_alloc as _; // The global allocator (mimalloc): each binary links it itself.
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

@@ -4,8 +4,7 @@
 //! 10 MB. Larger documents are sent gzip-compressed or compared by URL; the helper compresses (or refuses with a 406
 //! naming the way around) answers over the limit (docs/limits.md, "On AWS").
 
-// The global allocator of every Specpress binary (mimalloc), linked by each binary itself.
-use specpress_alloc as _;
+use specpress_alloc as _; // The global allocator (mimalloc): each binary links it itself.
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {

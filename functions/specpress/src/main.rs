@@ -1,7 +1,6 @@
 //! `specpress`: wiring only. See the library for the commands.
 
-// The global allocator of every Specpress binary (mimalloc), linked by each binary itself.
-use specpress_alloc as _;
+use specpress_alloc as _; // The global allocator (mimalloc): each binary links it itself.
 
 fn main() -> std::process::ExitCode {
     specpress::cli::Cli::from_env_and_args().run()

@@ -1,8 +1,7 @@
 //! The webhook delivery Lambda (SQS consumer, `ReportBatchItemFailures`): wiring only. The batch handling, the
 //! deadline and the partial batch response are `specpress_workers::lambda`'s.
 
-// The global allocator of every Specpress binary (mimalloc), linked by each binary itself.
-use specpress_alloc as _;
+use specpress_alloc as _; // The global allocator (mimalloc): each binary links it itself.
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_runtime::Error> {

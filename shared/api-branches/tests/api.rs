@@ -48,6 +48,8 @@ async fn start() -> Server {
     let app = specpress_api::with_common_layers(
         specpress_api_branches::router(state.clone())
             .merge(specpress_api_hubs::router(state.clone()))
+            // The public site: the hubs' property URLs download through it.
+            .merge(docs::router(state.clone()))
             .merge(specpress_api_deploy::router(state, engine.clone())),
     );
     tokio::spawn(async move {
@@ -1143,6 +1145,11 @@ async fn deploys_racing_a_branch_delete_and_recreate_are_listed_exactly_once_in_
  {
     let s = Arc::new(start().await);
     s.doc("phoenix", None).await;
+    // The default branch has a release, so the branches raced on are never the default (a documentation's first
+    // release on a branch would make it the default, which cannot be deleted).
+    s.deploy("phoenix", None, &spec("Phoenix", "main"))
+        .await
+        .expect("main");
     for round in 0..ROUNDS {
         let branch = format!("phoenix-{round}");
         let (status, seed) = s

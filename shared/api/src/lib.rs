@@ -123,6 +123,15 @@ impl AppState {
         self
     }
 
+    /// The same state, deploys handing their committed events to `publisher` when there is one (else to the
+    /// outbox sweeper, as before).
+    pub fn publishing_to(self, publisher: Option<Arc<dyn EventPublisher>>) -> Self {
+        match publisher {
+            Some(p) => self.with_publisher(p),
+            None => self,
+        }
+    }
+
     /// The current time (one place, so handlers never call the clock themselves).
     pub fn now(&self) -> OffsetDateTime {
         OffsetDateTime::now_utc()

@@ -11,6 +11,7 @@
 pub mod attr;
 mod blob;
 mod branches;
+mod default_branch;
 mod diffs;
 mod digests;
 pub mod items;

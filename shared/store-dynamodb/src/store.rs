@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 
 use crate::attr::*;
 use crate::blob;
+use crate::default_branch::default_move;
 use crate::items::*;
 use crate::schema::{GSI1, GSI2};
 use crate::transact::transact;
@@ -384,53 +385,6 @@ impl OrgStore for DynamoStore {
 }
 
 impl DynamoStore {
-    /// The actions that make `v`'s branch the documentation's default in place of `old` ([`Commit::default_from`]):
-    /// the documentation's update, which holds only while `old` is still its default (and, with
-    /// `never_subscribed`, while it has still never had a subscription), and the check that `old` has still no
-    /// published version (absent, or without a head). Either failing is `Stale`.
-    fn default_move(
-        &self,
-        v: &Version,
-        old: &Slug,
-        never_subscribed: bool,
-    ) -> Result<[(TransactWriteItem, ConflictKind); 2]> {
-        let condition = if never_subscribed {
-            "default_branch = :old AND never_subscribed = :t"
-        } else {
-            "default_branch = :old"
-        };
-        let mut update = Update::builder()
-            .table_name(&self.table)
-            .key("pk", s(org_pk(v.org_id)))
-            .key("sk", s(doc_sk(v.doc_id)))
-            .update_expression("SET default_branch = :new, modified_at = :now")
-            .condition_expression(condition)
-            .expression_attribute_values(":new", s(v.branch.as_str()))
-            .expression_attribute_values(":old", s(old.as_str()))
-            .expression_attribute_values(":now", ts(v.created_at));
-        if never_subscribed {
-            update = update.expression_attribute_values(":t", AttributeValue::Bool(true));
-        }
-        let update = update.build().map_err(DomainError::unexpected)?;
-        let empty = ConditionCheck::builder()
-            .table_name(&self.table)
-            .key("pk", s(doc_pk(v.doc_id)))
-            .key("sk", s(branch_sk(old)))
-            .condition_expression("attribute_not_exists(head_version_id)")
-            .build()
-            .map_err(DomainError::unexpected)?;
-        Ok([
-            (
-                TransactWriteItem::builder().update(update).build(),
-                ConflictKind::Stale,
-            ),
-            (
-                TransactWriteItem::builder().condition_check(empty).build(),
-                ConflictKind::Stale,
-            ),
-        ])
-    }
-
     /// [`OrgStore::get_default_org`], read from the table until it is found, then from memory.
     async fn default_org_cached(&self) -> Result<Option<OrgId>> {
         if let Some(org) = self.default_org.get() {
@@ -794,7 +748,7 @@ impl VersionStore for DynamoStore {
             }
         }
         if let (Some(old), None) = (&c.default_from, &c.create_doc) {
-            for (action, kind) in self.default_move(v, old, !c.queue_event)? {
+            for (action, kind) in default_move(&self.table, v, old, !c.queue_event)? {
                 items.push(action);
                 kinds.push(kind);
             }

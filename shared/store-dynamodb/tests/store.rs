@@ -1708,6 +1708,9 @@ async fn a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_re
     use specpress_domain::ports::BranchAdminStore;
     let (o, d) = org_with_doc(&store, "again").await;
     let p = TokenOwner::Org(o.id).principal();
+    // The default branch has a release: `feature` stays a branch of its own (a documentation's first release on a
+    // branch would make that branch its default).
+    deploy_to(&store, &p, "again", "main", "openapi: 3.1.0 # main".into()).await;
     let slug = Slug::parse("feature").unwrap();
     let mut old = Vec::new();
     for i in 0..3 {
@@ -1931,6 +1934,9 @@ async fn legacy_histories_list_every_version_of_the_current_branch_and_only_thos
     use specpress_domain::ports::BranchAdminStore;
     let (o, d) = org_with_doc(&store, "legacy").await;
     let p = TokenOwner::Org(o.id).principal();
+    // The default branch has a release: `feature` stays a branch of its own (a documentation's first release on a
+    // branch would make that branch its default).
+    deploy_to(&store, &p, "legacy", "main", "openapi: 3.1.0 # main".into()).await;
     let t = now() - Duration::hours(1);
     let rfc = |t: OffsetDateTime| {
         S(t.format(&time::format_description::well_known::Rfc3339)

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 use aws_lambda_events::event::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use lambda_runtime::{LambdaEvent, service_fn};
 use specpress_config::{Config, Runtime, logging};
-use specpress_domain::ports::{MessageQueue, ReceivedMessage};
+use specpress_domain::ports::{MessageQueue, ReceivedMessage, Store};
 use specpress_domain::usecases::delivery::DeliveryService;
 use specpress_engines::Engines;
 use specpress_queue_sqs::SqsQueue;
@@ -39,11 +39,6 @@ impl std::fmt::Debug for Handler {
 
 /// Lambda's longest function timeout (15 minutes): no real invocation deadline lies further ahead.
 pub const MAX_LAMBDA_TIMEOUT: Duration = Duration::from_secs(900);
-
-/// The budget assumed when an invocation's deadline cannot be real: the template's timeout of the delivery
-/// function (60 s), unless `SPECPRESS_LOCAL_FUNCTION_TIMEOUT` (which scripts/aws-local.sh sets from the template)
-/// says otherwise ([`BatchOptions::fallback_budget`]).
-pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Converts the invocation's deadline (wall clock) to an [`Instant`].
 ///
@@ -134,20 +129,28 @@ pub async fn handle(
     Ok(response)
 }
 
+/// The event path over `store` and the SQS queue of `config` (its URL and the sealing key required): the delivery
+/// service, with the engines for the payloads' diffs, and the queue. The subscriptions API (the webhooks function)
+/// builds its service with it too.
+pub fn sqs_event_path(
+    config: &Config,
+    aws: &aws_config::SdkConfig,
+    store: Arc<dyn Store>,
+) -> Result<(DeliveryService, Arc<dyn MessageQueue>), lambda_runtime::Error> {
+    let queue: Arc<dyn MessageQueue> = Arc::new(SqsQueue::from_config(aws, config)?);
+    let engine = Arc::new(Engines::for_config(config));
+    let service = crate::service::delivery_service(config, store, engine, queue.clone())?;
+    Ok((service, queue))
+}
+
 /// Tracing, the [`Config`] (table, queue and sealing key required), and the event path over DynamoDB and SQS.
 async fn event_path()
 -> Result<(Config, DeliveryService, Arc<dyn MessageQueue>), lambda_runtime::Error> {
     let _ = logging::init_tracing(Runtime::Lambda);
     let config = Config::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let queue: Arc<dyn MessageQueue> = Arc::new(SqsQueue::from_config(&aws, &config)?);
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
-    let service = crate::service::delivery_service(
-        &config,
-        Arc::new(store),
-        Arc::new(Engines::default()),
-        queue.clone(),
-    )?;
+    let (service, queue) = sqs_event_path(&config, &aws, Arc::new(store))?;
     Ok((config, service, queue))
 }
 
