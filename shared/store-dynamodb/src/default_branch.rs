@@ -1,6 +1,7 @@
 //! The default branch a deploy's commit moves
-//! ([`Commit::default_from`](specpress_domain::ports::Commit::default_from)): a documentation's first release on a branch
-//! other than its default, while the default has none, makes that branch the default in the same transaction.
+//! ([`Commit::default_from`](specpress_domain::ports::Commit::default_from)): a documentation's first release on a
+//! branch other than its default, while the default has none, makes that branch the default in the same
+//! transaction.
 
 use aws_sdk_dynamodb::types::{AttributeValue, ConditionCheck, TransactWriteItem, Update};
 use specpress_domain::model::{Slug, Version};
