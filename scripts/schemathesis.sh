@@ -48,7 +48,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The per-client diff rate limit is lifted for the run (schemathesis sends far more than 120 diffs a minute from
-# one address); 429 stays documented and is tested in functions/diffs.
+# one address); 429 stays documented and is tested in shared/api-diffs.
 SPECPRESS_ORG_TOKEN="$TOKEN" \
 SPECPRESS_ALLOW_LOOPBACK_URLS=true \
 SPECPRESS_DIFF_RATE_PER_MINUTE=0 \

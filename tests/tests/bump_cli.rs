@@ -194,6 +194,63 @@ fn deploy_to_a_branch_keeps_it_separate_from_the_default_branch() {
 }
 
 #[test]
+fn a_first_deploy_to_a_branch_makes_it_the_default_so_the_printed_url_shows_it() {
+    let Some(cli) = bump_cli() else { return };
+    let ctx = Ctx::start();
+    ctx.create_hub("team");
+    // GIVEN a documentation whose first deploy goes to a branch (auto-created, or created empty beforehand)
+    let auto = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore.yaml",
+        "branch-first",
+        ORG_TOKEN,
+        &["--hub", "team", "--auto-create", "--branch", "feature-x"],
+    );
+    assert_eq!(auto.code, 0, "{auto:?}");
+    ctx.create_doc("created-first");
+    let created = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore.yaml",
+        "created-first",
+        ORG_TOKEN,
+        &["--branch", "feature-x"],
+    );
+    assert_eq!(created.code, 0, "{created:?}");
+    for (run, slug) in [(&auto, "branch-first"), (&created, "created-first")] {
+        // THEN the URL bump-cli prints answers 200 with the release, and the branch is the default
+        let url = printed_url(run);
+        assert_eq!(url, format!("{}/doc/{slug}", ctx.server.base_url));
+        let page = ctx.http.get(&url).send().unwrap();
+        assert_eq!(page.status().as_u16(), 200, "{url}");
+        let html = page.text().unwrap();
+        assert!(
+            html.contains("<main") && html.contains("Petstore"),
+            "{html}"
+        );
+        let (status, doc) = ctx.get(&format!("/api/v1/docs/{slug}"), ORG_TOKEN);
+        assert_eq!(
+            (status, &doc["default_branch"]),
+            (200, &json!("feature-x")),
+            "{doc}"
+        );
+    }
+    // AND a later deploy to another branch leaves the default where it is
+    let other = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore-v2.yaml",
+        "created-first",
+        ORG_TOKEN,
+        &["--branch", "other"],
+    );
+    assert_eq!(other.code, 0, "{other:?}");
+    let (_, doc) = ctx.get("/api/v1/docs/created-first", ORG_TOKEN);
+    assert_eq!(doc["default_branch"], json!("feature-x"), "{doc}");
+}
+
+#[test]
 fn auto_create_with_hub_and_doc_name_creates_the_documentation() {
     let Some(cli) = bump_cli() else { return };
     let ctx = Ctx::start();

@@ -817,6 +817,7 @@ async fn a_retry_past_the_receive_limit_leaves_one_fresh_copy_and_deletes_the_ol
         delete_done: true,
         // Every retry is re-enqueued as a fresh copy.
         reenqueue_after: 1,
+        ..BatchOptions::default()
     };
     let far = Instant::now() + Duration::from_secs(60);
     let events = w

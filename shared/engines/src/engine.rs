@@ -55,6 +55,11 @@ impl Engines {
         Engines::new(admission_limits(max_document_bytes))
     }
 
+    /// The engine of a process configured by `config`: it admits documents of `SPECPRESS_MAX_DOCUMENT_BYTES`.
+    pub fn for_config(config: &specpress_config::Config) -> Self {
+        Engines::with_max_document_bytes(config.max_document_bytes)
+    }
+
     /// Compiles the bundled JSON Schemas now rather than on the first request (under the service's memory policy,
     /// [`crate::allocator::configure_for_service`]).
     pub async fn warm_up() -> Result<()> {

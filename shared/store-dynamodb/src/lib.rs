@@ -11,6 +11,7 @@
 pub mod attr;
 mod blob;
 mod branches;
+mod default_branch;
 mod diffs;
 mod digests;
 pub mod items;
@@ -20,6 +21,7 @@ pub mod schema;
 mod sessions;
 mod settings;
 mod store;
+mod transact;
 mod webhooks;
 
 pub use store::DynamoStore;

@@ -11,8 +11,6 @@
 //! - `MCP#<id>` / `SECRET#<name>`: a secret, sealed (XChaCha20-Poly1305; AAD = server id and name).
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, DeleteRequest, Put, TransactWriteItem, Update, WriteRequest,
 };
@@ -27,6 +25,7 @@ use crate::DynamoStore;
 use crate::attr::*;
 use crate::items::{PUBLIC_SLUG_SK, keyed, org_pk, visibility_from};
 use crate::schema::GSI1;
+use crate::transact::transact;
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
 const EXISTS: &str = "attribute_exists(pk)";
@@ -203,38 +202,6 @@ impl DynamoStore {
         Ok(TransactWriteItem::builder().delete(del).build())
     }
 
-    /// Runs a transaction; a cancelled one is the conflict kind of its first failed action.
-    async fn mcp_transact(
-        &self,
-        items: Vec<TransactWriteItem>,
-        kinds: &[ConflictKind],
-    ) -> Result<()> {
-        match self
-            .client()
-            .transact_write_items()
-            .set_transact_items(Some(items))
-            .send()
-            .await
-        {
-            Ok(_) => Ok(()),
-            Err(SdkError::ServiceError(se)) => {
-                if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
-                    let failed = tc
-                        .cancellation_reasons()
-                        .iter()
-                        .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
-                    if let Some(i) = failed {
-                        return Err(DomainError::Conflict(
-                            kinds.get(i).copied().unwrap_or(ConflictKind::Stale),
-                        ));
-                    }
-                }
-                Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
-            }
-            Err(e) => Err(sdk("TransactWriteItems")(e)),
-        }
-    }
-
     async fn mcp_partition(&self, server: McpServerId, prefix: &str) -> Result<Vec<Item>> {
         self.query_all(
             None,
@@ -257,7 +224,8 @@ impl McpServerStore for DynamoStore {
         public.insert("org_id".into(), s(sv.org_id.to_string()));
         let mut pointer = keyed(server_pk(sv.id), META_SK);
         pointer.insert("org_id".into(), s(sv.org_id.to_string()));
-        self.mcp_transact(
+        transact(
+            self.client(),
             vec![
                 self.mcp_put(marker, NOT_EXISTS)?,
                 self.mcp_put(public, NOT_EXISTS)?,
@@ -375,17 +343,17 @@ impl McpServerStore for DynamoStore {
     }
 
     async fn delete_mcp_server(&self, sv: &McpServer) -> Result<bool> {
-        let r = self
-            .mcp_transact(
-                vec![
-                    self.mcp_delete(org_pk(sv.org_id), &server_sk(sv.id), Some(EXISTS))?,
-                    self.mcp_delete(org_pk(sv.org_id), &slug_sk(&sv.slug), None)?,
-                    self.mcp_delete(public_pk(&sv.slug), PUBLIC_SLUG_SK, None)?,
-                    self.mcp_delete(server_pk(sv.id), META_SK, None)?,
-                ],
-                &[ConflictKind::Stale],
-            )
-            .await;
+        let r = transact(
+            self.client(),
+            vec![
+                self.mcp_delete(org_pk(sv.org_id), &server_sk(sv.id), Some(EXISTS))?,
+                self.mcp_delete(org_pk(sv.org_id), &slug_sk(&sv.slug), None)?,
+                self.mcp_delete(public_pk(&sv.slug), PUBLIC_SLUG_SK, None)?,
+                self.mcp_delete(server_pk(sv.id), META_SK, None)?,
+            ],
+            &[ConflictKind::Stale; 4],
+        )
+        .await;
         match r {
             Err(DomainError::Conflict(ConflictKind::Stale)) => return Ok(false),
             r => r?,
@@ -440,7 +408,8 @@ impl McpServerStore for DynamoStore {
             ),
         };
         let update = update.build().map_err(DomainError::unexpected)?;
-        self.mcp_transact(
+        transact(
+            self.client(),
             vec![
                 self.mcp_put(version_item(v)?, NOT_EXISTS)?,
                 TransactWriteItem::builder().update(update).build(),
@@ -493,15 +462,15 @@ impl McpServerStore for DynamoStore {
             .condition_expression(EXISTS)
             .build()
             .map_err(DomainError::unexpected)?;
-        let r = self
-            .mcp_transact(
-                vec![
-                    TransactWriteItem::builder().condition_check(check).build(),
-                    TransactWriteItem::builder().put(put).build(),
-                ],
-                &[ConflictKind::Stale],
-            )
-            .await;
+        let r = transact(
+            self.client(),
+            vec![
+                TransactWriteItem::builder().condition_check(check).build(),
+                TransactWriteItem::builder().put(put).build(),
+            ],
+            &[ConflictKind::Stale; 2],
+        )
+        .await;
         match r {
             Err(DomainError::Conflict(_)) => {
                 Err(DomainError::NotFound("MCP server not found".into()))

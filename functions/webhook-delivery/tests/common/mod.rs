@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use specpress_api::engine::Engines;
 use specpress_domain::model::{Bundle, Documentation, Version};
 use specpress_domain::ports::MessageQueue;
 use specpress_domain::ports::SpecEngine;
@@ -19,6 +18,7 @@ use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org, creat
 use specpress_domain::usecases::outbox::QueuePublisher;
 use specpress_domain::usecases::webhooks as uc;
 use specpress_domain::webhooks::{SecretSealer, Subscription};
+use specpress_engines::Engines;
 use specpress_local::LocalQueue;
 use specpress_local::embedded::{Embedded, Storage};
 use specpress_store_dynamodb::DynamoStore;
