@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 pub use specpress_api::limit::{RateLimiter, client_key};
+use specpress_api::readers::too_many_json;
 
 /// Middleware: 429 `{message}` with `Retry-After` when the client's bucket is empty.
 pub async fn rate_limit(
@@ -20,18 +20,11 @@ pub async fn rate_limit(
     match limiter.check(&key) {
         Ok(()) => next.run(req).await,
         Err(retry) => {
-            let secs = retry.as_secs().max(1);
-            let mut resp = (
-                StatusCode::TOO_MANY_REQUESTS,
-                axum::Json(serde_json::json!({
-                    "message": format!("Too many diff requests from this client; retry in {secs} s")
-                })),
+            let secs = specpress_api::limit::retry_after_secs(retry);
+            too_many_json(
+                retry,
+                &format!("Too many diff requests from this client; retry in {secs} s"),
             )
-                .into_response();
-            if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-                resp.headers_mut().insert(header::RETRY_AFTER, v);
-            }
-            resp
         }
     }
 }
