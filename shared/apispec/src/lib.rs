@@ -30,6 +30,7 @@ mod yaml;
 
 pub use diagnostic::{Diagnostic, Invalid, RefError};
 pub use document::Document;
+pub use locate::Position;
 pub use model::*;
 pub use tree::{Arr, Kind, Num, Obj, Tree, V};
 pub use validate::warm_up;

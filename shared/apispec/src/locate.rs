@@ -1,16 +1,225 @@
-//! Lazy line/column lookup for diagnostics.
+//! Lazy line/column lookup: for diagnostics, and for the places of a diff's changes
+//! ([`crate::Document::positions`]).
 //!
-//! Values carry no positions (that would double the memory of a 13 MB document). When there
-//! are diagnostics, the text of each concerned file is scanned once more, tracking the JSON
-//! pointer of every node, and the positions of the wanted pointers (and their parents, as a
-//! fallback) are recorded. For an object member the position is that of its key. Both scans
-//! are iterative (explicit stacks), so hostile nesting cannot overflow the stack.
+//! Values carry no positions (that would add a third to the memory of a 13 MB document, for
+//! positions most readers never ask for). When positions are wanted, the text of each concerned
+//! file is scanned once more, and the positions of the wanted pointers (and of their ancestors,
+//! the fallback for a pointer that names nothing) are recorded. For an object member the
+//! position is that of its key; for an array item (and the root), that of the value.
+//!
+//! The wanted pointers form a trie ([`Wanted`]) and the scan follows it: in JSON a value outside
+//! the trie is skipped without looking inside (its strings and brackets are counted, no pointer
+//! is built, no key is read), in YAML its events pass by without a pointer being built, and
+//! the scan stops as soon as every wanted pointer has a position. YAML is read by the block
+//! reader the parse uses (`crate::yaml::block`, fed to a scanner instead of the loader), and
+//! by saphyr-parser when that reader declines the text. Both scans are iterative (explicit
+//! stacks), so hostile nesting cannot overflow the stack.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use saphyr_parser::{Event, Parser};
+use saphyr_parser::{Event, Parser, Span};
 
+use crate::yaml::{Sink, read_block};
 use crate::{Diagnostic, SourceFormat};
+
+/// A line and a column in a file's text, both counted from 1 (the column in characters).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+pub struct Position {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// Where a scan found a value: a byte offset (the JSON scan, the block reader), or a line and
+/// column (saphyr-parser's markers).
+#[derive(Copy, Clone, Debug)]
+enum Mark {
+    Offset(usize),
+    LineColumn(u32, u32),
+}
+
+struct Node {
+    parent: u32,
+    /// Children by unescaped token.
+    children: HashMap<Box<str>, u32>,
+    mark: Option<Mark>,
+}
+
+/// The pointers wanted in one file, as a trie of their unescaped tokens: node 0 is the root
+/// (`""`), and every pointer's ancestors are nodes too.
+pub(crate) struct Wanted {
+    nodes: Vec<Node>,
+    /// Nodes without a mark yet.
+    missing: usize,
+    /// Record the last occurrence of a repeated key rather than the first (diagnostics of
+    /// duplicate JSON keys point at the repeat); the scan then reads the whole text.
+    last_key_wins: bool,
+}
+
+impl Wanted {
+    pub(crate) fn new() -> Self {
+        Wanted {
+            nodes: vec![Node {
+                parent: 0,
+                children: HashMap::new(),
+                mark: None,
+            }],
+            missing: 1,
+            last_key_wins: false,
+        }
+    }
+
+    /// Adds a pointer (and its ancestors); its node, or `None` for an invalid pointer.
+    pub(crate) fn insert(&mut self, pointer: &str) -> Option<u32> {
+        let tokens = crate::pointer::tokens(pointer)?;
+        let mut node = 0u32;
+        for t in tokens {
+            let next = self.nodes.len() as u32;
+            let children = &mut self.nodes[node as usize].children;
+            let child = *children.entry(t.into_boxed_str()).or_insert(next);
+            if child == next {
+                self.nodes.push(Node {
+                    parent: node,
+                    children: HashMap::new(),
+                    mark: None,
+                });
+                self.missing += 1;
+            }
+            node = child;
+        }
+        Some(node)
+    }
+
+    #[inline]
+    fn child(&self, node: u32, token: &str) -> Option<u32> {
+        let n = &self.nodes[node as usize];
+        if n.children.is_empty() {
+            return None;
+        }
+        n.children.get(token).copied()
+    }
+
+    #[inline]
+    fn item(&self, node: u32, index: usize) -> Option<u32> {
+        let n = &self.nodes[node as usize];
+        if n.children.is_empty() {
+            return None;
+        }
+        let mut buffer = [0u8; 20];
+        n.children.get(decimal(index, &mut buffer)).copied()
+    }
+
+    /// Records where `node` is (the first time, or every time for keys when the last one
+    /// wins).
+    #[inline]
+    fn record(&mut self, node: u32, mark: Mark, key: bool) {
+        let n = &mut self.nodes[node as usize];
+        match n.mark {
+            None => {
+                n.mark = Some(mark);
+                self.missing -= 1;
+            }
+            Some(_) if key && self.last_key_wins => n.mark = Some(mark),
+            Some(_) => {}
+        }
+    }
+
+    /// Every wanted pointer has a mark: the scan may stop.
+    #[inline]
+    fn done(&self) -> bool {
+        self.missing == 0 && !self.last_key_wins
+    }
+
+    fn clear(&mut self) {
+        for n in &mut self.nodes {
+            n.mark = None;
+        }
+        self.missing = self.nodes.len();
+    }
+
+    /// The mark of `node`, or of its nearest ancestor that has one.
+    fn mark(&self, mut node: u32) -> Option<Mark> {
+        loop {
+            let n = &self.nodes[node as usize];
+            if let Some(m) = n.mark {
+                return Some(m);
+            }
+            if node == 0 {
+                return None;
+            }
+            node = n.parent;
+        }
+    }
+}
+
+/// `i` in decimal, written at the end of `buffer` (no allocation: items are looked up by index
+/// all along a scan).
+fn decimal(i: usize, buffer: &mut [u8; 20]) -> &str {
+    let mut at = buffer.len();
+    let mut n = i;
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buffer[at..]).unwrap_or("")
+}
+
+/// Scans `text` once for the wanted pointers and gives each wanted node's position (its
+/// own, or its nearest ancestor's), in the order of `nodes`.
+pub(crate) fn scan(
+    text: &str,
+    format: SourceFormat,
+    wanted: &mut Wanted,
+    nodes: &[u32],
+) -> Vec<Option<Position>> {
+    match format {
+        SourceFormat::Json if text.trim_start().starts_with(['{', '[']) => {
+            scan_json(text, wanted);
+        }
+        _ => scan_yaml(text, wanted),
+    }
+    let marks: Vec<Option<Mark>> = nodes.iter().map(|&n| wanted.mark(n)).collect();
+    resolve(text, &marks)
+}
+
+/// Marks to positions: byte offsets counted into lines and columns in one pass over the text.
+fn resolve(text: &str, marks: &[Option<Mark>]) -> Vec<Option<Position>> {
+    let bytes = text.as_bytes();
+    let mut out: Vec<Option<Position>> = vec![None; marks.len()];
+    let mut offsets: Vec<(usize, usize)> = Vec::new();
+    for (i, m) in marks.iter().enumerate() {
+        match *m {
+            Some(Mark::LineColumn(line, column)) => out[i] = Some(Position { line, column }),
+            Some(Mark::Offset(o)) => offsets.push((o.min(bytes.len()), i)),
+            None => {}
+        }
+    }
+    offsets.sort_unstable();
+    let (mut line, mut line_start, mut pos) = (1u32, 0usize, 0usize);
+    for (off, i) in offsets {
+        if off > pos {
+            let slice = &bytes[pos..off];
+            line += memchr::memchr_iter(b'\n', slice).count() as u32;
+            if let Some(k) = memchr::memrchr(b'\n', slice) {
+                line_start = pos + k + 1;
+            }
+            pos = off;
+        }
+        // Characters, not bytes: every byte but UTF-8 continuation bytes starts one.
+        let column = bytes[line_start..off]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
+        out[i] = Some(Position {
+            line,
+            column: column as u32 + 1,
+        });
+    }
+    out
+}
 
 /// Fills `line`/`column` of every diagnostic lacking them. `text_of(file)` gives the text and
 /// format of a file (`None` = the root definition).
@@ -28,257 +237,365 @@ pub(crate) fn fill<'a>(
         let Some((text, format)) = text_of(file.as_deref()) else {
             continue;
         };
-        let mut wanted: HashSet<String> = HashSet::new();
-        for d in list.iter().filter(|d| d.line.is_none() && d.file == file) {
-            let mut p = d.pointer.as_str();
-            loop {
-                wanted.insert(p.to_string());
-                match p.rfind('/') {
-                    Some(i) => p = &p[..i],
-                    None => break,
-                }
+        let mut wanted = Wanted::new();
+        wanted.last_key_wins = true;
+        let mut targets: Vec<(usize, u32)> = Vec::new();
+        for (i, d) in list.iter().enumerate() {
+            if d.line.is_none() && d.file == file {
+                // An invalid pointer falls back to the root.
+                targets.push((i, wanted.insert(&d.pointer).unwrap_or(0)));
             }
         }
-        let found = match format {
-            SourceFormat::Json if text.trim_start().starts_with(['{', '[']) => {
-                scan_json(text, &wanted)
-            }
-            _ => scan_yaml(text, &wanted),
-        };
-        for d in list
-            .iter_mut()
-            .filter(|d| d.line.is_none() && d.file == file)
-        {
-            let mut p = d.pointer.as_str();
-            loop {
-                if let Some(&(l, c)) = found.get(p) {
-                    d.line = Some(l);
-                    d.column = Some(c);
-                    break;
-                }
-                match p.rfind('/') {
-                    Some(i) => p = &p[..i],
-                    None => break,
-                }
+        let nodes: Vec<u32> = targets.iter().map(|&(_, n)| n).collect();
+        let found = scan(text, format, &mut wanted, &nodes);
+        for ((i, _), position) in targets.into_iter().zip(found) {
+            if let Some(p) = position {
+                list[i].line = Some(p.line);
+                list[i].column = Some(p.column);
             }
         }
     }
 }
 
-struct Frame {
+// ---- JSON -------------------------------------------------------------------------------
+
+/// An open container on the trie's path.
+struct JsonFrame {
+    node: u32,
     is_map: bool,
     next_index: usize,
-    /// Pointer of the member whose key was just read (maps only).
-    key_ptr: Option<String>,
-    base: String,
 }
 
-fn child_pointer(stack: &mut [Frame]) -> String {
-    match stack.last_mut() {
-        None => String::new(),
-        Some(f) if f.is_map => f.key_ptr.take().unwrap_or_else(|| f.base.clone()),
-        Some(f) => {
-            let p = format!("{}/{}", f.base, f.next_index);
-            f.next_index += 1;
-            p
+#[inline]
+fn skip_space(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\r' | b'\n') {
+        i += 1;
+    }
+    i
+}
+
+/// The position after the string starting at `i` (a `"`).
+#[inline]
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while let Some(k) = b
+        .get(j..)
+        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+    {
+        if b[j + k] == b'\\' {
+            j += k + 2;
+        } else {
+            return j + k + 1;
+        }
+    }
+    b.len()
+}
+
+/// The position after the value starting at `i`, without looking inside it.
+fn skip_value(b: &[u8], mut i: usize) -> usize {
+    match b.get(i) {
+        Some(b'"') => skip_string(b, i),
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            while i < b.len() {
+                match b[i] {
+                    b'"' => {
+                        i = skip_string(b, i);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return i + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            i
+        }
+        _ => {
+            while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
+            {
+                i += 1;
+            }
+            i
         }
     }
 }
 
-fn key_pointer(base: &str, key: &str) -> String {
-    let mut p = base.to_string();
-    crate::pointer::push_token(&mut p, key);
-    p
+/// Follows the trie through a JSON text (a small tokenizer: the text parsed before, so it is
+/// well formed; on anything unexpected the scan stops with what it found).
+fn scan_json(text: &str, wanted: &mut Wanted) {
+    let b = text.as_bytes();
+    let mut i = skip_space(b, if text.starts_with('\u{feff}') { 3 } else { 0 });
+    let mut stack: Vec<JsonFrame> = Vec::new();
+    // The trie node of the value starting at `i`.
+    let mut pending: Option<u32> = Some(0);
+    wanted.record(0, Mark::Offset(i), false);
+    loop {
+        // A value starts at `i`.
+        i = skip_space(b, i);
+        match (pending, b.get(i)) {
+            (Some(node), Some(&c @ (b'{' | b'['))) => {
+                stack.push(JsonFrame {
+                    node,
+                    is_map: c == b'{',
+                    next_index: 0,
+                });
+                i += 1;
+            }
+            (_, Some(_)) => i = skip_value(b, i),
+            (_, None) => return,
+        }
+        if wanted.done() {
+            return;
+        }
+        // Up to the start of the next value that matters: a member's value, an item.
+        loop {
+            i = skip_space(b, i);
+            let Some(top) = stack.last_mut() else {
+                return;
+            };
+            match b.get(i) {
+                Some(b',') => i += 1,
+                Some(b'}' | b']') => {
+                    stack.pop();
+                    i += 1;
+                }
+                Some(b'"') if top.is_map => {
+                    let start = i;
+                    i = skip_string(b, i);
+                    let node = top.node;
+                    let child = if wanted.nodes[node as usize].children.is_empty() {
+                        None
+                    } else {
+                        let raw = text.get(start..i).unwrap_or("\"\"");
+                        let inner = raw.get(1..raw.len().saturating_sub(1)).unwrap_or("");
+                        if inner.contains('\\') {
+                            let key: String = serde_json::from_str(raw).unwrap_or_default();
+                            wanted.child(node, &key)
+                        } else {
+                            wanted.child(node, inner)
+                        }
+                    };
+                    if let Some(c) = child {
+                        wanted.record(c, Mark::Offset(start), true);
+                    }
+                    i = skip_space(b, i);
+                    if b.get(i) != Some(&b':') {
+                        return;
+                    }
+                    i += 1;
+                    pending = child;
+                    break;
+                }
+                Some(_) if !top.is_map => {
+                    let child = wanted.item(top.node, top.next_index);
+                    top.next_index += 1;
+                    i = skip_space(b, i);
+                    if let Some(c) = child {
+                        wanted.record(c, Mark::Offset(i), false);
+                    }
+                    pending = child;
+                    break;
+                }
+                _ => return,
+            }
+        }
+    }
 }
 
-/// Scans YAML events; positions are (line, column), 1-based.
-fn scan_yaml(text: &str, wanted: &HashSet<String>) -> HashMap<String, (u32, u32)> {
-    let mut found: HashMap<String, (u32, u32)> = HashMap::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut parser = Parser::new_from_str(text);
-    while let Some(Ok((event, span))) = parser.next_event() {
-        if found.len() == wanted.len() {
-            break;
+// ---- YAML -------------------------------------------------------------------------------
+
+/// An open collection, on the trie's path (`node`) or not.
+struct YamlFrame {
+    node: Option<u32>,
+    is_map: bool,
+    next_index: usize,
+    /// The member whose key was just read (maps only): its trie node, if any.
+    key: Option<Option<u32>>,
+}
+
+/// Follows the trie through YAML events.
+struct YamlScan<'w> {
+    wanted: &'w mut Wanted,
+    stack: Vec<YamlFrame>,
+    /// The events come from saphyr-parser (spans with real lines and columns), not from the
+    /// block reader (spans starting at byte offsets).
+    saphyr: bool,
+    /// Stopped by the scan itself (every pointer found, or a complex key), not declined.
+    stopped: bool,
+}
+
+impl YamlScan<'_> {
+    fn mark(&self, span: &Span) -> Mark {
+        if self.saphyr {
+            Mark::LineColumn(span.start.line() as u32, span.start.col() as u32 + 1)
+        } else {
+            Mark::Offset(span.start.index())
         }
-        let pos = (span.start.line() as u32, span.start.col() as u32 + 1);
-        let record = |p: &String, found: &mut HashMap<String, (u32, u32)>| {
-            if wanted.contains(p) {
-                found.entry(p.clone()).or_insert(pos);
+    }
+
+    /// The trie node of the value an event starts (`None` off the trie), recorded for items
+    /// and the root (a member's position is its key's).
+    fn value_node(&mut self, span: &Span) -> Option<u32> {
+        let mark = self.mark(span);
+        let node = match self.stack.last_mut() {
+            None => Some(0),
+            Some(f) if f.is_map => return f.key.take().flatten(),
+            Some(f) => {
+                let i = f.next_index;
+                f.next_index += 1;
+                let parent = f.node?;
+                self.wanted.item(parent, i)
             }
         };
+        if let Some(n) = node {
+            self.wanted.record(n, mark, false);
+        }
+        node
+    }
+
+    fn event(&mut self, event: Event<'_>, span: Span) -> bool {
         match event {
             Event::Scalar(v, ..) => {
-                if let Some(f) = stack.last_mut()
+                if let Some(f) = self.stack.last()
                     && f.is_map
-                    && f.key_ptr.is_none()
+                    && f.key.is_none()
                 {
-                    let kp = key_pointer(&f.base, &v);
-                    record(&kp, &mut found);
-                    f.key_ptr = Some(kp);
-                    continue;
+                    let child = f.node.and_then(|n| self.wanted.child(n, &v));
+                    if let Some(c) = child {
+                        let mark = self.mark(&span);
+                        self.wanted.record(c, mark, true);
+                    }
+                    if let Some(f) = self.stack.last_mut() {
+                        f.key = Some(child);
+                    }
+                } else {
+                    self.value_node(&span);
                 }
-                let p = child_pointer(&mut stack);
-                record(&p, &mut found);
             }
             Event::Alias(_) => {
-                let p = child_pointer(&mut stack);
-                record(&p, &mut found);
+                self.value_node(&span);
             }
             Event::SequenceStart(..) | Event::MappingStart(..) => {
                 let is_map = matches!(event, Event::MappingStart(..));
-                if let Some(f) = stack.last()
+                if let Some(f) = self.stack.last()
                     && f.is_map
-                    && f.key_ptr.is_none()
+                    && f.key.is_none()
                 {
                     // A complex key: not addressable by a pointer; give up on positions.
-                    break;
+                    self.stopped = true;
+                    return false;
                 }
-                let p = child_pointer(&mut stack);
-                record(&p, &mut found);
-                stack.push(Frame {
+                let node = self.value_node(&span);
+                self.stack.push(YamlFrame {
+                    node,
                     is_map,
                     next_index: 0,
-                    key_ptr: None,
-                    base: p,
+                    key: None,
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                stack.pop();
+                self.stack.pop();
             }
             _ => {}
         }
+        if self.wanted.done() {
+            self.stopped = true;
+            return false;
+        }
+        true
     }
-    found
 }
 
-/// Scans JSON text with a small tokenizer; positions are (line, column), 1-based, column in
-/// characters.
-fn scan_json(text: &str, wanted: &HashSet<String>) -> HashMap<String, (u32, u32)> {
-    let bytes = text.as_bytes();
-    let mut offsets: HashMap<String, usize> = HashMap::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut i = if text.starts_with('\u{feff}') { 3 } else { 0 };
-    let record = |p: &String, at: usize, offsets: &mut HashMap<String, usize>| {
-        if wanted.contains(p) {
-            offsets.entry(p.clone()).or_insert(at);
-        }
+impl<'a> Sink<'a> for YamlScan<'_> {
+    fn take(&mut self, event: Event<'a>, span: Span) -> bool {
+        self.event(event, span)
+    }
+}
+
+/// Follows the trie through a YAML text: the block reader's events, or saphyr-parser's when
+/// that reader declines the text.
+fn scan_yaml(text: &str, wanted: &mut Wanted) {
+    let block = {
+        let mut scan = YamlScan {
+            wanted: &mut *wanted,
+            stack: Vec::new(),
+            saphyr: false,
+            stopped: false,
+        };
+        read_block(text, &mut scan).is_ok() || scan.stopped
     };
-    while i < bytes.len() {
-        match bytes[i] {
-            b' ' | b'\t' | b'\r' | b'\n' | b',' | b':' => i += 1,
-            b'{' | b'[' => {
-                let p = child_pointer(&mut stack);
-                record(&p, i, &mut offsets);
-                stack.push(Frame {
-                    is_map: bytes[i] == b'{',
-                    next_index: 0,
-                    key_ptr: None,
-                    base: p,
-                });
-                i += 1;
-            }
-            b'}' | b']' => {
-                stack.pop();
-                i += 1;
-            }
-            b'"' => {
-                let start = i;
-                i += 1;
-                let mut escaped = false;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => {
-                            escaped = true;
-                            i += 2;
-                        }
-                        b'"' => break,
-                        _ => i += 1,
-                    }
-                }
-                let end = (i + 1).min(bytes.len());
-                i = end;
-                let raw = &text[start..end];
-                let is_key = matches!(stack.last(), Some(f) if f.is_map && f.key_ptr.is_none());
-                if is_key {
-                    let key: String = if escaped {
-                        serde_json::from_str(raw).unwrap_or_default()
-                    } else {
-                        raw.trim_matches('"').to_string()
-                    };
-                    let kp = match stack.last() {
-                        Some(f) => key_pointer(&f.base, &key),
-                        None => String::new(),
-                    };
-                    // The last occurrence wins: a duplicate key is reported where it repeats.
-                    if wanted.contains(&kp) {
-                        offsets.insert(kp.clone(), start);
-                    }
-                    if let Some(f) = stack.last_mut() {
-                        f.key_ptr = Some(kp);
-                    }
-                } else {
-                    let p = child_pointer(&mut stack);
-                    record(&p, start, &mut offsets);
-                }
-            }
-            _ => {
-                let p = child_pointer(&mut stack);
-                record(&p, i, &mut offsets);
-                while i < bytes.len()
-                    && !matches!(bytes[i], b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
-                {
-                    i += 1;
-                }
-            }
+    if block {
+        return;
+    }
+    wanted.clear();
+    let mut scan = YamlScan {
+        wanted,
+        stack: Vec::new(),
+        saphyr: true,
+        stopped: false,
+    };
+    let mut parser = Parser::new_from_str(text);
+    while let Some(Ok((event, span))) = parser.next_event() {
+        if !scan.event(event, span) {
+            break;
         }
     }
-    // Offsets to (line, column) in one pass.
-    let mut by_offset: Vec<(usize, String)> = offsets.into_iter().map(|(p, o)| (o, p)).collect();
-    by_offset.sort();
-    let mut found = HashMap::new();
-    let (mut line, mut line_start, mut pos) = (1u32, 0usize, 0usize);
-    for (off, p) in by_offset {
-        while pos < off {
-            if bytes[pos] == b'\n' {
-                line += 1;
-                line_start = pos + 1;
-            }
-            pos += 1;
-        }
-        let col = text
-            .get(line_start..off)
-            .map_or(1, |s| s.chars().count() + 1);
-        found.insert(p, (line, col as u32));
-    }
-    found
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn want(ps: &[&str]) -> HashSet<String> {
-        ps.iter().map(|s| s.to_string()).collect()
+    /// The positions of `pointers` in `text`.
+    fn find(text: &str, format: SourceFormat, pointers: &[&str]) -> Vec<Option<(u32, u32)>> {
+        let mut wanted = Wanted::new();
+        let nodes: Vec<u32> = pointers
+            .iter()
+            .map(|p| wanted.insert(p).expect("valid pointer"))
+            .collect();
+        scan(text, format, &mut wanted, &nodes)
+            .into_iter()
+            .map(|p| p.map(|p| (p.line, p.column)))
+            .collect()
     }
 
     #[test]
     fn json_positions_point_at_keys_and_items() {
         let text = "{\n  \"a\": {\"b~/\": [1, {\"c\": 2}]},\n  \"d\": \"x\\\"y\"\n}";
-        let f = scan_json(text, &want(&["", "/a", "/a/b~0~1", "/a/b~0~1/1/c", "/d"]));
-        assert_eq!(f[""], (1, 1));
-        assert_eq!(f["/a"], (2, 3));
-        assert_eq!(f["/a/b~0~1"], (2, 9));
-        assert_eq!(f["/a/b~0~1/1/c"], (2, 21));
-        assert_eq!(f["/d"], (3, 3));
+        let f = find(
+            text,
+            SourceFormat::Json,
+            &["", "/a", "/a/b~0~1", "/a/b~0~1/1/c", "/d"],
+        );
+        assert_eq!(
+            f,
+            vec![
+                Some((1, 1)),
+                Some((2, 3)),
+                Some((2, 9)),
+                Some((2, 21)),
+                Some((3, 3))
+            ]
+        );
     }
 
     #[test]
     fn yaml_positions_point_at_keys_and_items() {
         let text = "a:\n  b:\n    - 1\n    - c: 2\nd: x\n";
-        let f = scan_yaml(text, &want(&["/a", "/a/b/1/c", "/a/b/0", "/d"]));
-        assert_eq!(f["/a"], (1, 1));
-        assert_eq!(f["/a/b/0"], (3, 7));
-        assert_eq!(f["/a/b/1/c"], (4, 7));
-        assert_eq!(f["/d"], (5, 1));
+        let f = find(
+            text,
+            SourceFormat::Yaml,
+            &["/a", "/a/b/1/c", "/a/b/0", "/d"],
+        );
+        assert_eq!(
+            f,
+            vec![Some((1, 1)), Some((4, 7)), Some((3, 7)), Some((5, 1))]
+        );
     }
 }

@@ -155,6 +155,7 @@ pub(crate) fn document(
         index: files.index,
         limits: limits.clone(),
         model: ApiModel::default(),
+        form_sources: Default::default(),
         fingerprint: OnceLock::new(),
     };
     if errors.list.is_empty() {
@@ -343,8 +344,9 @@ fn read_reference(
 
 /// The normalized model, and the synthetic file when the model wrote schemas into one.
 fn add_model(doc: &mut Document) {
-    let (model, synthetic) = normalize::build(doc);
+    let (model, synthetic, form_sources) = normalize::build(doc);
     doc.model = model;
+    doc.form_sources = form_sources;
     if let Some(value) = synthetic {
         doc.files.push(SourceFile {
             name: Some(SYNTHETIC_FILE.to_string()),

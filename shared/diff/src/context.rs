@@ -261,6 +261,10 @@ impl<'a> Context<'a> {
             current,
             previous_at: previous_at.cloned(),
             current_at: current_at.cloned(),
+            // Given once the walk is over (`crate::ids`, `crate::places`).
+            id: String::new(),
+            place: None,
+            previous_place: None,
         });
     }
 

@@ -25,16 +25,18 @@ mod beta;
 mod change;
 pub mod cli;
 mod context;
+mod ids;
 mod memo;
 mod nav;
 mod options;
+mod places;
 mod render;
 mod rules;
 mod schema;
 mod structure;
 mod tree;
 
-pub use change::{Change, Status};
+pub use change::{Change, Place, Status};
 pub use options::{DiffOptions, OptionsError};
 pub use rules::{
     Example, Level, Rule, RuleId, Side, Template, catalogue, catalogue_markdown, find_rule,
@@ -94,6 +96,8 @@ pub struct DiffReport {
 pub fn diff(previous: &Document, current: &Document, options: &DiffOptions) -> DiffReport {
     let mut context = context::Context::new(previous, current, options);
     context.run();
+    ids::assign(&mut context.found, (previous.version(), current.version()));
+    places::assign(&mut context.found.changes, previous, current);
     let mut graph = tree::graph(&context.found);
     let items = tree::build(&context.found, &mut graph);
     DiffReport {

@@ -31,6 +31,7 @@ mod block;
 mod loader;
 mod scalar;
 
+pub(crate) use block::{Sink, read as read_block};
 pub(crate) use loader::Loader;
 
 use crate::Diagnostic;

@@ -253,6 +253,11 @@ impl RuleId {
     pub fn id(self) -> &'static str {
         &self.rule().id
     }
+    /// For a schema rule, its check's suffix without the role (`type-changed`).
+    pub(crate) fn schema_check_suffix(self) -> Option<&'static str> {
+        let i = (self.0 as usize).checked_sub(STRUCTURE.len())?;
+        SCHEMA_CHECKS.get(i % SCHEMA_CHECKS.len()).map(|c| c.suffix)
+    }
 }
 
 /// Wraps a schema snippet into a complete example document for a role.

@@ -3,8 +3,8 @@
 //! headers schemas, judged by direction), and channels with their parameters.
 
 use serde_json::json;
-use specpress_slug::slug;
 use specpress_apispec::{ApiModel, Channel, Direction, Location, Map, Message, MessageOperation};
+use specpress_slug::slug;
 
 use super::matching::{Entry, entries};
 use super::presence::{CHANNEL, CHANNEL_PARAMETER, RECEIVED_MESSAGE, SENT_MESSAGE};

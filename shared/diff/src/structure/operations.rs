@@ -4,8 +4,8 @@
 //! removed.
 
 use serde_json::json;
-use specpress_slug::slug;
 use specpress_apispec::{ApiModel, Map, Operation, OperationKind};
+use specpress_slug::slug;
 
 use super::matching::{Entry, Near, entries};
 use super::presence::{CALLBACK, COMPONENT_SCHEMA};
