@@ -148,78 +148,141 @@ fn step(c: &Crumb, skip_media_types: bool) -> Option<Step> {
     Some((tag, name))
 }
 
-/// The first use of every shared component that has a change of its own (see the module's
-/// doc): a path from an element that is not a component, or `None` when nothing reaches it.
-/// `wanted`: the components whose first use is asked for.
-fn first_uses(
-    found: &Findings<'_>,
-    wanted: Vec<bool>,
-    skip_media_types: bool,
-) -> Vec<Option<Vec<Step>>> {
-    let n = found.owners.len();
-    let mut best: Vec<Option<Vec<Step>>> = vec![None; n];
-    let mut stack: Vec<usize> = (0..n).filter(|&i| wanted[i]).collect();
-    if stack.is_empty() {
-        return best;
-    }
-    let mut relevant = wanted;
-    // The owners that reach such a component (the only ones the search needs).
-    let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, e) in found.edges.iter().enumerate() {
-        if e.from != e.to {
-            into[e.to].push(k);
+/// The nodes paths are searched over: the owners (`0..owners`), then the shared visits.
+struct Graph {
+    owners: usize,
+    /// Per node, its edges out: (target node, the steps from the node to the target).
+    out: Vec<Vec<(usize, Vec<Step>)>>,
+    /// Per change, the innermost shared visit it was found in.
+    change_visit: Vec<Option<usize>>,
+}
+
+/// For each of `count` indices, the innermost of the (nested) `ranges` that holds it.
+fn innermost(ranges: &[std::ops::Range<usize>], count: usize) -> Vec<Option<usize>> {
+    let mut order: Vec<usize> = (0..ranges.len())
+        .filter(|&k| !ranges[k].is_empty())
+        .collect();
+    // Outer ranges first; of two equal ranges the later one (kept after the visit it holds)
+    // is the outer one.
+    order.sort_unstable_by_key(|&k| (ranges[k].start, Reverse(ranges[k].end), Reverse(k)));
+    let mut out = vec![None; count];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0;
+    for (i, slot) in out.iter_mut().enumerate() {
+        while stack.last().is_some_and(|&k| ranges[k].end <= i) {
+            stack.pop();
         }
+        while let Some(&k) = order.get(next)
+            && ranges[k].start == i
+        {
+            stack.push(k);
+            next += 1;
+        }
+        *slot = stack.last().copied();
     }
-    while let Some(x) = stack.pop() {
-        for &k in &into[x] {
-            let from = found.edges[k].from;
-            if !relevant[from] {
-                relevant[from] = true;
-                stack.push(from);
+    out
+}
+
+impl Graph {
+    fn new(found: &Findings<'_>, skip_media_types: bool) -> Self {
+        let owners = found.owners.len();
+        let shared = &found.shared;
+        let mut out: Vec<Vec<(usize, Vec<Step>)>> = vec![Vec::new(); owners + shared.len()];
+        let steps = |crumbs: &[Crumb]| -> Vec<Step> {
+            crumbs
+                .iter()
+                .filter_map(|c| step(c, skip_media_types))
+                .collect()
+        };
+        // A place as (node, crumbs below it): inside a shared visit, from that visit.
+        let from = |owner: usize, crumbs: &[Crumb], within: Option<usize>| match within {
+            Some(k) => {
+                let depth = shared[k].first.crumbs.len();
+                (owners + k, steps(crumbs.get(depth..).unwrap_or(&[])))
+            }
+            None => (owner, steps(crumbs)),
+        };
+        let visit_of = |key: Option<(usize, crate::rules::Role)>| {
+            key.and_then(|k| found.shared_index.get(&k).copied())
+        };
+        for (k, v) in shared.iter().enumerate() {
+            for site in std::iter::once(&v.first).chain(&v.others) {
+                let (node, path) = from(site.owner, &site.crumbs, visit_of(site.within));
+                out[node].push((owners + k, path));
             }
         }
-    }
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (k, e) in found.edges.iter().enumerate() {
-        if e.from != e.to && relevant[e.from] && relevant[e.to] {
-            out[e.from].push(k);
+        let ranges: Vec<_> = shared.iter().map(|v| v.edges.clone()).collect();
+        let edge_visit = innermost(&ranges, found.edges.len());
+        for (e, within) in found.edges.iter().zip(edge_visit) {
+            if e.from != e.to {
+                let (node, path) = from(e.from, found.edge_path(e), within);
+                out[node].push((e.to, path));
+            }
+        }
+        let ranges: Vec<_> = shared.iter().map(|v| v.changes.clone()).collect();
+        Graph {
+            owners,
+            out,
+            change_visit: innermost(&ranges, found.changes.len()),
         }
     }
-    let mut queue: BinaryHeap<Reverse<Queued>> = BinaryHeap::new();
-    for (i, o) in found.owners.iter().enumerate() {
-        if relevant[i] && o.role.is_none() {
-            let path = vec![("", Arc::from(anchor(o)))];
-            best[i] = Some(path.clone());
-            queue.push(Reverse(Queued(path, i)));
+
+    /// The first path from an element that is not a shared component to each node that
+    /// `wanted` asks for, or to a node on the way (see the module's doc); `None` where none
+    /// leads.
+    fn first_paths(&self, found: &Findings<'_>, mut wanted: Vec<bool>) -> Vec<Option<Vec<Step>>> {
+        let n = self.out.len();
+        let mut best: Vec<Option<Vec<Step>>> = vec![None; n];
+        // The nodes that lead to a wanted one (the only ones the search needs).
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (x, edges) in self.out.iter().enumerate() {
+            for (y, _) in edges {
+                if *y != x {
+                    into[*y].push(x);
+                }
+            }
         }
-    }
-    while let Some(Reverse(Queued(path, x))) = queue.pop() {
-        if best[x].as_ref() != Some(&path) {
-            continue;
+        let mut stack: Vec<usize> = (0..n).filter(|&i| wanted[i]).collect();
+        while let Some(x) = stack.pop() {
+            for &from in &into[x] {
+                if !wanted[from] {
+                    wanted[from] = true;
+                    stack.push(from);
+                }
+            }
         }
-        for &k in &out[x] {
-            let e = &found.edges[k];
-            if found.owners[e.to].role.is_none() {
+        let relevant = wanted;
+        let mut queue: BinaryHeap<Reverse<Queued>> = BinaryHeap::new();
+        for (i, o) in found.owners.iter().enumerate() {
+            if relevant[i] && o.role.is_none() {
+                let path = vec![("", Arc::from(anchor(o)))];
+                best[i] = Some(path.clone());
+                queue.push(Reverse(Queued(path, i)));
+            }
+        }
+        while let Some(Reverse(Queued(path, x))) = queue.pop() {
+            if best[x].as_ref() != Some(&path) {
                 continue;
             }
-            let mut next = path.clone();
-            next.extend(
-                found
-                    .edge_path(e)
-                    .iter()
-                    .filter_map(|c| step(c, skip_media_types)),
-            );
-            let better = match &best[e.to] {
-                Some(b) => shortlex(&next, b) == Ordering::Less,
-                None => true,
-            };
-            if better {
-                best[e.to] = Some(next.clone());
-                queue.push(Reverse(Queued(next, e.to)));
+            for (y, steps) in &self.out[x] {
+                let y = *y;
+                if !relevant[y] || (y < self.owners && found.owners[y].role.is_none()) {
+                    continue;
+                }
+                let mut next = path.clone();
+                next.extend(steps.iter().cloned());
+                let better = match &best[y] {
+                    Some(b) => shortlex(&next, b) == Ordering::Less,
+                    None => true,
+                };
+                if better {
+                    best[y] = Some(next.clone());
+                    queue.push(Reverse(Queued(next, y)));
+                }
             }
         }
+        best
     }
-    best
 }
 
 /// A plain value as canonical text: a scalar as JSON, a list of scalars as the sorted JSON of
@@ -252,7 +315,7 @@ fn field(out: &mut String, text: &str) {
 }
 
 /// The description of a change that its id hashes (see the module's doc).
-fn describe(c: &Change, start: &[Step], skip_media_types: bool) -> String {
+fn describe(c: &Change, start: &[Step], crumbs: &[Crumb], skip_media_types: bool) -> String {
     let rule = c.rule.rule();
     let mut out = String::with_capacity(256);
     out.push_str("specpress-change-id 1\n");
@@ -265,7 +328,7 @@ fn describe(c: &Change, start: &[Step], skip_media_types: bool) -> String {
     let steps = start
         .iter()
         .cloned()
-        .chain(c.crumbs.iter().filter_map(|cr| step(cr, skip)));
+        .chain(crumbs.iter().filter_map(|cr| step(cr, skip)));
     for (tag, name) in steps {
         field(&mut out, tag);
         field(&mut out, &name);
@@ -362,10 +425,24 @@ pub(crate) fn assign(found: &mut Findings<'_>, versions: (SpecVersion, SpecVersi
             }
         }
     }
-    let uses = first_uses(found, wanted, skip_media_types);
+    let graph = Graph::new(found, skip_media_types);
+    wanted.resize(graph.out.len(), false);
+    for k in graph.change_visit.iter().flatten() {
+        wanted[graph.owners + k] = true;
+    }
+    let uses = graph.first_paths(found, wanted);
     let mut descriptions = Vec::with_capacity(found.changes.len());
-    for c in &found.changes {
+    for (c, visit) in found.changes.iter().zip(&graph.change_visit) {
         let o = &found.owners[c.owner];
+        // Inside a shared visit: from the visit's first place, with the crumbs below it.
+        if let Some(k) = *visit
+            && let Some(start) = &uses[graph.owners + k]
+        {
+            let depth = found.shared[k].first.crumbs.len();
+            let crumbs = c.crumbs.get(depth..).unwrap_or(&[]);
+            descriptions.push(describe(c, start, crumbs, skip_media_types));
+            continue;
+        }
         let start: Vec<Step> = if o.role.is_none() {
             vec![("", Arc::from(anchor(o)))]
         } else {
@@ -381,7 +458,7 @@ pub(crate) fn assign(found: &mut Findings<'_>, versions: (SpecVersion, SpecVersi
                 .cloned()
                 .unwrap_or_else(|| vec![("schema", Arc::from(o.name.as_str()))])
         };
-        descriptions.push(describe(c, &start, skip_media_types));
+        descriptions.push(describe(c, &start, &c.crumbs, skip_media_types));
     }
     disambiguate(found, &mut descriptions);
     let ids: Vec<String> = descriptions.iter().map(|d| hash(d)).collect();
