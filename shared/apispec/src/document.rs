@@ -22,6 +22,9 @@ pub(crate) struct SourceFile {
     /// The source text, kept for the lazy line/column lookup of diagnostics.
     pub(crate) text: Option<Box<str>>,
     pub(crate) format: SourceFormat,
+    /// YAML the block reader took (`crate::yaml::block`): its lines follow that reader's
+    /// subset, which the position scan can skim by indentation (see `locate.rs`).
+    pub(crate) block: bool,
 }
 
 /// A parsed, detected and resolved API document. `Send + Sync`; the model is built once at
@@ -207,7 +210,7 @@ impl Document {
                 continue;
             };
             let nodes: Vec<u32> = targets.iter().map(|&(_, n)| n).collect();
-            let found = locate::scan(text, f.format, &mut wanted, &nodes);
+            let found = locate::scan(text, (f.format, f.block), &mut wanted, &nodes);
             for ((i, _), position) in targets.into_iter().zip(found) {
                 out[i] = position.map(|p| (file, p));
             }

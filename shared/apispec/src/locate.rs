@@ -9,11 +9,15 @@
 //!
 //! The wanted pointers form a trie ([`Wanted`]) and the scan follows it: in JSON a value outside
 //! the trie is skipped without looking inside (its strings and brackets are counted, no pointer
-//! is built, no key is read), in YAML its events pass by without a pointer being built, and
-//! the scan stops as soon as every wanted pointer has a position. YAML is read by the block
-//! reader the parse uses (`crate::yaml::block`, fed to a scanner instead of the loader), and
-//! by saphyr-parser when that reader declines the text. Both scans are iterative (explicit
-//! stacks), so hostile nesting cannot overflow the stack.
+//! is built, no key is read), and the scan stops as soon as every wanted pointer has a
+//! position. YAML that the block reader took at parse time is in that reader's subset, where
+//! a value is the lines indented below its key: the scan skims it line by line, reading only
+//! the keys and items on the trie's paths ([`skim_yaml`]). Other YAML (or a line the skim does
+//! not expect) is read again by the block reader the parse uses (`crate::yaml::block`, fed to
+//! a scanner instead of the loader) or by saphyr-parser when that reader declines the text, its
+//! events passing by without a pointer being built. The scans are iterative (explicit stacks)
+//! or recurse along the trie only (as deep as a pointer of the document), so hostile nesting
+//! cannot overflow the stack.
 
 use std::collections::HashMap;
 
@@ -169,9 +173,10 @@ fn decimal(i: usize, buffer: &mut [u8; 20]) -> &str {
 
 /// Scans `text` once for the wanted pointers and gives each wanted node's position (its
 /// own, or its nearest ancestor's), in the order of `nodes`.
+/// `block`: the text is YAML the block reader took at parse time (see [`skim_yaml`]).
 pub(crate) fn scan(
     text: &str,
-    format: SourceFormat,
+    (format, block): (SourceFormat, bool),
     wanted: &mut Wanted,
     nodes: &[u32],
 ) -> Vec<Option<Position>> {
@@ -179,7 +184,11 @@ pub(crate) fn scan(
         SourceFormat::Json if text.trim_start().starts_with(['{', '[']) => {
             scan_json(text, wanted);
         }
-        _ => scan_yaml(text, wanted),
+        SourceFormat::Yaml if block && skim_yaml(text, wanted).is_some() => {}
+        _ => {
+            wanted.clear();
+            scan_yaml(text, wanted);
+        }
     }
     let marks: Vec<Option<Mark>> = nodes.iter().map(|&n| wanted.mark(n)).collect();
     resolve(text, &marks)
@@ -247,7 +256,7 @@ pub(crate) fn fill<'a>(
             }
         }
         let nodes: Vec<u32> = targets.iter().map(|&(_, n)| n).collect();
-        let found = scan(text, format, &mut wanted, &nodes);
+        let found = scan(text, (format, false), &mut wanted, &nodes);
         for ((i, _), position) in targets.into_iter().zip(found) {
             if let Some(p) = position {
                 list[i].line = Some(p.line);
@@ -291,30 +300,35 @@ fn skip_string(b: &[u8], i: usize) -> usize {
     b.len()
 }
 
-/// The position after the value starting at `i`, without looking inside it.
+/// The position after the value starting at `i`, without looking inside it. A container is
+/// skipped by counting its own kind of bracket only (the other kind nests inside it in
+/// pairs), jumping from one quote or bracket to the next with a vectorized search.
 fn skip_value(b: &[u8], mut i: usize) -> usize {
     match b.get(i) {
         Some(b'"') => skip_string(b, i),
-        Some(b'{' | b'[') => {
+        Some(&open @ (b'{' | b'[')) => {
+            let close = if open == b'{' { b'}' } else { b']' };
             let mut depth = 0usize;
-            while i < b.len() {
-                match b[i] {
-                    b'"' => {
-                        i = skip_string(b, i);
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return i + 1;
-                        }
-                    }
-                    _ => {}
+            while let Some(k) = b
+                .get(i..)
+                .and_then(|rest| memchr::memchr3(b'"', open, close, rest))
+            {
+                let at = i + k;
+                if b[at] == b'"' {
+                    i = skip_string(b, at);
+                    continue;
                 }
-                i += 1;
+                i = at + 1;
+                if b[at] == open {
+                    depth += 1;
+                } else {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i;
+                    }
+                }
             }
-            i
+            b.len()
         }
         _ => {
             while i < b.len() && !matches!(b[i], b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n')
@@ -548,6 +562,283 @@ fn scan_yaml(text: &str, wanted: &mut Wanted) {
     }
 }
 
+// ---- Block YAML, by indentation ----------------------------------------------------------
+
+/// One line of a text: where it starts, how many spaces indent it, where it ends (its `\n`).
+#[derive(Copy, Clone)]
+struct Line {
+    start: usize,
+    indent: usize,
+    end: usize,
+}
+
+impl Line {
+    fn content(&self) -> usize {
+        self.start + self.indent
+    }
+}
+
+/// The skim could not place a line: give up (the events scan decides).
+struct Unexpected;
+
+/// Follows the trie through block YAML by indentation (see [`skim_yaml`]).
+struct Skim<'t, 'w> {
+    b: &'t [u8],
+    wanted: &'w mut Wanted,
+    /// Start of the next line to read.
+    pos: usize,
+}
+
+type Skimmed = Result<(), Unexpected>;
+
+impl Skim<'_, '_> {
+    fn at(&self, i: usize) -> u8 {
+        self.b.get(i).copied().unwrap_or(b'\n')
+    }
+
+    fn line_at(&self, start: usize) -> Line {
+        let rest = &self.b[start..];
+        let end = memchr::memchr(b'\n', rest).map_or(self.b.len(), |i| start + i);
+        let indent = rest[..end - start]
+            .iter()
+            .take_while(|&&c| c == b' ')
+            .count();
+        Line { start, indent, end }
+    }
+
+    /// The next line with content (blank and comment lines skipped; `pos` moves to it).
+    fn peek(&mut self) -> Option<Line> {
+        while self.pos < self.b.len() {
+            let line = self.line_at(self.pos);
+            if line.content() < line.end && self.b[line.content()] != b'#' {
+                return Some(line);
+            }
+            self.pos = line.end + 1;
+        }
+        None
+    }
+
+    /// `- ` (or `-` at the end of the line) at `i`.
+    fn dash(&self, i: usize) -> bool {
+        self.at(i) == b'-' && matches!(self.at(i + 1), b' ' | b'\n')
+    }
+
+    /// Moves past the line at `pos` and every following line that belongs to a value of a
+    /// collection at column `col`: more indented, or (`compact`: in a mapping) a compact
+    /// sequence's item at `col`.
+    fn skip_value(&mut self, col: usize, compact: bool) {
+        if self.pos < self.b.len() {
+            self.pos = self.line_at(self.pos).end + 1;
+        }
+        while let Some(line) = self.peek() {
+            if line.indent > col || (compact && line.indent == col && self.dash(line.content())) {
+                self.pos = line.end + 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The implicit key at `i`: its text and the position after its `:`.
+    fn key(&self, i: usize, end: usize) -> Option<(std::borrow::Cow<'_, str>, usize)> {
+        let text = |a: usize, z: usize| std::str::from_utf8(&self.b[a..z]).ok();
+        let (key, close) = match self.b.get(i)? {
+            b'"' => {
+                let k = memchr::memchr(b'"', &self.b[i + 1..end])?;
+                let raw = text(i + 1, i + 1 + k)?;
+                // Escapes are left to the events scan.
+                if raw.contains('\\') {
+                    return None;
+                }
+                (raw.into(), i + k + 2)
+            }
+            b'\'' => {
+                let mut j = i + 1;
+                loop {
+                    let k = memchr::memchr(b'\'', &self.b[j..end])?;
+                    if self.at(j + k + 1) == b'\'' {
+                        j += k + 2;
+                    } else {
+                        j += k;
+                        break;
+                    }
+                }
+                (text(i + 1, j)?.replace("\'\'", "\'").into(), j + 1)
+            }
+            _ => {
+                let mut j = i;
+                loop {
+                    let k = memchr::memchr(b':', &self.b[j..end])?;
+                    if matches!(self.at(j + k + 1), b' ' | b'\n') {
+                        let raw = text(i, j + k)?.trim_end_matches(' ');
+                        return Some((raw.into(), j + k + 1));
+                    }
+                    j += k + 1;
+                }
+            }
+        };
+        let mut j = close;
+        while j < end && self.b[j] == b' ' {
+            j += 1;
+        }
+        (self.at(j) == b':' && matches!(self.at(j + 1), b' ' | b'\n')).then_some((key, j + 1))
+    }
+
+    /// The block collection whose first line is `line` (at `pos`), at trie node `node`.
+    fn collection(&mut self, node: u32, line: Line) -> Skimmed {
+        if self.dash(line.content()) {
+            self.sequence(node, line.indent)
+        } else {
+            self.mapping(node, line.indent, false)
+        }
+    }
+
+    /// A mapping whose keys are at column `col`, its first key on the line at `pos` (after
+    /// the item's dash when `in_item`: `- key: value`).
+    fn mapping(&mut self, node: u32, col: usize, mut in_item: bool) -> Skimmed {
+        while let Some(line) = self.peek() {
+            if line.indent < col && !in_item || self.wanted.done() {
+                return Ok(());
+            }
+            let at = line.start + col;
+            if line.indent != col && !in_item {
+                return Err(Unexpected);
+            }
+            in_item = false;
+            let (key, after) = self.key(at, line.end).ok_or(Unexpected)?;
+            match self.wanted.child(node, &key) {
+                Some(child) => {
+                    self.wanted.record(child, Mark::Offset(at), true);
+                    self.value(child, after, line, (col, true))?;
+                }
+                None => self.skip_value(col, true),
+            }
+        }
+        Ok(())
+    }
+
+    /// A sequence whose dashes are at column `col`.
+    fn sequence(&mut self, node: u32, col: usize) -> Skimmed {
+        let mut index = 0usize;
+        while let Some(line) = self.peek() {
+            if line.indent != col || !self.dash(line.content()) || self.wanted.done() {
+                return Ok(());
+            }
+            let child = self.wanted.item(node, index);
+            index += 1;
+            let Some(child) = child else {
+                self.skip_value(col, false);
+                continue;
+            };
+            let mut p = line.content() + 1;
+            while p < line.end && self.b[p] == b' ' {
+                p += 1;
+            }
+            if p < line.end && self.b[p] != b'#' {
+                self.wanted.record(child, Mark::Offset(p), false);
+                if self.dash(p) {
+                    // `- - item`: left to the events scan.
+                    return Err(Unexpected);
+                }
+                if self.key(p, line.end).is_some() {
+                    // `- key: value`: a mapping whose keys are at the first key's column.
+                    self.mapping(child, p - line.start, true)?;
+                    continue;
+                }
+            }
+            self.value(child, line.content() + 1, line, (col, false))?;
+        }
+        Ok(())
+    }
+
+    /// The value after a `:` or `-` at `after` on `line`, of a collection at column `col` (a
+    /// mapping's when `compact`: its value may be a sequence whose dashes are at `col`).
+    fn value(
+        &mut self,
+        node: u32,
+        after: usize,
+        line: Line,
+        (col, compact): (usize, bool),
+    ) -> Skimmed {
+        let mut p = after;
+        while p < line.end && self.b[p] == b' ' {
+            p += 1;
+        }
+        if p < line.end && self.b[p] != b'#' {
+            if self.b[p] == b'[' {
+                self.flow_items(node, p, line.end);
+            }
+            // A scalar (continued on more indented lines), `{}`, a block scalar or a flow
+            // sequence: nothing inside it but flow items.
+            self.skip_value(col, compact);
+            return Ok(());
+        }
+        self.pos = line.end + 1;
+        let Some(next) = self.peek() else {
+            return Ok(());
+        };
+        let dash = self.dash(next.content());
+        if next.indent > col || (compact && next.indent == col && dash) {
+            self.wanted
+                .record(node, Mark::Offset(next.content()), false);
+            return self.collection(node, next);
+        }
+        Ok(())
+    }
+
+    /// The items of a one-line flow sequence `[a, "b", 'c']` at `p` (scalars only: the block
+    /// reader takes nothing else).
+    fn flow_items(&mut self, node: u32, p: usize, end: usize) {
+        let mut i = p + 1;
+        let mut index = 0usize;
+        while i < end {
+            while i < end && self.b[i] == b' ' {
+                i += 1;
+            }
+            if i >= end || self.b[i] == b']' {
+                return;
+            }
+            if let Some(child) = self.wanted.item(node, index) {
+                self.wanted.record(child, Mark::Offset(i), false);
+            }
+            index += 1;
+            i = match self.b[i] {
+                q @ (b'"' | b'\'') => {
+                    let mut j = i + 1;
+                    while j < end && self.b[j] != q {
+                        j += if q == b'"' && self.b[j] == b'\\' {
+                            2
+                        } else {
+                            1
+                        };
+                    }
+                    j + 1
+                }
+                _ => i,
+            };
+            match memchr::memchr2(b',', b']', &self.b[i.min(end)..end]) {
+                Some(k) if self.b[i + k] == b',' => i += k + 1,
+                _ => return,
+            }
+        }
+    }
+}
+
+/// Follows the trie through YAML the block reader took: block mappings and sequences, where a
+/// value is the lines more indented than its key (or a compact sequence's items at the key's
+/// column), so that a value off the trie is skipped a line at a time without being read.
+/// `None` when a line is not what that subset allows (the caller then reads the events).
+fn skim_yaml(text: &str, wanted: &mut Wanted) -> Option<()> {
+    let mut skim = Skim {
+        b: text.as_bytes(),
+        wanted,
+        pos: 0,
+    };
+    let first = skim.peek()?;
+    skim.wanted.record(0, Mark::Offset(first.content()), false);
+    skim.collection(0, first).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -559,7 +850,7 @@ mod tests {
             .iter()
             .map(|p| wanted.insert(p).expect("valid pointer"))
             .collect();
-        scan(text, format, &mut wanted, &nodes)
+        scan(text, (format, false), &mut wanted, &nodes)
             .into_iter()
             .map(|p| p.map(|p| (p.line, p.column)))
             .collect()
@@ -597,5 +888,135 @@ mod tests {
             f,
             vec![Some((1, 1)), Some((4, 7)), Some((3, 7)), Some((5, 1))]
         );
+    }
+
+    /// Every pointer of `v` (below `at`), depth first.
+    fn pointers(v: crate::tree::V<'_>, at: &mut String, out: &mut Vec<String>) {
+        out.push(at.clone());
+        let len = at.len();
+        match v.kind() {
+            crate::tree::Kind::Object(o) => {
+                for (k, child) in o.iter() {
+                    crate::pointer::push_token(at, k);
+                    pointers(child, at, out);
+                    at.truncate(len);
+                }
+            }
+            crate::tree::Kind::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    crate::pointer::push_index(at, i);
+                    pointers(child, at, out);
+                    at.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The positions of `pointers` in `text` found by the indentation skim (`None` when it
+    /// gives up) and by the events scan.
+    fn skim_and_events(
+        text: &str,
+        pointers: &[String],
+    ) -> (Option<Vec<Option<Position>>>, Vec<Option<Position>>) {
+        let mut wanted = Wanted::new();
+        let nodes: Vec<u32> = pointers
+            .iter()
+            .map(|p| wanted.insert(p).expect("valid pointer"))
+            .collect();
+        let skimmed = skim_yaml(text, &mut wanted).map(|()| {
+            let marks: Vec<Option<Mark>> = nodes.iter().map(|&n| wanted.mark(n)).collect();
+            resolve(text, &marks)
+        });
+        wanted.clear();
+        scan_yaml(text, &mut wanted);
+        let marks: Vec<Option<Mark>> = nodes.iter().map(|&n| wanted.mark(n)).collect();
+        (skimmed, resolve(text, &marks))
+    }
+
+    /// Every pointer of a block-read YAML text, and some that name nothing.
+    fn all_pointers(text: &str) -> Vec<String> {
+        let loaded = crate::yaml::load(
+            text,
+            &crate::yaml::YamlBudget::new(&crate::Limits::default(), 0),
+        )
+        .expect("loads");
+        assert!(loaded.block, "the block reader takes the text");
+        let mut out = Vec::new();
+        pointers(loaded.value.root(), &mut String::new(), &mut out);
+        let missing: Vec<String> = out
+            .iter()
+            .step_by(7)
+            .map(|p| format!("{p}/0/missing"))
+            .collect();
+        out.extend(missing);
+        out
+    }
+
+    #[test]
+    fn the_indentation_skim_places_every_value_where_the_events_scan_does() {
+        let text = "a:\n  b:\n    - 1\n    - c: 2\n      # note\n      d:\n      - x\n      -\n        e: 'it''s'\n    - [p, \"q\", r]\n  f: |\n    g: h\n\n    - i\n  j: folded text\n    over lines\n  \"k l\": {}\nm: n\n";
+        let pointers = all_pointers(text);
+        let (skimmed, events) = skim_and_events(text, &pointers);
+        assert_eq!(skimmed.as_ref(), Some(&events), "{pointers:?}");
+        // Only some wanted: an item after one off the trie is still counted.
+        let some: Vec<String> = ["/a/b/2/1", "/a/b/1/d/1/e", "/m", "/a/j"]
+            .map(String::from)
+            .to_vec();
+        let (skimmed, events) = skim_and_events(text, &some);
+        assert_eq!(skimmed.as_ref(), Some(&events));
+        let lines: Vec<u32> = events.iter().map(|p| p.map_or(0, |p| p.line)).collect();
+        assert_eq!(lines, [10, 9, 18, 15]);
+    }
+
+    #[test]
+    fn the_indentation_skim_gives_up_on_what_it_does_not_read() {
+        // A quoted key with an escape.
+        let text = "a:\n  \"b\\\"c\": 1\n";
+        let pointers = all_pointers(text);
+        let (skimmed, events) = skim_and_events(text, &pointers);
+        assert_eq!(skimmed, None);
+        assert_eq!(events[2].map(|p| (p.line, p.column)), Some((2, 3)));
+    }
+
+    #[test]
+    fn the_indentation_skim_agrees_with_the_events_scan_on_the_corpus_yaml() {
+        let dir = match std::env::var_os("SPECPRESS_CORPUS") {
+            Some(d) => std::path::PathBuf::from(d),
+            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+        };
+        let Ok(folders) = std::fs::read_dir(&dir) else {
+            eprintln!(
+                "SKIPPED: corpus folder {} is missing (set SPECPRESS_CORPUS)",
+                dir.display()
+            );
+            return;
+        };
+        let mut checked = 0;
+        for folder in folders.flatten() {
+            for file in std::fs::read_dir(folder.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let path = file.path();
+                if !matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("yaml" | "yml")
+                ) {
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).expect("corpus file is UTF-8");
+                let pointers = all_pointers(&text);
+                let (skimmed, events) = skim_and_events(&text, &pointers);
+                let skimmed =
+                    skimmed.unwrap_or_else(|| panic!("skim gave up on {}", path.display()));
+                for ((p, s), e) in pointers.iter().zip(&skimmed).zip(&events) {
+                    assert_eq!(s, e, "{} {p}", path.display());
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "no YAML in {}", dir.display());
     }
 }

@@ -56,23 +56,15 @@ type Step = (&'static str, Arc<str>);
 
 /// The fewest steps first, then the steps in order: a total order under which a path extended
 /// by the same steps keeps its rank (so the first use is found by Dijkstra's algorithm).
-fn shortlex(a: &[Step], b: &[Step]) -> Ordering {
-    a.len().cmp(&b.len()).then_with(|| {
-        a.iter()
-            .map(|(t, n)| (*t, &**n))
-            .cmp(b.iter().map(|(t, n)| (*t, &**n)))
-    })
+fn shortlex<T: Ord>(a: &[T], b: &[T]) -> Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
-/// A path waiting in the queue of the search for first uses.
-struct Queued(Vec<Step>, usize);
+/// A path waiting in the queue of the search for first uses: its steps by rank (see
+/// [`Graph::steps`]), and its node.
+#[derive(PartialEq, Eq)]
+struct Queued(Vec<u32>, usize);
 
-impl PartialEq for Queued {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Queued {}
 impl PartialOrd for Queued {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
@@ -148,13 +140,53 @@ fn step(c: &Crumb, skip_media_types: bool) -> Option<Step> {
     Some((tag, name))
 }
 
-/// The nodes paths are searched over: the owners (`0..owners`), then the shared visits.
+/// The nodes paths are searched over: the owners (`0..owners`), then the shared visits. Steps
+/// are numbered by their order (kind, then name), so that paths compare as lists of numbers.
 struct Graph {
     owners: usize,
     /// Per node, its edges out: (target node, the steps from the node to the target).
-    out: Vec<Vec<(usize, Vec<Step>)>>,
+    out: Vec<Vec<(usize, Vec<u32>)>>,
+    /// Per node, its path if it starts one (an owner that is not a shared component).
+    roots: Vec<Option<u32>>,
+    /// The steps by number.
+    steps: Vec<Step>,
     /// Per change, the innermost shared visit it was found in.
     change_visit: Vec<Option<usize>>,
+}
+
+/// Distinct steps, numbered as they come, then renumbered in order.
+#[derive(Default)]
+struct Interner {
+    index: FxMap<Step, u32>,
+    list: Vec<Step>,
+}
+
+impl Interner {
+    fn id(&mut self, s: Step) -> u32 {
+        if let Some(&i) = self.index.get(&s) {
+            return i;
+        }
+        let i = self.list.len() as u32;
+        self.index.insert(s.clone(), i);
+        self.list.push(s);
+        i
+    }
+
+    /// The steps in order, and each first number's place in it.
+    fn ranked(self) -> (Vec<Step>, Vec<u32>) {
+        let mut order: Vec<u32> = (0..self.list.len() as u32).collect();
+        let list = self.list;
+        order.sort_unstable_by(|&a, &b| {
+            let (x, y) = (&list[a as usize], &list[b as usize]);
+            (x.0, &*x.1).cmp(&(y.0, &*y.1))
+        });
+        let mut rank = vec![0u32; order.len()];
+        for (r, &i) in order.iter().enumerate() {
+            rank[i as usize] = r as u32;
+        }
+        let sorted = order.iter().map(|&i| list[i as usize].clone()).collect();
+        (sorted, rank)
+    }
 }
 
 /// For each of `count` indices, the innermost of the (nested) `ranges` that holds it.
@@ -184,80 +216,129 @@ fn innermost(ranges: &[std::ops::Range<usize>], count: usize) -> Vec<Option<usiz
 }
 
 impl Graph {
-    fn new(found: &Findings<'_>, skip_media_types: bool) -> Self {
+    /// The graph of the places that lead to the `wanted` nodes (the only ones the search needs).
+    fn new(found: &Findings<'_>, skip_media_types: bool, wanted: &mut Vec<bool>) -> Self {
         let owners = found.owners.len();
         let shared = &found.shared;
-        let mut out: Vec<Vec<(usize, Vec<Step>)>> = vec![Vec::new(); owners + shared.len()];
-        let steps = |crumbs: &[Crumb]| -> Vec<Step> {
-            crumbs
-                .iter()
-                .filter_map(|c| step(c, skip_media_types))
-                .collect()
-        };
-        // A place as (node, crumbs below it): inside a shared visit, from that visit.
-        let from = |owner: usize, crumbs: &[Crumb], within: Option<usize>| match within {
-            Some(k) => {
-                let depth = shared[k].first.crumbs.len();
-                (owners + k, steps(crumbs.get(depth..).unwrap_or(&[])))
-            }
-            None => (owner, steps(crumbs)),
-        };
+        let nodes = owners + shared.len();
+        wanted.resize(nodes, false);
+        let ranges: Vec<_> = shared.iter().map(|v| v.changes.clone()).collect();
+        let change_visit = innermost(&ranges, found.changes.len());
+        // The shared visits that hold a change are wanted too.
+        for k in change_visit.iter().flatten() {
+            wanted[owners + k] = true;
+        }
+        // Every link (from, to, crumbs below `from`): a place inside a shared visit is taken
+        // from that visit.
         let visit_of = |key: Option<(usize, crate::rules::Role)>| {
             key.and_then(|k| found.shared_index.get(&k).copied())
         };
+        fn from<'c>(
+            shared: &[crate::context::SharedVisit],
+            owners: usize,
+            (owner, crumbs, within): (usize, &'c [Crumb], Option<usize>),
+        ) -> (usize, &'c [Crumb]) {
+            match within {
+                Some(k) => {
+                    let depth = shared[k].first.crumbs.len();
+                    (owners + k, crumbs.get(depth..).unwrap_or(&[]))
+                }
+                None => (owner, crumbs),
+            }
+        }
+        let mut links: Vec<(usize, usize, &[Crumb])> = Vec::new();
         for (k, v) in shared.iter().enumerate() {
             for site in std::iter::once(&v.first).chain(&v.others) {
-                let (node, path) = from(site.owner, &site.crumbs, visit_of(site.within));
-                out[node].push((owners + k, path));
+                let place = (site.owner, &site.crumbs[..], visit_of(site.within));
+                let (node, crumbs) = from(shared, owners, place);
+                links.push((node, owners + k, crumbs));
             }
         }
         let ranges: Vec<_> = shared.iter().map(|v| v.edges.clone()).collect();
         let edge_visit = innermost(&ranges, found.edges.len());
         for (e, within) in found.edges.iter().zip(edge_visit) {
             if e.from != e.to {
-                let (node, path) = from(e.from, found.edge_path(e), within);
-                out[node].push((e.to, path));
+                let (node, crumbs) = from(shared, owners, (e.from, found.edge_path(e), within));
+                links.push((node, e.to, crumbs));
             }
         }
-        let ranges: Vec<_> = shared.iter().map(|v| v.changes.clone()).collect();
+        // The nodes that lead to a wanted one.
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+        for &(x, y, _) in &links {
+            if x != y {
+                into[y].push(x);
+            }
+        }
+        let mut stack: Vec<usize> = (0..nodes).filter(|&i| wanted[i]).collect();
+        while let Some(x) = stack.pop() {
+            for &x in &into[x] {
+                if !wanted[x] {
+                    wanted[x] = true;
+                    stack.push(x);
+                }
+            }
+        }
+        let relevant: &[bool] = wanted;
+        let mut names = Interner::default();
+        let mut out: Vec<Vec<(usize, Vec<u32>)>> = vec![Vec::new(); nodes];
+        for (x, y, crumbs) in links {
+            if x != y
+                && relevant[x]
+                && relevant[y]
+                && (y >= owners || found.owners[y].role.is_some())
+            {
+                let steps = crumbs
+                    .iter()
+                    .filter_map(|c| step(c, skip_media_types))
+                    .map(|s| names.id(s))
+                    .collect();
+                out[x].push((y, steps));
+            }
+        }
+        let mut roots: Vec<Option<u32>> = vec![None; nodes];
+        for (i, o) in found.owners.iter().enumerate() {
+            if o.role.is_none() && !out[i].is_empty() {
+                roots[i] = Some(names.id(("", Arc::from(anchor(o)))));
+            }
+        }
+        let (steps, rank) = names.ranked();
+        for edges in &mut out {
+            for (_, path) in edges {
+                for s in path.iter_mut() {
+                    *s = rank[*s as usize];
+                }
+            }
+        }
+        for r in roots.iter_mut().flatten() {
+            *r = rank[*r as usize];
+        }
         Graph {
             owners,
             out,
-            change_visit: innermost(&ranges, found.changes.len()),
+            roots,
+            steps,
+            change_visit,
         }
     }
 
-    /// The first path from an element that is not a shared component to each node that
-    /// `wanted` asks for, or to a node on the way (see the module's doc); `None` where none
-    /// leads.
-    fn first_paths(&self, found: &Findings<'_>, mut wanted: Vec<bool>) -> Vec<Option<Vec<Step>>> {
+    /// A path's steps.
+    fn path(&self, ranks: &[u32]) -> Vec<Step> {
+        ranks
+            .iter()
+            .filter_map(|&r| self.steps.get(r as usize).cloned())
+            .collect()
+    }
+
+    /// The first path from an element that is not a shared component to each node of the
+    /// graph (see the module's doc); `None` where none leads.
+    fn first_paths(&self) -> Vec<Option<Vec<u32>>> {
         let n = self.out.len();
-        let mut best: Vec<Option<Vec<Step>>> = vec![None; n];
-        // The nodes that lead to a wanted one (the only ones the search needs).
-        let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (x, edges) in self.out.iter().enumerate() {
-            for (y, _) in edges {
-                if *y != x {
-                    into[*y].push(x);
-                }
-            }
-        }
-        let mut stack: Vec<usize> = (0..n).filter(|&i| wanted[i]).collect();
-        while let Some(x) = stack.pop() {
-            for &from in &into[x] {
-                if !wanted[from] {
-                    wanted[from] = true;
-                    stack.push(from);
-                }
-            }
-        }
-        let relevant = wanted;
+        let mut best: Vec<Option<Vec<u32>>> = vec![None; n];
         let mut queue: BinaryHeap<Reverse<Queued>> = BinaryHeap::new();
-        for (i, o) in found.owners.iter().enumerate() {
-            if relevant[i] && o.role.is_none() {
-                let path = vec![("", Arc::from(anchor(o)))];
-                best[i] = Some(path.clone());
-                queue.push(Reverse(Queued(path, i)));
+        for (i, root) in self.roots.iter().enumerate() {
+            if let Some(r) = root {
+                best[i] = Some(vec![*r]);
+                queue.push(Reverse(Queued(vec![*r], i)));
             }
         }
         while let Some(Reverse(Queued(path, x))) = queue.pop() {
@@ -266,16 +347,21 @@ impl Graph {
             }
             for (y, steps) in &self.out[x] {
                 let y = *y;
-                if !relevant[y] || (y < self.owners && found.owners[y].role.is_none()) {
+                if self.roots[y].is_some() {
                     continue;
                 }
-                let mut next = path.clone();
-                next.extend(steps.iter().cloned());
+                // Compared before anything is copied: most uses are not better.
                 let better = match &best[y] {
-                    Some(b) => shortlex(&next, b) == Ordering::Less,
                     None => true,
+                    Some(b) => {
+                        let len = path.len() + steps.len();
+                        len < b.len() || (len == b.len() && path.iter().chain(steps).lt(b.iter()))
+                    }
                 };
                 if better {
+                    let mut next = Vec::with_capacity(path.len() + steps.len());
+                    next.extend_from_slice(&path);
+                    next.extend_from_slice(steps);
                     best[y] = Some(next.clone());
                     queue.push(Reverse(Queued(next, y)));
                 }
@@ -425,12 +511,8 @@ pub(crate) fn assign(found: &mut Findings<'_>, versions: (SpecVersion, SpecVersi
             }
         }
     }
-    let graph = Graph::new(found, skip_media_types);
-    wanted.resize(graph.out.len(), false);
-    for k in graph.change_visit.iter().flatten() {
-        wanted[graph.owners + k] = true;
-    }
-    let uses = graph.first_paths(found, wanted);
+    let graph = Graph::new(found, skip_media_types, &mut wanted);
+    let uses = graph.first_paths();
     let mut descriptions = Vec::with_capacity(found.changes.len());
     for (c, visit) in found.changes.iter().zip(&graph.change_visit) {
         let o = &found.owners[c.owner];
@@ -440,7 +522,7 @@ pub(crate) fn assign(found: &mut Findings<'_>, versions: (SpecVersion, SpecVersi
         {
             let depth = found.shared[k].first.crumbs.len();
             let crumbs = c.crumbs.get(depth..).unwrap_or(&[]);
-            descriptions.push(describe(c, start, crumbs, skip_media_types));
+            descriptions.push(describe(c, &graph.path(start), crumbs, skip_media_types));
             continue;
         }
         let start: Vec<Step> = if o.role.is_none() {
@@ -455,7 +537,7 @@ pub(crate) fn assign(found: &mut Findings<'_>, versions: (SpecVersion, SpecVersi
                 .iter()
                 .filter_map(|&i| uses[i].as_ref())
                 .min_by(|a, b| shortlex(a, b))
-                .cloned()
+                .map(|ranks| graph.path(ranks))
                 .unwrap_or_else(|| vec![("schema", Arc::from(o.name.as_str()))])
         };
         descriptions.push(describe(c, &start, &c.crumbs, skip_media_types));
