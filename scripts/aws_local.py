@@ -262,12 +262,13 @@ def cmd_resources(args) -> int:
             f.write(f'{k}="{v}"\n')
     with open(args.resources_file, "w", encoding="utf-8") as f:
         json.dump(physical, f, indent=2)
-    # One line per function for the launcher: binary, memory (MB) and timeout (s) as the template sets them.
+    # One line per function for the launcher: binary, memory (MB) and timeout (s) as the template sets them (a
+    # parameter's default when they name one).
     fn_globals = (template.get("Globals") or {}).get("Function") or {}
     with open(args.functions_file, "w", encoding="utf-8") as f:
         for props in functions(template).values():
-            memory = props.get("MemorySize", fn_globals.get("MemorySize", 128))
-            timeout = props.get("Timeout", fn_globals.get("Timeout", 3))
+            memory = resolver.value(props.get("MemorySize", fn_globals.get("MemorySize", 128)))
+            timeout = resolver.value(props.get("Timeout", fn_globals.get("Timeout", 3)))
             f.write(f"{props['Binary']} {memory} {timeout}\n")
     return 0
 

@@ -41,3 +41,5 @@ if [ -n "$missing" ] && command -v apt-get >/dev/null; then
     echo "warning: could not install$missing; the request-sample check fails under CI=true" >&2
 fi
 touch "$stamp"
+# Build scripts of crates with tool-bound tests watch this file (shared/testkit/src/build.rs): they probe again.
+touch "$TOOLS/.probe-stamp"

@@ -72,7 +72,13 @@ pub fn specpress_binary() -> PathBuf {
         } else {
             repo_root().join(target)
         };
-        let bin = target.join("debug").join("specpress");
+        // With an explicit target triple (scripts/test.sh builds for the host's, as cargo lambda does), cargo puts
+        // the binaries under `<target>/<triple>/debug`.
+        let profile_dir = match std::env::var("CARGO_BUILD_TARGET") {
+            Ok(triple) if !triple.is_empty() => target.join(triple).join("debug"),
+            _ => target.join("debug"),
+        };
+        let bin = profile_dir.join("specpress");
         assert!(
             bin.exists(),
             "specpress binary missing at {}",

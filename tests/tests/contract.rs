@@ -185,14 +185,16 @@ fn walk(api: &Api, route: &ListRoute) {
     }
 }
 
-/// Counts the handlers that take a `ListRequest` (a paginated list) in the functions' sources.
+/// Counts the handlers that take a `ListRequest` (a paginated list) in the sources of the functions and of the
+/// libraries under shared/ their routes live in.
 fn paginated_handlers_in_sources() -> usize {
     let mut count = 0;
-    let functions = repo_root().join("functions");
-    for entry in std::fs::read_dir(&functions)
-        .expect("functions dir")
-        .flatten()
-    {
+    let crates = ["functions", "shared"].into_iter().flat_map(|dir| {
+        std::fs::read_dir(repo_root().join(dir))
+            .expect("crates dir")
+            .flatten()
+    });
+    for entry in crates {
         let src = entry.path().join("src");
         let Ok(files) = std::fs::read_dir(&src) else {
             continue;

@@ -48,7 +48,7 @@ async fn start() -> Server {
     let app = specpress_api::with_common_layers(
         branches::router(state.clone())
             .merge(hubs::router(state.clone()))
-            .merge(docs::router(state.clone()))
+            .merge(specpress_site::router(state.clone()))
             .merge(deploy::router(state)),
     );
     tokio::spawn(async move {

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 use diffs::DiffsConfig;
 use serde_json::json;
 use specpress_api::{ApiConfig, AppState};
+use specpress_apispec::Limits;
 use specpress_domain::model::Bundle;
 use specpress_local::embedded::{Embedded, Storage};
-use specpress_apispec::Limits;
 
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("SPECPRESS_CORPUS")

@@ -6,10 +6,10 @@ use async_trait::async_trait;
 use futures_channel::oneshot;
 use specpress_api::cpu::CpuGate;
 use specpress_api::engine::references;
+use specpress_apispec::{Document, Limits, parallel};
 use specpress_domain::model::Bundle;
 use specpress_domain::ports::{Comparison, DiffEngine, Rendered};
 use specpress_domain::{DomainError, Result};
-use specpress_apispec::{Document, Limits, parallel};
 
 /// The spec and diff engines with their input budgets.
 #[derive(Debug, Clone)]

@@ -2,5 +2,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_api::lambda::run(|w| Ok(docs::router(w.state))).await
+    specpress_api::lambda::run(|w| Ok(specpress_site::router(w.state))).await
 }

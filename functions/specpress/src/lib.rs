@@ -12,18 +12,25 @@ pub mod self_doc;
 pub mod serve;
 pub mod webhooks_local;
 
+use std::sync::Arc;
+
 use axum::Router;
 use specpress_api::{AppState, with_common_layers};
+use specpress_reader::Library;
 
 /// Every HTTP route of every function, as one app: this is what `specpress serve` runs. A new function adds its
-/// `router(state.clone())` to the merge list.
+/// `router(state.clone())` to the merge list. The public site, the documentation's MCP servers and "Try it" share
+/// one reader layer (its caches), as they did when one function served them all.
 pub fn app(state: AppState) -> Router {
+    let library = Arc::new(Library::from_config(state.store.clone(), &state.settings));
     let routers = [
         deploy::router(state.clone()),
         diffs::router(state.clone()),
         branches::router(state.clone()),
         hubs::router(state.clone()),
-        docs::router(state.clone()),
+        specpress_site::router_with(state.clone(), library.clone()),
+        specpress_docs_mcp::router_with(state.clone(), library.clone()),
+        specpress_try_it::router_with(state.clone(), library),
     ];
     let merged = routers.into_iter().fold(Router::new(), Router::merge);
     with_common_layers(merged.fallback(specpress_api::error::not_found_route))
@@ -41,7 +48,7 @@ pub fn app_with_webhooks(
     let app = app(state.clone()).merge(with_common_layers(mcp));
     // The workflow MCP endpoints and pages (`/mcp/{slug}`) open the same secrets. Their client (the hardened one)
     // cannot be built only when TLS cannot be set up: then they are left out, loudly.
-    let app = match workflow_mcp::router(state.clone(), webhooks.sealer.clone()) {
+    let app = match specpress_workflow_mcp::router(state.clone(), webhooks.sealer.clone()) {
         Ok(router) => app.merge(with_common_layers(router)),
         Err(e) => {
             tracing::error!(error = %e, "the workflow MCP servers are unavailable");

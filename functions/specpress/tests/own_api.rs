@@ -497,14 +497,19 @@ async fn every_route_of_every_function_reaches_that_function_through_the_sam_tem
         ("DiffsFunction", diffs::router(h.state.clone())),
         ("BranchesFunction", branches::router(h.state.clone())),
         ("HubsFunction", hubs::router(h.state.clone())),
-        ("DocsFunction", docs::router(h.state.clone())),
+        ("DocsFunction", specpress_site::router(h.state.clone())),
+        (
+            "DocsMcpFunction",
+            specpress_docs_mcp::router(h.state.clone()),
+        ),
+        ("TryItFunction", specpress_try_it::router(h.state.clone())),
         (
             "McpServersFunction",
             mcp_servers::router(h.state.clone(), hooks.sealer.clone()),
         ),
         (
             "WorkflowMcpFunction",
-            workflow_mcp::router(h.state.clone(), hooks.sealer.clone()).expect("client"),
+            specpress_workflow_mcp::router(h.state.clone(), hooks.sealer.clone()).expect("client"),
         ),
         ("WebhooksFunction", webhooks::router(h.state.clone(), hooks)),
     ];

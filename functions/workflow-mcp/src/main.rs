@@ -5,7 +5,7 @@ async fn main() -> Result<(), lambda_http::Error> {
     specpress_api::lambda::run(|w| {
         let key = w.config.webhooks.secret_key()?;
         let sealer = specpress_domain::webhooks::SecretSealer::new(&key);
-        let router = workflow_mcp::router(w.state, sealer)?;
+        let router = specpress_workflow_mcp::router(w.state, sealer)?;
         Ok(router.fallback(specpress_api::error::not_found_route))
     })
     .await

@@ -9,7 +9,8 @@
 //! - [`with_common_layers`]: request ids, tracing, panic catching, the security headers of every answer
 //!   ([`security`]); every function wraps its router with it.
 //! - [`limit::RateLimiter`]: per-client rate limits (the diff routes; failed credential checks of the public site).
-//! - [`session`]: the public site's session cookies.
+//! - [`session`]: the public site's session cookies; [`readers`]: who is reading the public routes (the site, the
+//!   documentation's MCP servers, "Try it").
 //! - [`compression::response_compression`]: answers compressed as the client accepts (gzip, br).
 //! - [`lambda_response`]: answers shaped for AWS Lambda (repeated headers joined, the 6 MB payload limit), which
 //!   only the HTTP Lambda helper applies.
@@ -25,6 +26,7 @@ pub mod lambda;
 pub mod lambda_response;
 pub mod limit;
 pub mod pagination;
+pub mod readers;
 pub mod security;
 pub mod session;
 pub mod urls;

@@ -26,8 +26,8 @@ fn too_large(what: &str, len: usize, limit: usize) -> Diagnostic {
 }
 
 /// One file's text, parsed.
-struct Parsed {
-    tree: Tree,
+pub(crate) struct Parsed {
+    pub(crate) tree: Tree,
     format: SourceFormat,
     /// Values in it (against [`Limits::max_nodes`]).
     nodes: usize,
@@ -36,7 +36,11 @@ struct Parsed {
 }
 
 /// Parses one file's text (JSON or YAML, detected), within the budgets.
-fn load_text(text: &str, limits: &Limits, nodes_before: usize) -> Result<Parsed, Diagnostic> {
+pub(crate) fn load_text(
+    text: &str,
+    limits: &Limits,
+    nodes_before: usize,
+) -> Result<Parsed, Diagnostic> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.trim_start().chars().next();
     let max_depth = limits.max_depth.min(MAX_DEPTH_CEILING);

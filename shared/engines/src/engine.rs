@@ -3,10 +3,10 @@
 //! the process's [`CpuGate`] (one job per core at a time, in arrival order).
 
 use async_trait::async_trait;
+use specpress_apispec::{Invalid, Limits};
 use specpress_domain::model::{Analysis, Bundle};
 use specpress_domain::ports::{DiffSummary, SpecEngine};
 use specpress_domain::{DomainError, Result};
-use specpress_apispec::{Invalid, Limits};
 
 use crate::cpu::CpuGate;
 
@@ -92,8 +92,8 @@ fn invalid(e: Invalid) -> DomainError {
 }
 
 fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
-    let doc =
-        specpress_apispec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
+    let doc = specpress_apispec::check(&bundle.definition, &references(bundle), limits)
+        .map_err(invalid)?;
     Ok(Analysis {
         specification: doc.specification().to_owned(),
         title: doc.title().to_owned(),

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{BRANCHES, Fixture, LINKS, corpus_dir, load, parse};
-use specpress_render::{Lookup, PageKind, SearchIndex, Site};
 use specpress_apispec::{Document, V};
+use specpress_render::{Lookup, PageKind, SearchIndex, Site};
 
 /// The HTML of the page at `path`.
 fn page(doc: &Document, site: &Site, path: &str) -> String {

@@ -8,8 +8,8 @@ mod common;
 use std::io::Write;
 
 use common::{BRANCHES, Fixture, LINKS, corpus_dir, corpus_files, load};
-use specpress_render::{Lookup, PageKind, Site, escape};
 use specpress_apispec::{Document, Location, OperationKind, V};
+use specpress_render::{Lookup, PageKind, Site, escape};
 
 /// The gzipped size budget of one page.
 const MAX_GZIPPED: usize = 100 * 1024;

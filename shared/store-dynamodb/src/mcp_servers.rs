@@ -1,6 +1,7 @@
 //! MCP servers over the single table (docs/storage.md, "Items" and patterns 41-47):
 //!
-//! - `ORG#<org>` / `MCP#<id>`: the server (its token as a SHA-256 hex only, the current version and its digest);
+//! - `ORG#<org>` / `MCP#<id>`: the server (its token as a SHA-256 hex only, its `visibility`, absent on items
+//!   written before it existed: public, the current version and its digest);
 //!   `ORG#<org>` / `MCPSLUG#<slug>`: the organization's slug marker; `PUBLIC#MCP#<slug>` / `SLUG`: the
 //!   installation-wide claim (the public page and the runtime name a server by slug alone); `MCP#<id>` / `META`: the
 //!   id pointer (`org_id`). All four are written and deleted in one transaction.
@@ -24,7 +25,7 @@ use time::OffsetDateTime;
 
 use crate::DynamoStore;
 use crate::attr::*;
-use crate::items::{PUBLIC_SLUG_SK, keyed, org_pk};
+use crate::items::{PUBLIC_SLUG_SK, keyed, org_pk, visibility_from};
 use crate::schema::GSI1;
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
@@ -64,6 +65,7 @@ fn server_item(sv: &McpServer) -> Item {
     if let Some(d) = &sv.description {
         i.insert("description".into(), s(d.clone()));
     }
+    i.insert("visibility".into(), s(sv.visibility.as_str()));
     i.insert("token_hash".into(), s(sv.token_hash.as_str()));
     if let Some(v) = sv.current_version_id {
         i.insert("current_version_id".into(), s(v.to_string()));
@@ -83,6 +85,7 @@ fn server_from(i: &Item) -> Result<McpServer> {
         slug: Slug::parse(get_s(i, "slug")?).map_err(|_| bad("slug"))?,
         name: get_s(i, "name")?.to_owned(),
         description: opt_s(i, "description").map(str::to_owned),
+        visibility: visibility_from(i)?,
         token_hash: TokenHash::from_stored(get_s(i, "token_hash")?.to_owned()),
         current_version_id: opt_uuid(i, "current_version_id")?.map(McpVersionId),
         current_digest: opt_s(i, "current_digest").map(str::to_owned),
@@ -327,12 +330,17 @@ impl McpServerStore for DynamoStore {
             .condition_expression(EXISTS)
             .expression_attribute_names("#name", "name")
             .expression_attribute_values(":name", s(sv.name.clone()))
+            .expression_attribute_values(":vis", s(sv.visibility.as_str()))
             .expression_attribute_values(":u", ts(sv.updated_at));
         u = match &sv.description {
             Some(d) => u
-                .update_expression("SET #name = :name, description = :d, updated_at = :u")
+                .update_expression(
+                    "SET #name = :name, description = :d, visibility = :vis, updated_at = :u",
+                )
                 .expression_attribute_values(":d", s(d.clone())),
-            None => u.update_expression("SET #name = :name, updated_at = :u REMOVE description"),
+            None => u.update_expression(
+                "SET #name = :name, visibility = :vis, updated_at = :u REMOVE description",
+            ),
         };
         match conditional("UpdateItem", u.send().await)? {
             Some(_) => Ok(()),

@@ -840,3 +840,97 @@ fn a_security_scheme_a_run_cannot_apply_is_refused_only_when_required() {
     // Only createPet requires it.
     assert_eq!(p.len(), 1, "{p:#?}");
 }
+
+/// The petstore source with its server replaced by `url`.
+fn petstore_served_at(url: &str) -> Vec<Reference> {
+    vec![Reference {
+        location: "./petstore.yaml".into(),
+        content: PETSTORE.replace("https://api.example.com/v1", url),
+        name: Some("petstore".into()),
+    }]
+}
+
+#[test]
+fn a_server_url_a_run_would_refuse_is_a_located_problem_at_deploy() {
+    // GIVEN servers that the run's URL parser refuses: user information, a port out of range, an address that is
+    // never public
+    for (url, words) in [
+        ("https://user@api.example.com/v1", "user name or password"),
+        ("https://api.example.com:99999/v1", "invalid URL"),
+        ("http://169.254.169.254/v1", "link-local"),
+    ] {
+        // WHEN the document is loaded
+        let p = refused(ADOPT, &petstore_served_at(url));
+        // THEN the step calling it names the server and why
+        assert!(
+            p.iter()
+                .any(|x| x.pointer.starts_with("/workflows/0/steps/")
+                    && x.message.contains(url)
+                    && x.message.contains(words)),
+            "{url}: {p:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_server_origin_is_what_a_run_sends_to_whatever_its_spelling() {
+    // GIVEN spellings the URL standard reads one way: leading zeros in the port, a percent-encoded host
+    for (url, origin) in [
+        (
+            "http://api.example.com:0018081/v1",
+            "http://api.example.com:18081",
+        ),
+        ("https://ex%61mple.com/v1", "https://example.com"),
+        ("HTTPS://API.EXAMPLE.COM:443/v1", "https://api.example.com"),
+    ] {
+        // WHEN loaded
+        let set = load(ADOPT, &petstore_served_at(url)).unwrap_or_else(|p| panic!("{url}: {p:#?}"));
+        // THEN the allowed origin is the one the hardened client will compare a run's request with
+        assert_eq!(set.allowed_origins, vec![origin.to_string()], "{url}");
+        let wanted = specpress_fetch::Origin::parse(&format!("{url}/pets"))
+            .expect("a run may send there")
+            .into_string();
+        assert_eq!(wanted, origin);
+    }
+}
+
+#[test]
+fn a_workflow_id_that_cannot_name_an_mcp_tool_is_refused() {
+    // GIVEN workflow ids outside the MCP rule for tool names (1 to 128 of A-Z a-z 0-9 _ - .)
+    let long = "w".repeat(129);
+    for bad in [
+        "adopt pet",
+        "adopt/pet",
+        "adopt\u{1b}[31m",
+        "adopté",
+        long.as_str(),
+    ] {
+        let doc = ADOPT.replace(
+            "workflowId: createAndFetch",
+            &format!("workflowId: {}", serde_json::to_string(bad).expect("json")),
+        );
+        // WHEN loaded, THEN the id is refused where it is written
+        let p = refused(&doc, &petstore());
+        assert_problem(
+            &p,
+            None,
+            "/workflows/0/workflowId",
+            "cannot name an MCP tool",
+        );
+    }
+    // AND the longest name the rule allows, with every character it allows, is a name
+    let ok = format!("a.b-c_D9{}", "x".repeat(120));
+    let doc = ADOPT.replace("workflowId: createAndFetch", &format!("workflowId: {ok}"));
+    assert!(load(&doc, &petstore()).is_ok());
+}
+
+#[test]
+fn a_flow_id_that_cannot_name_an_mcp_tool_is_refused() {
+    let doc = FLOWER.replacen("- id: ", "- id: 'two words' # ", 1);
+    let p = refused(&doc, &[]);
+    assert!(
+        p.iter()
+            .any(|x| x.message.contains("cannot name an MCP tool")),
+        "{p:#?}"
+    );
+}
