@@ -30,6 +30,7 @@ mod yaml;
 
 pub use diagnostic::{Diagnostic, Invalid, RefError};
 pub use document::Document;
+pub use locate::Position;
 pub use model::*;
 pub use tree::{Arr, Kind, Num, Obj, Tree, V};
 pub use validate::warm_up;
@@ -177,8 +178,8 @@ pub fn read_value(text: &str, limits: &Limits) -> Result<serde_json::Value, Diag
             ),
         ));
     }
-    let (tree, _, _) = read::load_text(text, limits, 0)?;
-    Ok(tree.root().to_value())
+    let parsed = read::load_text(text, limits, 0)?;
+    Ok(parsed.tree.root().to_value())
 }
 
 /// Parse + validate (official JSON Schema + semantic rules). `Ok` only for a valid document.

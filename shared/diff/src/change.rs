@@ -216,6 +216,17 @@ impl Owner<'_> {
     }
 }
 
+/// Where a change sits in the text of a document: its file and the line and column (from 1;
+/// the column in characters) of the element (of an object member, its key).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Place {
+    /// The referenced file, by its name in the document's references (as `$ref`s name it);
+    /// `None` for the main definition.
+    pub file: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
 /// One classified change.
 #[derive(Clone, Debug)]
 pub struct Change {
@@ -232,6 +243,12 @@ pub struct Change {
     pub(crate) current_at: Option<Location>,
     /// What a client must do (Markdown), for a breaking change (see `crate::migration`).
     pub(crate) migration: Option<String>,
+    /// The stable id (see [`crate::ids`]).
+    pub(crate) id: String,
+    /// Where [`Change::current_at`] is written in the current document's text, and
+    /// [`Change::previous_at`] in the previous one's (see [`crate::places`]).
+    pub(crate) place: Option<Place>,
+    pub(crate) previous_place: Option<Place>,
 }
 
 impl Change {
@@ -270,5 +287,18 @@ impl Change {
     /// The migration note (Markdown) of a breaking change: what a client must do.
     pub fn migration(&self) -> Option<&str> {
         self.migration.as_deref()
+    }
+    /// The stable id: the same for the same change whatever the key order, the syntax, `$ref`s
+    /// or schemas written in place, and the files (see `docs/diff-rules.md`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    /// The file, line and column of [`Change::current_location`] in the current document.
+    pub fn place(&self) -> Option<&Place> {
+        self.place.as_ref()
+    }
+    /// The file, line and column of [`Change::previous_location`] in the previous document.
+    pub fn previous_place(&self) -> Option<&Place> {
+        self.previous_place.as_ref()
     }
 }

@@ -83,6 +83,29 @@ impl<'a> Version<'a> {
     }
 }
 
+/// A place that reached a schema pair: its owner, its crumbs, and the shared visit it lies in
+/// (the innermost pair being compared then, by its key in [`Findings::shared_index`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Site {
+    pub owner: usize,
+    pub crumbs: Vec<Crumb>,
+    pub within: Option<(usize, Role)>,
+}
+
+/// An inline schema pair (not a shared component) that its first comparison found something
+/// in: where that comparison was, what it found (the changes and edges recorded during it), and
+/// the other places that reached the pair in the same role and were given nothing, the pair
+/// being compared once (the pair memo). Which place comes first follows the walk, so the
+/// documents' key order; change ids start at the first of them in a fixed order instead (see
+/// [`crate::ids`]).
+#[derive(Clone, Debug)]
+pub(crate) struct SharedVisit {
+    pub first: Site,
+    pub changes: std::ops::Range<usize>,
+    pub edges: std::ops::Range<usize>,
+    pub others: Vec<Site>,
+}
+
 /// What the walk found: the roots of the tree (operations, shared components, servers, …),
 /// the changes, and the uses of shared components. [`crate::tree`] arranges them.
 #[derive(Default)]
@@ -94,6 +117,22 @@ pub(crate) struct Findings<'a> {
     pub edge_crumbs: Vec<Crumb>,
     /// Changes emitted so far, ignored ones included.
     pub emitted: usize,
+    /// The inline schema pairs compared once for several places (see [`SharedVisit`]).
+    pub shared: Vec<SharedVisit>,
+    /// [`Findings::shared`] by pair (its index in the pair memo, and its role).
+    pub shared_index: FxMap<(usize, Role), usize>,
+    /// The pairs being compared, innermost last.
+    pub visiting: Vec<(usize, Role)>,
+    /// Places recorded in [`SharedVisit::others`] so far.
+    pub sites: usize,
+}
+
+/// Where a visit started: its pair, and how many changes and edges there were.
+pub(crate) struct VisitStart {
+    key: (usize, Role),
+    changes: usize,
+    edges: usize,
+    sites: usize,
 }
 
 impl<'a> Findings<'a> {
@@ -115,6 +154,61 @@ impl<'a> Findings<'a> {
     /// The crumbs of an edge.
     pub(crate) fn edge_path(&self, edge: &Edge) -> &[Crumb] {
         self.edge_crumbs.get(edge.crumbs.clone()).unwrap_or(&[])
+    }
+
+    /// A pair starts being compared.
+    #[inline]
+    pub(crate) fn visit_started(&mut self, key: (usize, Role)) -> VisitStart {
+        self.visiting.push(key);
+        VisitStart {
+            key,
+            changes: self.changes.len(),
+            edges: self.edges.len(),
+            sites: self.sites,
+        }
+    }
+
+    /// The pair of `start` was compared (by `owner` at `crumbs`): kept when it found something
+    /// (a change, an edge, or a place that reached an earlier shared pair: that place is then
+    /// as shared as this pair).
+    #[inline]
+    pub(crate) fn visit_ended(&mut self, start: VisitStart, owner: usize, crumbs: &[Crumb]) {
+        self.visiting.pop();
+        if self.changes.len() == start.changes
+            && self.edges.len() == start.edges
+            && self.sites == start.sites
+        {
+            return;
+        }
+        let first = Site {
+            owner,
+            crumbs: crumbs.to_vec(),
+            within: self.visiting.last().copied(),
+        };
+        self.shared_index.insert(start.key, self.shared.len());
+        self.shared.push(SharedVisit {
+            first,
+            changes: start.changes..self.changes.len(),
+            edges: start.edges..self.edges.len(),
+            others: Vec::new(),
+        });
+    }
+
+    /// A pair already compared in this role was reached again, by `owner` at `crumbs`.
+    #[inline]
+    pub(crate) fn reached_again(&mut self, key: (usize, Role), owner: usize, crumbs: &[Crumb]) {
+        let Some(&i) = self.shared_index.get(&key) else {
+            return;
+        };
+        let site = Site {
+            owner,
+            crumbs: crumbs.to_vec(),
+            within: self.visiting.last().copied(),
+        };
+        if let Some(s) = self.shared.get_mut(i) {
+            s.others.push(site);
+            self.sites += 1;
+        }
     }
 
     #[inline]
@@ -262,6 +356,10 @@ impl<'a> Context<'a> {
             previous_at: previous_at.cloned(),
             current_at: current_at.cloned(),
             migration: None,
+            // Given once the walk is over (`crate::ids`, `crate::places`).
+            id: String::new(),
+            place: None,
+            previous_place: None,
         });
     }
 

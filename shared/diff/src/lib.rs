@@ -25,17 +25,19 @@ mod beta;
 mod change;
 pub mod cli;
 mod context;
+mod ids;
 mod memo;
 mod migration;
 mod nav;
 mod options;
+mod places;
 mod render;
 mod rules;
 mod schema;
 mod structure;
 mod tree;
 
-pub use change::{Change, Status};
+pub use change::{Change, Place, Status};
 pub use migration::MAX_NOTE_BYTES;
 pub use options::{DiffOptions, OptionsError};
 pub use rules::{
@@ -96,6 +98,8 @@ pub struct DiffReport {
 pub fn diff(previous: &Document, current: &Document, options: &DiffOptions) -> DiffReport {
     let mut context = context::Context::new(previous, current, options);
     context.run();
+    ids::assign(&mut context.found, (previous.version(), current.version()));
+    places::assign(&mut context.found.changes, previous, current);
     let mut graph = tree::graph(&context.found);
     migration::attach(&mut context, &graph);
     let items = tree::build(&context.found, &mut graph);

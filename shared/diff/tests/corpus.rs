@@ -3,71 +3,13 @@
 //! rendering of the same document differ by nothing.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use specpress_diff::cli::load_document;
 use specpress_diff::{DiffOptions, DiffReport, Status, diff};
 
-/// The corpus folder, or `None` (after saying so loudly) when it is missing outside CI.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPECPRESS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    if dir.join("README.md").is_file() {
-        return Some(dir);
-    }
-    let msg = format!(
-        "corpus folder {} not found (set SPECPRESS_CORPUS to the folder holding the API corpus)",
-        dir.display()
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
-}
-
-/// The corpus pairs (previous, current).
-pub const PAIRS: &[(&str, &str)] = &[
-    (
-        "openapi-3.0/github-api-22.0.0.json",
-        "openapi-3.0/github-api-23.0.2.json",
-    ),
-    (
-        "openapi-3.0/stripe-2022-02-08.json",
-        "openapi-3.0/stripe-2022-04-12.json",
-    ),
-    (
-        "openapi-3.0/stripe-2023-09-11.yaml",
-        "openapi-3.0/stripe-2023-09-12.yaml",
-    ),
-    (
-        "openapi-3.1/openai-2026-08-12.json",
-        "openapi-3.1/openai-2026-08-21.json",
-    ),
-    (
-        "openapi-3.1/openai-2026-08-12.yaml",
-        "openapi-3.1/openai-2026-08-21.yaml",
-    ),
-    (
-        "swagger-2.0/kubernetes-1.35.json",
-        "swagger-2.0/kubernetes-1.36.json",
-    ),
-    (
-        "asyncapi/streetlights-kafka-2.3.0.yml",
-        "asyncapi/streetlights-kafka-2.5.0.yml",
-    ),
-    (
-        "asyncapi/streetlights-kafka-3.0.0.yml",
-        "asyncapi/streetlights-kafka-3.1.0.yml",
-    ),
-    (
-        "asyncapi/slack-rtm-3.0.0.yml",
-        "asyncapi/slack-rtm-3.1.0.yml",
-    ),
-];
+#[path = "support/corpus.rs"]
+mod corpus_files;
+use corpus_files::{PAIRS, corpus};
 
 fn run(dir: &std::path::Path, previous: &str, current: &str) -> DiffReport {
     let p = load_document(&dir.join(previous))

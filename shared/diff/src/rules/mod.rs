@@ -253,6 +253,11 @@ impl RuleId {
     pub fn id(self) -> &'static str {
         &self.rule().id
     }
+    /// For a schema rule, its check's suffix without the role (`type-changed`).
+    pub(crate) fn schema_check_suffix(self) -> Option<&'static str> {
+        let i = (self.0 as usize).checked_sub(STRUCTURE.len())?;
+        SCHEMA_CHECKS.get(i % SCHEMA_CHECKS.len()).map(|c| c.suffix)
+    }
 }
 
 /// Wraps a schema snippet into a complete example document for a role.
@@ -406,6 +411,23 @@ pub fn catalogue_markdown() -> String {
          element is, its old and new rule, what a client must do, and the requests or response examples before and \
          after, or for a removed operation its deprecation notice and the alternatives on its path or resource. \
          [migration-notes.md](migration-notes.md) says what a note contains.\n\n",
+    );
+    out.push_str(
+        "Every JSON `changes[]` entry carries an `id`, `location` and `previous_location`. The `id` (16 hex \
+         digits) is the same for the same change whatever the documents' key order, their syntax (JSON or YAML), \
+         whether a schema is a shared component used through `$ref` or written in place, and how the document \
+         is split into files, and the same on every re-diff: it hashes the rule id, the status, the semantic \
+         path of the element (an operation by method and path template, then a parameter by `in` and name, a \
+         media type, a response by status code, a property by name, ...; never a JSON pointer) and the plain \
+         values changed (enum values, types, limits). A change inside a shared component starts its path at the \
+         component's first use (the shortest path from an operation, then the first in order), so the same \
+         schema written in place there has the same id. `location` is `{file, line, column}` in the current \
+         document (`file` is `null` for the main definition, else a referenced file by the name its `$ref`s \
+         give it; line and column from 1, the column in characters, at the element's key or item); \
+         `previous_location` is the same in the previous document; each is `null` where the element is not \
+         in that document. `specpress diff A B --format github` prints them as GitHub Actions annotations: \
+         `::error` for each breaking change, `::warning` for each warning and deprecation, with the file as \
+         given on the command line.\n\n",
     );
     out.push_str(
         "Beta elements (`x-beta: true`, Bump.sh's convention) carry no compatibility promise. A change is beta when \
