@@ -48,10 +48,13 @@ cleanup() {
 trap cleanup EXIT
 
 # The per-client diff rate limit is lifted for the run (schemathesis sends far more than 120 diffs a minute from
-# one address); 429 stays documented and is tested in shared/api-diffs.
+# one address); 429 stays documented and is tested in shared/api-diffs. So is the failed-credential limit:
+# schemathesis checks that every operation answers a wrong credential with 401 or 403, hundreds of times from one
+# address, where the limit answers 429 after ten (documented; tested in tests/tests/http_api.rs and sessions.rs).
 SPECPRESS_ORG_TOKEN="$TOKEN" \
 SPECPRESS_ALLOW_LOOPBACK_URLS=true \
 SPECPRESS_DIFF_RATE_PER_MINUTE=0 \
+SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE=0 \
 SPECPRESS_WEBHOOK_RETRY_SCALE=0.001 \
 SPECPRESS_LOG=warn \
   "$BIN" serve --port "$PORT" --data-dir "$DATA" > "$REPORT_DIR/server.log" 2>&1 &

@@ -20,10 +20,25 @@ fn invalid(messages: Vec<String>) -> DomainError {
     }
 }
 
-/// Refuses, before any parsing, an empty definition, too many references, and any text over `max_document_bytes`.
+/// Refuses, before any parsing, an empty definition, an empty reference (its location or its text: the document
+/// says both have at least one character), too many references, and any text over `max_document_bytes`.
 pub fn check_sizes(bundle: &Bundle, max_document_bytes: usize) -> Result<()> {
     if bundle.definition.trim().is_empty() {
         return Err(invalid(vec!["The definition is empty.".into()]));
+    }
+    let empty: Vec<String> = bundle
+        .references
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.location.is_empty() || r.content.is_empty())
+        .map(|(i, _)| format!("references[{i}] needs a non-empty location and a non-empty content"))
+        .collect();
+    if !empty.is_empty() {
+        return Err(DomainError::Invalid {
+            message: "Invalid references".into(),
+            field: "references".into(),
+            messages: empty,
+        });
     }
     if bundle.references.len() > MAX_REFERENCES {
         return Err(invalid(vec![format!(
@@ -108,5 +123,46 @@ pub async fn validate(bundle: Bundle) -> Result<(Bundle, ValidatedWorkflow)> {
             "The definition is not a valid workflow document.".into(),
         ])),
         Err(messages) => Err(invalid(messages)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use specpress_domain::model::Reference;
+
+    use super::*;
+
+    fn bundle(references: Vec<(&str, &str)>) -> Bundle {
+        Bundle {
+            definition: "flower: \"0.1\"\n".to_owned(),
+            references: references
+                .into_iter()
+                .map(|(location, content)| Reference {
+                    location: location.to_owned(),
+                    content: content.to_owned(),
+                    name: None,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_reference_without_a_location_or_a_text_is_refused_by_its_index() {
+        for refs in [
+            vec![("a.yaml", "x: 1"), ("b.yaml", "")],
+            vec![("a.yaml", "x: 1"), ("", "x: 1")],
+        ] {
+            match check_sizes(&bundle(refs), 1024) {
+                Err(DomainError::Invalid {
+                    field, messages, ..
+                }) => {
+                    assert_eq!(field, "references");
+                    assert_eq!(messages.len(), 1, "{messages:?}");
+                    assert!(messages[0].starts_with("references[1]"), "{messages:?}");
+                }
+                other => panic!("expected a 422, got {other:?}"),
+            }
+        }
+        assert!(check_sizes(&bundle(vec![("a.yaml", "x: 1")]), 1024).is_ok());
     }
 }
