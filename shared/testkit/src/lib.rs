@@ -142,7 +142,11 @@ impl Tool {
                 .iter()
                 .find(|m| !at.join(m).is_dir())
                 .and_then(|m| absent(m))
-                .or_else(|| on_path("node").is_none().then(|| "node is not on PATH".to_string())),
+                .or_else(|| {
+                    on_path("node")
+                        .is_none()
+                        .then(|| "node is not on PATH".to_string())
+                }),
             Tool::Corpus if !at.is_dir() => absent("the API corpus"),
             Tool::Moto if at.as_os_str().is_empty() => {
                 Some("no moto server (SPECPRESS_TEST_MOTO_ENDPOINT is not set)".to_string())
@@ -202,8 +206,17 @@ pub fn python_with(modules: &str) -> PathBuf {
             Tool::Python.remedy(),
             String::from_utf8_lossy(&o.stderr).trim()
         ),
-        Err(e) => panic!("{} does not run: {e} ({})", python.display(), Tool::Python.remedy()),
+        Err(e) => panic!(
+            "{} does not run: {e} ({})",
+            python.display(),
+            Tool::Python.remedy()
+        ),
     }
+}
+
+/// The moto server's endpoint URL (see [`Tool::Moto`]).
+pub fn moto_endpoint() -> String {
+    tool(Tool::Moto).to_string_lossy().into_owned()
 }
 
 /// The API corpus folder (see [`Tool::Corpus`]).
