@@ -235,7 +235,7 @@ def environment(template: dict, resolver: Resolver) -> dict[str, str]:
 
 # Variables of the launcher itself, never passed on.
 LAUNCH_ONLY = {"SPECPRESS_BIN", "SPECPRESS_CORPUS", "SPECPRESS_TOOLS_PYTHON", "SPECPRESS_BUMP_CLI",
-               "SPECPRESS_NODE_MODULES", "SPECPRESS_BROWSER_REQUIRED", "SPECPRESS_TEST_MOTO_ENDPOINT"}
+               "SPECPRESS_NODE_MODULES", "SPECPRESS_CHROMIUM", "SPECPRESS_TEST_MOTO_ENDPOINT"}
 
 
 def cmd_resources(args) -> int:

@@ -24,7 +24,7 @@ npm install --silent --no-audit --no-fund --prefix "$TOOLS/npm" bump-cli@2.11.0 
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo -n"; fi
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null ||
-    echo "warning: could not install Debian's chromium; the browser tests will fail (SPECPRESS_BROWSER_REQUIRED=1)" >&2
+    echo "warning: could not install Debian's chromium; the browser tests will fail under CI=true and be ignored elsewhere" >&2
 fi
 # The request-sample syntax check (bash, node and python3 are already here).
 missing=""

@@ -13,10 +13,9 @@ use serde_json::{Value, json};
 use specpress_e2e::aws_local::AwsLocal;
 use specpress_e2e::{CliRun, bump, bump_cli, repo_root, temp_dir, webhook_receiver};
 
+/// The tools' Python (`specpress_testkit`: the tests that use it are ignored outside CI without it).
 fn python() -> PathBuf {
-    std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"))
+    specpress_testkit::tool(specpress_testkit::Tool::Python)
 }
 
 /// `scripts/aws_local.py routes` against a template and a Cargo.toml: (exit code, report).
@@ -40,6 +39,10 @@ fn check_routes(template: &Path, cargo_toml: &Path) -> (i32, String) {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn cargo_lambda_watch_routes_every_request_to_the_function_api_gateway_would() {
     let root = repo_root();
     let (code, report) = check_routes(&root.join("template.yaml"), &root.join("Cargo.toml"));
@@ -205,9 +208,13 @@ fn dead_lettered(endpoint: &str, queue_url: &str) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_through_sqs() {
-    let Some(cli) = bump_cli() else { return };
-    let Some(rx) = webhook_receiver() else { return };
+    let cli = bump_cli();
+    let rx = webhook_receiver();
     // Retries 1000x sooner than on AWS (5 s -> 5 ms ...), so a failing receiver is exhausted within seconds.
     let mut aws = AwsLocal::start(&[("SPECPRESS_WEBHOOK_RETRY_SCALE", "0.0002")]);
     let base = aws.base.clone();
@@ -458,8 +465,12 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_corpus),
+    ignore = "needs bump-cli (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn on_lambda_large_answers_are_compressed_or_refused_in_words_and_repeated_headers_survive() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let corpus = specpress_e2e::corpus();
     let aws = AwsLocal::start(&[]);
     let base = aws.base.clone();

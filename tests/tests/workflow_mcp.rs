@@ -213,9 +213,9 @@ fn shelter() -> (String, Api, Api) {
     (url, api, other)
 }
 
-fn python() -> Option<PathBuf> {
-    let p = PathBuf::from(std::env::var_os("SPECPRESS_TOOLS_PYTHON")?);
-    p.exists().then_some(p)
+/// The tools' Python (`specpress_testkit`: the tests that use it are ignored outside CI without it).
+fn python() -> PathBuf {
+    specpress_testkit::tool(specpress_testkit::Tool::Python)
 }
 
 /// Runs a Python helper of tests/ with a JSON plan on stdin; its JSON answer.
@@ -320,14 +320,14 @@ struct World {
 }
 
 impl World {
-    fn start() -> Option<World> {
+    fn start() -> World {
         World::start_with(None)
     }
 
     /// A world whose server writes its log, at debug level, to `log`.
-    fn start_with(log: Option<&Path>) -> Option<World> {
-        let python = python()?;
-        let cli = bump_cli()?;
+    fn start_with(log: Option<&Path>) -> World {
+        let python = python();
+        let cli = bump_cli();
         let (api_url, api, other) = shelter();
         let dir = temp_dir();
         let env = [
@@ -357,7 +357,7 @@ impl World {
             )
             .expect("written");
         }
-        Some(World {
+        World {
             base_url,
             _running: running,
             _dir: dir,
@@ -367,7 +367,7 @@ impl World {
             api,
             other,
             http: reqwest::blocking::Client::new(),
-        })
+        }
     }
 
     fn url(&self, p: &str) -> String {
@@ -426,8 +426,12 @@ fn call(s: &Value, i: usize) -> &Value {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn an_official_client_runs_a_deployed_workflow_against_the_api_with_the_servers_secrets() {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.shelter_server("shelter");
     let s = session(
         &w.python,
@@ -552,8 +556,12 @@ fn an_official_client_runs_a_deployed_workflow_against_the_api_with_the_servers_
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn hostile_workflows_are_refused_or_bounded_and_never_leak_a_secret() {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.shelter_server("shelter");
     let s = session(
         &w.python,
@@ -630,9 +638,13 @@ fn hostile_workflows_are_refused_or_bounded_and_never_leak_a_secret() {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn only_the_organization_token_or_the_servers_own_opens_it_and_strangers_cannot_tell_servers_apart()
 {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.shelter_server("shelter");
     let url = w.url("/mcp/shelter");
     let anonymous = session(&w.python, &url, None, json!([]));
@@ -688,8 +700,12 @@ fn only_the_organization_token_or_the_servers_own_opens_it_and_strangers_cannot_
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn every_mcp_server_has_a_public_page_of_its_tools_inputs_outputs_and_client_configuration() {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.shelter_server("shelter");
     let r = w.http.get(w.url("/mcp/shelter")).send().expect("page");
     assert_eq!(r.status().as_u16(), 200);
@@ -965,8 +981,12 @@ impl World {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn an_api_echoing_its_credentials_in_any_spelling_or_cut_never_gets_them_into_a_result() {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.vault_server("vault");
     // GIVEN an API answering a numeric key as a JSON number, an error page writing every credential back escaped,
     // and an echo of its URL cut where the caller says, at every length around the key
@@ -1017,13 +1037,15 @@ fn an_api_echoing_its_credentials_in_any_spelling_or_cut_never_gets_them_into_a_
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn no_log_line_of_a_run_holds_a_credential_or_a_piece_of_one() {
     // GIVEN a server logging at debug level, and the vault API that echoes its credentials
     let logs = temp_dir();
     let log = logs.path().join("server.log");
-    let Some(w) = World::start_with(Some(&log)) else {
-        return;
-    };
+    let w = World::start_with(Some(&log));
     w.vault_server("vault");
     // WHEN runs fail with its error page, read what it echoes, and follow its redirect
     let mut calls = vec![
@@ -1055,8 +1077,12 @@ fn no_log_line_of_a_run_holds_a_credential_or_a_piece_of_one() {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn a_redirect_to_another_origin_of_the_document_carries_none_of_the_servers_credentials() {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     let (_, landing) = w.vault_server("vault");
     // GIVEN a step whose API redirects (307) to another origin the document declares, repeating the query
     // WHEN it runs
@@ -1079,9 +1105,13 @@ fn a_redirect_to_another_origin_of_the_document_carries_none_of_the_servers_cred
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn tool_descriptions_are_neutralized_and_ids_that_cannot_name_a_tool_or_servers_no_run_can_call_are_refused()
  {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.vault_server("vault");
     // GIVEN a workflow whose summary, description and input schema carry ANSI escapes, BEL and bidi controls
     let s = session(&w.python, &w.url("/mcp/vault"), Some(ORG), json!([]));
@@ -1144,8 +1174,12 @@ fn tool_descriptions_are_neutralized_and_ids_that_cannot_name_a_tool_or_servers_
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn a_private_servers_page_answers_anyone_without_its_tokens_as_an_unknown_server_does() {
-    let Some(w) = World::start() else { return };
+    let w = World::start();
     w.shelter_server("shelter");
     let page = |server: &str, token: Option<&str>| {
         let mut rb = w.http.get(w.url(&format!("/mcp/{server}")));

@@ -2,7 +2,8 @@
 //! in both answers), the byte quota with its oldest-first eviction (and expired diffs first), the count under
 //! concurrent creations and removals, and what eviction must never touch (a blob a deployed version uses, legacy
 //! records), down to the real bump-cli. Every test runs on the embedded engine, and again on moto server when
-//! `SPECPRESS_TEST_MOTO_ENDPOINT` is set (e.g. `http://127.0.0.1:5000`).
+//! `SPECPRESS_TEST_MOTO_ENDPOINT` names one (e.g. `http://127.0.0.1:5000`; `specpress_testkit::Tool::Moto`: without it
+//! the moto runs fail under `CI=true` and are reported as ignored otherwise).
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
@@ -68,16 +69,16 @@ async fn embedded() -> (Guard, DynamoStore) {
     (Guard::Embedded(e), store)
 }
 
-async fn moto() -> Option<(Guard, DynamoStore)> {
-    let endpoint = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT")
-        .ok()
-        .filter(|s| !s.is_empty())?;
+/// A fresh table on the moto server (`specpress_testkit::Tool::Moto`; the tests that use it are ignored outside CI
+/// without one).
+async fn moto() -> (Guard, DynamoStore) {
+    let endpoint = specpress_testkit::moto_endpoint();
     let client = specpress_store_dynamodb::client_for_endpoint(&endpoint).await;
     let table = format!("specpress-test-{}", uuid::Uuid::new_v4().simple());
     specpress_store_dynamodb::schema::ensure_table(&client, &table)
         .await
         .expect("moto table created");
-    Some((Guard::Moto, DynamoStore::new(client, table)))
+    (Guard::Moto, DynamoStore::new(client, table))
 }
 
 macro_rules! backends {
@@ -91,14 +92,10 @@ macro_rules! backends {
         }
         mod moto_server {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            #[cfg_attr(missing_moto, ignore = "needs a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)")]
             async fn $name() {
-                match super::moto().await {
-                    Some((_g, store)) => super::$name(store).await,
-                    None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-                        panic!("CI=true but SPECPRESS_TEST_MOTO_ENDPOINT is not set: the moto run is required in CI")
-                    }
-                    None => eprintln!("SKIPPED (moto): set SPECPRESS_TEST_MOTO_ENDPOINT=http://127.0.0.1:5000 to run against moto"),
-                }
+                let (_g, store) = super::moto().await;
+                super::$name(store).await;
             })*
         }
     };
@@ -1056,29 +1053,14 @@ async fn one_diff_larger_than_the_whole_quota_is_a_422_naming_the_quota(store: D
 
 // ---------------------------------------------------------------- bump-cli end to end
 
-fn bump_cli() -> Option<PathBuf> {
-    let path = std::env::var_os("SPECPRESS_BUMP_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../../.tools/npm/node_modules/.bin/bump")
-        });
-    if path.exists() {
-        return Some(path);
-    }
-    let msg = format!(
-        "bump-cli not found at {} (run scripts/install-tools.sh or set SPECPRESS_BUMP_CLI)",
-        path.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{msg}");
-    }
-    eprintln!("SKIPPED: {msg}");
-    None
+/// The official bump-cli (`specpress_testkit::Tool::BumpCli`; the tests that use it are ignored outside CI without
+/// it).
+fn bump_cli() -> PathBuf {
+    specpress_testkit::tool(specpress_testkit::Tool::BumpCli)
 }
 
 async fn bump_cli_diff_with_expires_never_works_anonymously_within_the_quota(store: DynamoStore) {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let one = bytes_of_one_diff(&store).await;
     let quota = 2 * one + one / 2;
     let s = serve(&store, limits(30, quota)).await;

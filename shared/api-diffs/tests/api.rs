@@ -625,27 +625,10 @@ async fn every_refused_address_form_is_a_422_without_internal_detail() {
 
 // ---------------------------------------------------------------- bump-cli end to end
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The official bump-cli: `SPECPRESS_BUMP_CLI`, else `<repo>/.tools/npm/node_modules/.bin/bump`.
-fn bump_cli() -> Option<PathBuf> {
-    let path = std::env::var_os("SPECPRESS_BUMP_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/npm/node_modules/.bin/bump"));
-    if path.exists() {
-        return Some(path);
-    }
-    let msg = format!(
-        "bump-cli not found at {} (run scripts/install-tools.sh or set SPECPRESS_BUMP_CLI)",
-        path.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{msg}");
-    }
-    eprintln!("SKIPPED: {msg}");
-    None
+/// The official bump-cli (`specpress_testkit::Tool::BumpCli`; the tests that use it are ignored outside CI without
+/// it).
+fn bump_cli() -> PathBuf {
+    specpress_testkit::tool(specpress_testkit::Tool::BumpCli)
 }
 
 fn run_bump(cli: &PathBuf, base: &str, args: &[&str]) -> (i32, String, String) {
@@ -665,8 +648,9 @@ fn run_bump(cli: &PathBuf, base: &str, args: &[&str]) -> (i32, String, String) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 async fn bump_cli_diff_works_in_every_format_and_fails_on_breaking_changes() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let s = start().await;
     let dir = tempfile::tempdir().expect("tempdir");
     let (a, b, c) = (

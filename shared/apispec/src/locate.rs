@@ -980,18 +980,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
     fn the_indentation_skim_agrees_with_the_events_scan_on_the_corpus_yaml() {
-        let dir = match std::env::var_os("SPECPRESS_CORPUS") {
-            Some(d) => std::path::PathBuf::from(d),
-            None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-        };
-        let Ok(folders) = std::fs::read_dir(&dir) else {
-            eprintln!(
-                "SKIPPED: corpus folder {} is missing (set SPECPRESS_CORPUS)",
-                dir.display()
-            );
-            return;
-        };
+        let dir = specpress_testkit::corpus();
+        let folders = std::fs::read_dir(&dir).expect("the corpus folder reads");
         let mut checked = 0;
         for folder in folders.flatten() {
             for file in std::fs::read_dir(folder.path())

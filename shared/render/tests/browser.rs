@@ -4,10 +4,9 @@
 //! Content-Security-Policy, and requires no axe-core (WCAG 2.1 AA) violation, no CSP report and no
 //! page error, with JavaScript disabled and enabled, light and dark, desktop and phone.
 //!
-//! Needs node, Chromium (/usr/bin/chromium or SPECPRESS_CHROMIUM) and playwright-core + axe-core
-//! (<repo>/.tools/npm/node_modules or SPECPRESS_NODE_MODULES); skipped loudly when one is missing,
-//! unless SPECPRESS_BROWSER_REQUIRED=1. Screenshots go to SPECPRESS_SCREENSHOTS (default: a
-//! temporary folder, removed).
+//! Needs node, Chromium and playwright-core + axe-core (`specpress_testkit`'s `Tool::Chromium` and
+//! `Tool::NodeModules`): when one is missing the tests fail under `CI=true` and are reported as
+//! ignored otherwise. Screenshots go to SPECPRESS_SCREENSHOTS (default: a temporary folder, removed).
 
 mod common;
 
@@ -20,6 +19,7 @@ use common::{BRANCHES, LINKS, corpus_dir, load};
 use specpress_render::{
     McpScope, McpServer, PageContext, PageKind, Site, VersionInfo, asset_urls, assets,
 };
+use specpress_testkit::Tool;
 
 /// The policy the lead's HTTP layer sets on every documentation page.
 const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -28,25 +28,13 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn tools() -> Result<(PathBuf, PathBuf), String> {
-    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !chromium.exists() {
-        return Err(format!("{} is missing", chromium.display()));
-    }
-    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/npm/node_modules"));
-    for m in ["playwright-core", "axe-core"] {
-        if !modules.join(m).is_dir() {
-            return Err(format!("{} is missing", modules.join(m).display()));
-        }
-    }
-    if Command::new("node").arg("--version").output().is_err() {
-        return Err("node is missing".to_string());
-    }
-    Ok((chromium, modules))
+/// Chromium and the harness's Node modules (`specpress_testkit`: the test that calls this is marked ignored outside
+/// CI when one is missing, and panics here when it runs without them).
+fn tools() -> (PathBuf, PathBuf) {
+    (
+        specpress_testkit::tool(Tool::Chromium),
+        specpress_testkit::tool(Tool::NodeModules),
+    )
 }
 
 /// Serves `root` on 127.0.0.1 (one thread per connection, `Connection: close`), with the CSP.
@@ -191,18 +179,13 @@ fn render_pages(
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules, missing_corpus),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn corpus_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
-    let (chromium, modules) = match tools() {
-        Ok(t) => t,
-        Err(why) => {
-            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
-                panic!("browser check required but {why}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
-            return;
-        }
-    };
-    let Some(corpus) = corpus_dir() else { return };
+    let (chromium, modules) = tools();
+    let corpus = corpus_dir();
     let site_dir = tempfile::tempdir().expect("tempdir");
     let root = site_dir.path().to_path_buf();
     std::fs::create_dir_all(root.join("static")).expect("mkdir");
@@ -314,17 +297,12 @@ fn check_pages(
 /// the rail-bookings fixture, with its own `x-codeSamples`) pass axe with JavaScript on, light
 /// and dark, desktop and phone, with no CSP report, and show without JavaScript.
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules, missing_corpus),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
-    let (chromium, modules) = match tools() {
-        Ok(t) => t,
-        Err(why) => {
-            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
-                panic!("browser check required but {why}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
-            return;
-        }
-    };
+    let (chromium, modules) = tools();
     let site_dir = tempfile::tempdir().expect("tempdir");
     let root = site_dir.path().to_path_buf();
     std::fs::create_dir_all(root.join("static")).expect("mkdir");
@@ -334,7 +312,8 @@ fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
     let rail = repo_root().join("tests/fixtures/rail-bookings.yaml");
     let mut paths = render_pages(&rail, "rail", &root, Some(("POST", "/bookings")));
     let mut named = vec![("operation-rail-bookings", paths[0].clone())];
-    if let Some(corpus) = corpus_dir() {
+    {
+        let corpus = corpus_dir();
         let github = corpus.join("openapi-3.0/github-api-23.0.2.json");
         let gh = render_pages(
             &github,
@@ -361,18 +340,13 @@ const MIGRATE_V1: &str = r#"{"openapi":"3.0.3","info":{"title":"Pets","version":
 /// A change page ("How to migrate" and its notes: samples in eight languages, response examples, a removed
 /// operation's alternatives) passes axe with no CSP report, with and without JavaScript, light and dark.
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh)"
+)]
 fn a_change_page_with_migration_notes_passes_axe_with_no_csp_report_in_headless_chromium() {
     use specpress_render::changes::{ChangePage, Changes, ReleaseChanges, VersionRef, change_page};
-    let (chromium, modules) = match tools() {
-        Ok(t) => t,
-        Err(why) => {
-            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
-                panic!("browser check required but {why}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
-            return;
-        }
-    };
+    let (chromium, modules) = tools();
     let limits = specpress_apispec::Limits::default();
     let v2 = MIGRATE_V1
         .replace("\"maxLength\":100", "\"maxLength\":50")

@@ -11,8 +11,8 @@ use crate::{Tool, in_ci, repo_root};
 pub const STAMP: &str = ".tools/.probe-stamp";
 
 /// Probes `tools` and prints the cargo instructions of a build script: the `missing_*` cfgs (every tool's cfg
-/// declared, so `cfg_attr(missing_x, ...)` is checked), and when to probe again (the tools' variables, `CI`,
-/// `PATH`, [`STAMP`]).
+/// declared, so `cfg_attr(missing_x, ...)` is checked), and when to probe again (the tools' variables, `CI`, and
+/// for the tools that need them `PATH` and [`STAMP`]).
 pub fn probe(tools: &[Tool]) {
     for t in Tool::ALL {
         println!("cargo::rustc-check-cfg=cfg(missing_{})", t.name());
@@ -23,16 +23,22 @@ pub fn probe(tools: &[Tool]) {
         // again would rebuild every test of the crate).
         return;
     }
-    println!("cargo::rerun-if-env-changed=PATH");
-    let stamp: PathBuf = repo_root().join(STAMP);
-    if !stamp.exists() {
-        if let Some(dir) = stamp.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let _ = std::fs::write(&stamp, b"");
+    // Only what the probed tools depend on is watched: a build script that runs again rebuilds its crate and every
+    // crate depending on it, so a crate whose tests need only the corpus must not rebuild when `PATH` changes.
+    if tools.iter().any(|t| t.on_path()) {
+        println!("cargo::rerun-if-env-changed=PATH");
     }
-    if stamp.exists() {
-        println!("cargo::rerun-if-changed={}", stamp.display());
+    if tools.iter().any(|t| t.installed()) {
+        let stamp: PathBuf = repo_root().join(STAMP);
+        if !stamp.exists() {
+            if let Some(dir) = stamp.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = std::fs::write(&stamp, b"");
+        }
+        if stamp.exists() {
+            println!("cargo::rerun-if-changed={}", stamp.display());
+        }
     }
     for &t in tools {
         if let Some(v) = t.variable() {

@@ -36,7 +36,7 @@ pub enum Tool {
     /// The tools' Python with its packages (`SPECPRESS_TOOLS_PYTHON`, default `<repo>/.tools/venv/bin/python`).
     Python,
     /// The tools' Node modules: playwright-core, axe-core... (`SPECPRESS_NODE_MODULES`, default
-    /// `<repo>/.tools/npm/node_modules`).
+    /// `<repo>/.tools/npm/node_modules`), and `node` on `PATH` to run them.
     NodeModules,
     /// Debian's Chromium (`SPECPRESS_CHROMIUM`, default `/usr/bin/chromium`).
     Chromium,
@@ -100,6 +100,16 @@ impl Tool {
         }
     }
 
+    /// Whether finding it depends on `PATH` (the compilers; `node`, which runs the Node modules).
+    pub fn on_path(self) -> bool {
+        matches!(self, Tool::Compilers | Tool::NodeModules)
+    }
+
+    /// Whether `scripts/install-tools.sh` installs it (so a build after an install probes it again).
+    pub fn installed(self) -> bool {
+        !matches!(self, Tool::Moto | Tool::Corpus)
+    }
+
     /// Where it is expected (a path, or for moto the endpoint).
     pub fn location(self) -> PathBuf {
         let from_env = self
@@ -131,7 +141,12 @@ impl Tool {
             Tool::NodeModules => ["playwright-core", "axe-core"]
                 .iter()
                 .find(|m| !at.join(m).is_dir())
-                .and_then(|m| absent(m)),
+                .and_then(|m| absent(m))
+                .or_else(|| {
+                    on_path("node")
+                        .is_none()
+                        .then(|| "node is not on PATH".to_string())
+                }),
             Tool::Corpus if !at.is_dir() => absent("the API corpus"),
             Tool::Moto if at.as_os_str().is_empty() => {
                 Some("no moto server (SPECPRESS_TEST_MOTO_ENDPOINT is not set)".to_string())
@@ -174,6 +189,34 @@ pub fn tool(t: Tool) -> PathBuf {
         );
     }
     t.location()
+}
+
+/// The tools' Python ([`Tool::Python`]) once it has imported `modules` (a comma-separated Python import list), or
+/// a panic naming what it lacks.
+pub fn python_with(modules: &str) -> PathBuf {
+    let python = tool(Tool::Python);
+    let probe = std::process::Command::new(&python)
+        .args(["-c", &format!("import {modules}")])
+        .output();
+    match probe {
+        Ok(o) if o.status.success() => python,
+        Ok(o) => panic!(
+            "{} cannot import {modules}: this test needs it ({}): {}",
+            python.display(),
+            Tool::Python.remedy(),
+            String::from_utf8_lossy(&o.stderr).trim()
+        ),
+        Err(e) => panic!(
+            "{} does not run: {e} ({})",
+            python.display(),
+            Tool::Python.remedy()
+        ),
+    }
+}
+
+/// The moto server's endpoint URL (see [`Tool::Moto`]).
+pub fn moto_endpoint() -> String {
+    tool(Tool::Moto).to_string_lossy().into_owned()
 }
 
 /// The API corpus folder (see [`Tool::Corpus`]).

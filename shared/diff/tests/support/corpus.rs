@@ -3,25 +3,10 @@
 
 use std::path::PathBuf;
 
-/// The corpus folder, or `None` (after saying so loudly) when it is missing outside CI.
-pub fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPECPRESS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    if dir.join("README.md").is_file() {
-        return Some(dir);
-    }
-    let msg = format!(
-        "corpus folder {} not found (set SPECPRESS_CORPUS to the folder holding the API corpus)",
-        dir.display()
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
+/// The corpus folder (`specpress_testkit::corpus()`): a test that reads it carries
+/// `#[cfg_attr(missing_corpus, ignore = ...)]`, ignored outside CI when it is missing.
+pub fn corpus() -> PathBuf {
+    specpress_testkit::corpus()
 }
 
 /// The corpus pairs (previous, current).
