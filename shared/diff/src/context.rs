@@ -19,9 +19,6 @@ use crate::rules::{Level, Role, RuleId, SchemaCheck, StructureRule};
 /// Upper bound on schema node pairs visited in one diff (a budget against hostile input).
 pub(crate) const MAX_SCHEMA_VISITS: usize = 4_000_000;
 
-/// What the message of a change that would be breaking but touches a beta element ends with.
-pub(crate) const BETA_NOT_BREAKING: &str = " (beta: not breaking)";
-
 /// Upper bound on inline (non-component) schema nesting followed in one walk.
 pub(crate) const MAX_INLINE_DEPTH: usize = 96;
 
@@ -331,11 +328,14 @@ impl<'a> Context<'a> {
         }
         let mut level = self.options.level(rule);
         let mut message = message;
-        // Beta elements carry no compatibility promise: what would break is a warning, said
-        // why (the rule is `Context::beta`'s).
-        if level == Level::Breaking && self.beta(owner, previous_at) {
-            level = Level::Warning;
-            message.push_str(BETA_NOT_BREAKING);
+        // Elements below stable carry no compatibility promise: what would break is a warning,
+        // said why (`(beta: not breaking)`; the rule is `Context::unstable`'s).
+        if level == Level::Breaking {
+            let lowered = rule == RuleId::structure(StructureRule::StabilityLevelLowered);
+            if let Some(stability) = self.unstable(lowered, owner, crumbs, previous_at) {
+                level = Level::Warning;
+                message.push_str(&format!(" ({stability}: not breaking)"));
+            }
         }
         let subject = self
             .found
@@ -564,9 +564,9 @@ impl<'a> Context<'a> {
             endpoint: None,
             matcher: None,
             role: Some(role),
-            // A component is judged at its own location: `x-beta` on it or inside it is read
-            // from the changes' locations (see `crate::beta`).
-            beta: false,
+            // A component is judged at its own location: `x-beta` or `x-stability-level` on
+            // it or inside it is read from the changes' locations (see `crate::beta`).
+            unstable: None,
         });
         self.components.pairs.push(ComponentPair {
             owner,
