@@ -165,7 +165,9 @@ impl<'a> Context<'a> {
         let at = previous_at?;
         if lowered {
             let mut parent = at.clone();
-            parent.pointer.truncate(parent.pointer.rfind('/').unwrap_or(0));
+            parent
+                .pointer
+                .truncate(parent.pointer.rfind('/').unwrap_or(0));
             self.unstable_within(&parent)
         } else {
             self.unstable_within(at)
@@ -231,6 +233,53 @@ impl<'a> Context<'a> {
             let message = format!("{subject} {what}");
             self.flag(rule, owner, crumbs, message, (before.beta, after.beta), at);
         }
+        self.level_marked(owner, crumbs, subject, (before, after), at);
+    }
+
+    /// A named schema whose `x-stability-level` changed its level (see
+    /// [`Context::level_marked`]): noted once per pair of locations, whatever the roles it is
+    /// compared in. Its `x-beta` is read, not noted (as before stability levels).
+    pub(crate) fn schema_level(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        (previous, current): Versions<'_, Location>,
+    ) {
+        let Some(&name) = self.previous.schema_names.get(previous) else {
+            return;
+        };
+        if !self.current.schema_names.contains_key(current) {
+            return;
+        }
+        let marks = (
+            self.previous.nav.marks_at(previous),
+            self.current.nav.marks_at(current),
+        );
+        if marks.0.level == marks.1.level
+            || !(self.memo.levels_seen).insert((previous.clone(), current.clone()))
+        {
+            return;
+        }
+        let subject = format_args!("schema `{name}`");
+        self.level_marked(
+            owner,
+            crumbs,
+            subject,
+            marks,
+            (Some(previous), Some(current)),
+        );
+    }
+
+    /// `stability-level-lowered` or `stability-level-raised` when `x-stability-level` changed
+    /// the element's level (`before`, `after`: its markings in each version).
+    fn level_marked(
+        &mut self,
+        owner: usize,
+        crumbs: &[Crumb],
+        subject: std::fmt::Arguments<'_>,
+        (before, after): (Marks, Marks),
+        at: At<'_>,
+    ) {
         if before.level == after.level {
             return;
         }

@@ -233,6 +233,9 @@ pub(crate) struct Memo<'a> {
     /// Content-only schema changes already reported at a location pair (a pair compared in
     /// several roles reports them once).
     pub content_seen: FxSet<(SchemaCheck, Location, Location)>,
+    /// Named schema location pairs whose stability level change was already reported (a
+    /// pair compared in several roles reports it once).
+    pub levels_seen: FxSet<(Location, Location)>,
     /// Pure `$ref` pairs (previous file and ref, current file and ref, role) already known to
     /// land on the same named component: the component's owner.
     pub ref_links: FxMap<RefPairKey<'a>, usize>,
@@ -293,6 +296,7 @@ impl<'a> Context<'a> {
             memo: Memo {
                 pairs: PairMemo::with_capacity(2 * shared),
                 content_seen: FxSet::default(),
+                levels_seen: FxSet::default(),
                 ref_links: FxMap::default(),
                 param_same: FxMap::with_capacity_and_hasher(shared, FxBuild::default()),
                 last_edge: LastEdge::default(),
