@@ -144,9 +144,13 @@ fn lowering_stable_to_beta_is_breaking_and_names_both_levels() {
         "the operation: stability level lowered from `stable` to `beta`"
     );
     assert!(r.breaking());
+    // A breaking change carries its migration note, with the level before and after.
+    let note = lowered.migration().unwrap_or_default();
     assert!(
-        lowered.migration().is_some_and(|m| !m.is_empty()),
-        "a breaking change carries its migration note"
+        note.contains(
+            "**Before:** `x-stability-level` `stable`. **After:** `x-stability-level` `beta`."
+        ),
+        "{note}"
     );
 }
 
