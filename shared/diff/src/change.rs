@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 use specpress_apispec::{Location, Operation, ParameterIn};
 
+use crate::beta::Stability;
 use crate::rules::{Level, Role, RuleId};
 
 /// Whether the thing a change is about appeared, disappeared or changed.
@@ -122,9 +123,10 @@ pub(crate) struct Owner<'a> {
     pub matcher: Option<String>,
     /// For shared components: the role they were compared in.
     pub role: Option<Role>,
-    /// The element (operation, AsyncAPI operation or its channel) is marked `x-beta: true` in
-    /// the previous version: none of the changes under it is breaking (see [`crate::beta`]).
-    pub beta: bool,
+    /// The level of the element (operation, AsyncAPI operation or its channel) when it is
+    /// below stable (`x-beta: true` or `x-stability-level`) in the previous version: none of
+    /// the changes under it is breaking (see [`crate::beta`]).
+    pub unstable: Option<Stability>,
 }
 
 impl Owner<'_> {
@@ -141,7 +143,7 @@ impl Owner<'_> {
             endpoint: None,
             matcher: None,
             role: None,
-            beta: false,
+            unstable: None,
         }
     }
 

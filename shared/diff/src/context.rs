@@ -19,9 +19,6 @@ use crate::rules::{Level, Role, RuleId, SchemaCheck, StructureRule};
 /// Upper bound on schema node pairs visited in one diff (a budget against hostile input).
 pub(crate) const MAX_SCHEMA_VISITS: usize = 4_000_000;
 
-/// What the message of a change that would be breaking but touches a beta element ends with.
-pub(crate) const BETA_NOT_BREAKING: &str = " (beta: not breaking)";
-
 /// Upper bound on inline (non-component) schema nesting followed in one walk.
 pub(crate) const MAX_INLINE_DEPTH: usize = 96;
 
@@ -236,6 +233,9 @@ pub(crate) struct Memo<'a> {
     /// Content-only schema changes already reported at a location pair (a pair compared in
     /// several roles reports them once).
     pub content_seen: FxSet<(SchemaCheck, Location, Location)>,
+    /// Named schema location pairs whose stability level change was already reported (a
+    /// pair compared in several roles reports it once).
+    pub levels_seen: FxSet<(Location, Location)>,
     /// Pure `$ref` pairs (previous file and ref, current file and ref, role) already known to
     /// land on the same named component: the component's owner.
     pub ref_links: FxMap<RefPairKey<'a>, usize>,
@@ -296,6 +296,7 @@ impl<'a> Context<'a> {
             memo: Memo {
                 pairs: PairMemo::with_capacity(2 * shared),
                 content_seen: FxSet::default(),
+                levels_seen: FxSet::default(),
                 ref_links: FxMap::default(),
                 param_same: FxMap::with_capacity_and_hasher(shared, FxBuild::default()),
                 last_edge: LastEdge::default(),
@@ -331,11 +332,14 @@ impl<'a> Context<'a> {
         }
         let mut level = self.options.level(rule);
         let mut message = message;
-        // Beta elements carry no compatibility promise: what would break is a warning, said
-        // why (the rule is `Context::beta`'s).
-        if level == Level::Breaking && self.beta(owner, previous_at) {
-            level = Level::Warning;
-            message.push_str(BETA_NOT_BREAKING);
+        // Elements below stable carry no compatibility promise: what would break is a warning,
+        // said why (`(beta: not breaking)`; the rule is `Context::unstable`'s).
+        if level == Level::Breaking {
+            let lowered = rule == RuleId::structure(StructureRule::StabilityLevelLowered);
+            if let Some(stability) = self.unstable(lowered, owner, crumbs, previous_at) {
+                level = Level::Warning;
+                message.push_str(&format!(" ({stability}: not breaking)"));
+            }
         }
         let subject = self
             .found
@@ -564,9 +568,9 @@ impl<'a> Context<'a> {
             endpoint: None,
             matcher: None,
             role: Some(role),
-            // A component is judged at its own location: `x-beta` on it or inside it is read
-            // from the changes' locations (see `crate::beta`).
-            beta: false,
+            // A component is judged at its own location: `x-beta` or `x-stability-level` on
+            // it or inside it is read from the changes' locations (see `crate::beta`).
+            unstable: None,
         });
         self.components.pairs.push(ComponentPair {
             owner,

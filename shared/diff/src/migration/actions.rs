@@ -17,6 +17,9 @@ pub(crate) fn structure(id: &str) -> Option<&'static str> {
         "endpoint-removed" | "endpoint-removed-before-sunset" => {
             "Stop calling this operation. Move its calls to one of the alternatives below, or to what the API's documentation names as its replacement."
         }
+        "stability-level-lowered" => {
+            "Treat this element as no longer promised: its stability level was lowered, so it may change or go away without notice. Move off it, or pin the version you tested against and watch its changes."
+        }
         "webhook-removed" => {
             "Stop relying on this webhook: the API no longer sends it. Remove or repurpose the handler that received it."
         }

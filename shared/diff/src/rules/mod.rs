@@ -441,6 +441,23 @@ pub fn catalogue_markdown() -> String {
          shared component is judged at the component: it is beta when the component, or the element inside it, is \
          marked, not because a beta operation uses it. The documents' root `x-beta` marks nothing.\n\n",
     );
+    out.push_str(
+        "Stability levels (`x-stability-level`: `draft`, `alpha`, `beta`, `stable`, lowest first) work the same \
+         way on the same elements: a change to an element whose level, or the level of an element enclosing it, \
+         is below `stable` in the **previous** version is never breaking; what would be breaking becomes a \
+         warning whose message ends with `(draft: not breaking)`, `(alpha: not breaking)` or `(beta: not \
+         breaking)`. A missing `x-stability-level`, and any value other than the four (in any case), count as \
+         `stable`; an element also marked `x-beta: true` is at most `beta`. Lowering the level \
+         (`stability-level-lowered`: `stable` → `beta`, `beta` → `alpha`, ...; adding `x-stability-level: beta` to \
+         an element without one is a lowering from `stable`) withdraws a promise clients relied on and is \
+         breaking, its message naming both levels, unless an element enclosing it is itself below `stable` in the \
+         previous version; raising it is noted (`stability-level-raised`, info), and the element's changes in \
+         that diff are still judged at its previous level. Moving from `x-beta: true` to `x-stability-level: \
+         beta` changes no level and reports only `beta-ended`. As for `x-beta`, a schema marked below `stable` \
+         makes the changes inside it not breaking wherever it is used (a named schema is judged at the \
+         component), but a stable operation using a schema does not become unstable, nor does an unstable \
+         operation make a shared schema's changes unstable.\n\n",
+    );
     let mut families: Vec<&str> = Vec::new();
     for r in rules {
         if !families.contains(&r.family) {

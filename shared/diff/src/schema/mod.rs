@@ -428,6 +428,8 @@ impl<'a> Context<'a> {
     /// above (too large to take them in): 0.5-1% of the instructions of a diff (callgrind).
     #[inline(never)]
     fn compare(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
+        let at = (pair.previous_at, pair.current_at);
+        self.schema_level(pair.owner, crumbs, at);
         self.annotations(pair, crumbs);
         self.types(pair, crumbs);
         self.set_unset(pair, crumbs, &keywords::FORMAT);
