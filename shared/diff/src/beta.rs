@@ -37,49 +37,13 @@ use crate::change::Crumb;
 use crate::context::{At, Context, Versions};
 use crate::nav::Nav;
 use crate::rules::StructureRule;
+use crate::stability::Stability;
 
 /// The extension that marks an element as beta.
 const X_BETA: &str = "x-beta";
 
 /// The extension that gives an element's stability level.
 const X_STABILITY_LEVEL: &str = "x-stability-level";
-
-/// How much compatibility an element promises, lowest first.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Stability {
-    Draft,
-    Alpha,
-    Beta,
-    Stable,
-}
-
-impl Stability {
-    /// The level an `x-stability-level` value names: `draft`, `alpha`, `beta` (any case,
-    /// spaces around ignored); anything else is `stable`.
-    fn parse(value: &str) -> Stability {
-        match value.trim().to_ascii_lowercase().as_str() {
-            "draft" => Stability::Draft,
-            "alpha" => Stability::Alpha,
-            "beta" => Stability::Beta,
-            _ => Stability::Stable,
-        }
-    }
-
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Stability::Draft => "draft",
-            Stability::Alpha => "alpha",
-            Stability::Beta => "beta",
-            Stability::Stable => "stable",
-        }
-    }
-}
-
-impl std::fmt::Display for Stability {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// The markings of one element in one version.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_json::Value;
 use specpress_apispec::{Location, Operation, ParameterIn};
 
-use crate::beta::Stability;
 use crate::rules::{Level, Role, RuleId};
+use crate::stability::Stability;
 
 /// Whether the thing a change is about appeared, disappeared or changed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]

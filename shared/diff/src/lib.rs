@@ -34,6 +34,7 @@ mod places;
 mod render;
 mod rules;
 mod schema;
+mod stability;
 mod structure;
 mod tree;
 
