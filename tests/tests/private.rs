@@ -111,6 +111,11 @@ fn urls_of(site: &Site, who: As<'_>, slug: &str, doc_id: &str, v1: &str, v2: &st
         format!("/doc/{slug}/branches/next/search?q=pets"),
         format!("/doc/{slug}/branches/next/search.json?q=pets"),
         format!("/doc/{slug}/branches/next.md"),
+        format!("/doc/{slug}/v/{v1}"),
+        format!("/doc/{slug}/v/{v1}.md"),
+        format!("/doc/{slug}/v/{v1}.json"),
+        format!("/doc/{slug}/v/{v1}/search?q=pets"),
+        format!("/doc/{slug}/compare.json?from={v1}&to={v2}"),
     ] {
         if !urls.contains(&u) {
             urls.push(u);

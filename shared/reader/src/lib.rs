@@ -233,7 +233,15 @@ impl Library {
 
     /// The head of `view`, parsed, with its search index.
     pub async fn indexed(&self, view: &DocView) -> Read<(Arc<Loaded>, Arc<SearchIndex>, Version)> {
-        let (loaded, version) = self.load_head(view).await?;
+        self.indexed_version(view.head()).await
+    }
+
+    /// A published version (a branch's head or any earlier release), parsed, with its search index.
+    pub async fn indexed_version(
+        &self,
+        id: VersionId,
+    ) -> Read<(Arc<Loaded>, Arc<SearchIndex>, Version)> {
+        let (loaded, version) = self.load_version(id).await?;
         let index = self
             .search
             .get_or_build(&version.blob, loaded.clone())

@@ -1,8 +1,9 @@
 // Specpress pages work without this script. It adds: copy buttons on code samples, a filter
 // over the navigation ("/" focuses it), the current page scrolled into view in the
 // navigation, every collapsed section opened for printing, suggestions as one types in a
-// search field, and on operation pages a language chooser over the request samples (the
-// choice remembered across pages) and a response chooser over the response examples.
+// search field, on operation pages a language chooser over the request samples (the choice
+// remembered across pages) and a response chooser over the response examples, and "since your
+// last visit" (the release last seen, remembered per documentation and branch).
 (function () {
   "use strict";
 
@@ -342,12 +343,91 @@
     }
   }
 
+  // Since your last visit: the release each documentation branch showed last is remembered in this
+  // browser (localStorage, nothing sent anywhere). A page of a branch's latest release carries
+  // #since (hidden) with data-key, data-release and data-changes (the compare page's JSON twin).
+  // When the release remembered is older, the baseline is kept for this tab (sessionStorage) and
+  // the banner says what changed, linking the compare page; the navigation marks changed and new
+  // pages. Every string of the JSON is inserted as text, and only same-site paths become links.
+  var SEEN = "specpress-seen:";
+
+  function sitePath(p) {
+    return typeof p === "string" && p.charAt(0) === "/" && p.charAt(1) !== "/" && p.indexOf("\\") < 0;
+  }
+
+  function sinceLastVisit() {
+    var box = document.getElementById("since");
+    if (!box || !window.fetch) return;
+    var key = SEEN + box.getAttribute("data-key");
+    var release = box.getAttribute("data-release");
+    var url = box.getAttribute("data-changes");
+    var from = null;
+    try {
+      var seen = window.localStorage.getItem(key);
+      from = window.sessionStorage.getItem(key);
+      if (from === null && seen && seen !== release) {
+        from = seen;
+        window.sessionStorage.setItem(key, from);
+      }
+      window.localStorage.setItem(key, release);
+    } catch (e) { return; }
+    if (!from || from === release || !sitePath(url)) return;
+    var q = "?from=" + encodeURIComponent(from) + "&to=" + encodeURIComponent(release);
+    fetch(url + q, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) { if (d) sinceBanner(box, d, key, release); }, function () {});
+  }
+
+  function sinceBanner(box, d, key, release) {
+    var c = d.counts || {};
+    var total = (c.breaking || 0) + (c.added || 0) + (c.modified || 0) + (c.removed || 0);
+    var from = d.from || {};
+    var p = document.createElement("p");
+    var what = total === 0 ? "only descriptions and examples changed"
+      : total + (total === 1 ? " change" : " changes") + (c.breaking ? " (" + c.breaking + " breaking)" : "");
+    p.textContent = "Since your last visit (" + (from.api_version || "an earlier release") + "): " + what + ". ";
+    if (sitePath(d.compare_href)) {
+      var a = document.createElement("a");
+      a.href = d.compare_href;
+      a.textContent = "See what changed";
+      p.appendChild(a);
+    }
+    var done = document.createElement("button");
+    done.type = "button";
+    done.textContent = "Dismiss";
+    done.addEventListener("click", function () {
+      try { window.sessionStorage.setItem(key, release); } catch (e) { /* storage refused */ }
+      box.hidden = true;
+      var marks = document.querySelectorAll(".side .mk");
+      for (var i = 0; i < marks.length; i++) marks[i].parentNode.removeChild(marks[i]);
+    });
+    box.appendChild(p);
+    box.appendChild(done);
+    box.hidden = false;
+    var pages = Array.isArray(d.pages) ? d.pages : [];
+    var links = document.querySelectorAll(".side a[href]");
+    var byHref = {};
+    for (var i = 0; i < links.length; i++) byHref[links[i].getAttribute("href")] = links[i];
+    for (var j = 0; j < pages.length; j++) {
+      var pg = pages[j];
+      if (!pg || typeof pg.href !== "string") continue;
+      var link = Object.prototype.hasOwnProperty.call(byHref, pg.href) ? byHref[pg.href] : null;
+      if (!link || link.querySelector(".mk")) continue;
+      var added = pg.status === "added";
+      var mark = document.createElement("span");
+      mark.className = "mk " + (added ? "new" : "chg");
+      mark.textContent = added ? "New" : "Changed";
+      link.appendChild(mark);
+    }
+  }
+
   function start() {
     copyButtons();
     samplePanes();
     navFilter();
     printing();
     suggestions();
+    sinceLastVisit();
   }
 
   if (document.readyState === "loading") {

@@ -100,6 +100,8 @@ fn main() {
             session_href: None,
             mcp: None,
             try_it: Default::default(),
+            release: None,
+            since: None,
         };
         let pages: Vec<_> = site.pages().collect();
         let mut times = Vec::with_capacity(pages.len());

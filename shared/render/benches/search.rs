@@ -121,6 +121,8 @@ fn main() {
             session_href: None,
             mcp: None,
             try_it: Default::default(),
+            release: None,
+            since: None,
         };
         let mut answers = Vec::new();
         let mut searches = Vec::new();

@@ -189,6 +189,8 @@ fn full_ctx<'a>(urls: &'a specpress_render::AssetUrls, doc_name: &'a str) -> Pag
         session_href: None,
         mcp: None,
         try_it: Default::default(),
+        release: None,
+        since: None,
     }
 }
 
@@ -206,6 +208,8 @@ fn bare_ctx(urls: &specpress_render::AssetUrls) -> PageContext<'_> {
         session_href: None,
         mcp: None,
         try_it: Default::default(),
+        release: None,
+        since: None,
     }
 }
 

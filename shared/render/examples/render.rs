@@ -61,6 +61,8 @@ fn run(input: &Path, outdir: &Path, base: Option<&str>) -> Result<(), Box<dyn st
         session_href: None,
         mcp: None,
         try_it: Default::default(),
+        release: None,
+        since: None,
     };
     let t = Instant::now();
     let (mut count, mut bytes) = (0usize, 0usize);

@@ -75,7 +75,7 @@ mod tests {
         assert!(a[0].name.starts_with("site.") && a[0].name.ends_with(".css"));
         assert_eq!(a[0].name.len(), "site.0123456789.css".len());
         assert!(
-            a[1].bytes.len() <= 20 * 1024,
+            a[1].bytes.len() <= 24 * 1024,
             "script is {} bytes",
             a[1].bytes.len()
         );

@@ -65,6 +65,8 @@ pub struct HistoryRelease {
     pub published: String,
     /// The branch's first release.
     pub first: bool,
+    /// The page as it was in this release (`/doc/{doc}/v/{version}/{page}`, URL-safe), when the page was there.
+    pub page_href: Option<String>,
 }
 
 /// How a release touched the subject.
@@ -323,6 +325,7 @@ mod tests {
                 published_at: "2026-01-01T00:00:00Z".into(),
                 published: "2026-01-01 00:00 UTC".into(),
                 first: false,
+                page_href: (n == 1).then(|| format!("/doc/p/v/v{n}/operation/x")),
             },
             status: HistoryStatus::Changed,
             breaking: n == 0,
@@ -373,6 +376,12 @@ mod tests {
         // Document text is escaped: versions and breaking messages.
         assert!(!html.contains("<img") && !html.contains("<b>"), "{html}");
         assert!(html.contains("1.0&lt;img src=x&gt;"), "{html}");
+        // A release that had the page links to the page as it was then.
+        assert!(
+            html.contains("<a class=\"asof\" href=\"/doc/p/v/v1/operation/x\">this page in 1.1&lt;img src=x&gt;</a>"),
+            "{html}"
+        );
+        assert_eq!(html.matches("class=\"asof\"").count(), 1, "{html}");
         // Without a history page (none linked), the rest is on the changelog; a short section links nothing.
         let html = history_section(&history(12, None));
         assert!(

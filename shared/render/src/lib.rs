@@ -150,6 +150,45 @@ pub struct PageContext<'a> {
     pub mcp: Option<McpServer<'a>>,
     /// Whether operation pages offer the "Try it" form, and how it sends (docs/try-it.md).
     pub try_it: TryItMode,
+    /// A page of a release read at its own address (`/doc/{doc}/v/{version}/...`): the banner naming it, and the
+    /// canonical link to the latest release. `None` for every other page.
+    pub release: Option<ReleaseBanner<'a>>,
+    /// A page of a branch's latest release: what the "since your last visit" script reads (`None`: no script
+    /// data, nothing shown).
+    pub since: Option<SinceVisit<'a>>,
+}
+
+/// The banner of a page of a release read at its own address. Every href is URL-safe (the caller's), every other
+/// string document text (escaped).
+#[derive(Clone, Copy, Debug)]
+pub struct ReleaseBanner<'a> {
+    /// The release's id.
+    pub id: &'a str,
+    /// The API version it declared (document text; may be empty).
+    pub api_version: &'a str,
+    /// When it was published (RFC 3339).
+    pub published_at: &'a str,
+    /// It is the branch's latest release.
+    pub latest: bool,
+    /// The same page in the latest release, or the latest release's home when the page is not there any more.
+    pub latest_href: &'a str,
+    /// The page is in the latest release (`latest_href` is the same page).
+    pub same_page: bool,
+    /// The compare page between this release and the latest (`None` for the latest itself).
+    pub compare_href: Option<&'a str>,
+    /// The absolute URL of `<link rel="canonical">`: the same page in the latest release (or its home).
+    pub canonical: &'a str,
+}
+
+/// What the "since your last visit" script of a page of a branch's latest release reads from its data attributes.
+#[derive(Clone, Copy, Debug)]
+pub struct SinceVisit<'a> {
+    /// Which documentation and branch the browser remembers a release for (the branch's base path).
+    pub key: &'a str,
+    /// The release the page shows (the branch's latest).
+    pub release: &'a str,
+    /// The compare page's JSON twin (`/doc/{doc}/compare.json`), asked `?from={last seen}&to={release}`.
+    pub changes: &'a str,
 }
 
 /// How the "Try it" form of an operation page sends its request (the documentation owner's `try_it` setting).

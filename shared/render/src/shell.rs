@@ -33,6 +33,10 @@ struct Shell<'a> {
     published: String,
     body: &'a Html,
     sidebar: Option<&'a Html>,
+    /// The release a release page shows, as its banner names it (its API version, else its short id).
+    release_label: String,
+    /// Its publication time as a reader reads it.
+    release_published: String,
 }
 
 /// A page of the site's own (not of a documentation: an error page, the sign-in page) in the shell, never indexed.
@@ -56,6 +60,8 @@ pub fn site_page(
         session_href,
         mcp: None,
         try_it: Default::default(),
+        release: None,
+        since: None,
     };
     layout(
         &ctx,
@@ -96,6 +102,11 @@ pub fn layout(ctx: &PageContext<'_>, page: &Layout<'_>) -> String {
             .unwrap_or_default(),
         body: page.body,
         sidebar: page.sidebar,
+        release_label: ctx.release.map(release_label).unwrap_or_default(),
+        release_published: ctx
+            .release
+            .map(|r| crate::human_time(r.published_at))
+            .unwrap_or_default(),
     };
     let mut out = String::with_capacity(
         page.body.as_str().len() + page.sidebar.map_or(0, |s| s.as_str().len()) + 2048,
@@ -103,6 +114,16 @@ pub fn layout(ctx: &PageContext<'_>, page: &Layout<'_>) -> String {
     // Rendering into a String cannot fail: the template's values are plain strings.
     let _ = shell.render_into(&mut out);
     out
+}
+
+/// How a release banner names its release: the API version it declared, else `version` and its id's first
+/// characters.
+fn release_label(r: crate::ReleaseBanner<'_>) -> String {
+    if r.api_version.trim().is_empty() {
+        format!("version {}", r.id.chars().take(8).collect::<String>())
+    } else {
+        r.api_version.to_owned()
+    }
 }
 
 impl Site {

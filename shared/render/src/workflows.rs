@@ -121,6 +121,8 @@ pub fn workflow_server_page(ctx: &WorkflowServerPage<'_>) -> String {
         session_href: None,
         mcp: None,
         try_it: Default::default(),
+        release: None,
+        since: None,
     };
     let summary = format!(
         "MCP server {name}: its tools, their inputs and outputs, and how to connect an AI agent."

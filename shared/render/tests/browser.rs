@@ -133,6 +133,8 @@ fn render_pages(
             token: true,
         }),
         try_it: Default::default(),
+        release: None,
+        since: None,
     };
     let pages: Vec<_> = site.pages().collect();
     let mut wanted = Vec::new();
@@ -387,6 +389,8 @@ fn a_change_page_with_migration_notes_passes_axe_with_no_csp_report_in_headless_
         session_href: None,
         mcp: None,
         try_it: Default::default(),
+        release: None,
+        since: None,
     };
     let version = |id| VersionRef {
         id,

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use specpress_domain::model::Version;
 use specpress_reader::DocView;
 use specpress_render::{
-    Alternate, AssetUrls, BranchLink, McpScope, McpServer, NavLink, PageContext, VersionInfo,
+    Alternate, AssetUrls, BranchLink, McpScope, McpServer, NavLink, PageContext, ReleaseBanner,
+    SinceVisit, VersionInfo,
 };
 
 use crate::respond::rfc3339_seconds;
@@ -26,6 +27,27 @@ pub struct OwnedVersion {
     pub id: String,
     pub published_at: String,
     pub api_version: String,
+}
+
+/// The banner of a release read at its own address, owned (see [`ReleaseBanner`]).
+#[derive(Debug, Clone)]
+pub struct OwnedRelease {
+    pub id: String,
+    pub api_version: String,
+    pub published_at: String,
+    pub latest: bool,
+    pub latest_href: String,
+    pub same_page: bool,
+    pub compare_href: Option<String>,
+    pub canonical: String,
+}
+
+/// What the "since your last visit" script reads, owned (see [`SinceVisit`]).
+#[derive(Debug, Clone)]
+pub struct OwnedSince {
+    pub key: String,
+    pub release: String,
+    pub changes: String,
 }
 
 /// The MCP server a page is about, owned (see [`McpServer`]).
@@ -114,6 +136,10 @@ pub struct Chrome {
     pub mcp: Option<OwnedMcp>,
     /// Whether and how operation pages offer "Try it" (the documentation's `try_it`; off for everything else).
     pub try_it: specpress_render::TryItMode,
+    /// A release read at its own address (`/doc/{doc}/v/{version}`): its banner and canonical link.
+    pub release: Option<OwnedRelease>,
+    /// A page of a branch's latest release: the "since your last visit" script's data.
+    pub since: Option<OwnedSince>,
 }
 
 impl Chrome {
@@ -132,6 +158,8 @@ impl Chrome {
             signed_in: crate::request::signed_in(),
             mcp: None,
             try_it: specpress_render::TryItMode::Off,
+            release: None,
+            since: None,
         }
     }
 
@@ -182,6 +210,13 @@ impl Chrome {
             signed_in: crate::request::signed_in(),
             mcp: Some(OwnedMcp::of_view(view)),
             try_it: try_it_mode(view.doc.try_it),
+            release: None,
+            // A page of the branch's latest release: the reader's browser remembers it was seen.
+            since: version.filter(|v| v.id == view.head()).map(|v| OwnedSince {
+                key: view.base.clone(),
+                release: v.id.to_string(),
+                changes: format!("/doc/{}/compare.json", view.doc.slug),
+            }),
         }
     }
 
@@ -232,6 +267,21 @@ impl Chrome {
             session_href: self.signed_in.then_some(crate::request::SIGN_IN_PATH),
             mcp: self.mcp.as_ref().map(OwnedMcp::server),
             try_it: self.try_it,
+            release: self.release.as_ref().map(|r| ReleaseBanner {
+                id: &r.id,
+                api_version: &r.api_version,
+                published_at: &r.published_at,
+                latest: r.latest,
+                latest_href: &r.latest_href,
+                same_page: r.same_page,
+                compare_href: r.compare_href.as_deref(),
+                canonical: &r.canonical,
+            }),
+            since: self.since.as_ref().map(|s| SinceVisit {
+                key: &s.key,
+                release: &s.release,
+                changes: &s.changes,
+            }),
         };
         f(&ctx)
     }

@@ -56,7 +56,9 @@ fn kind_of(k: HistoryKind) -> SubjectKind {
     }
 }
 
-fn release(view: &DocView, r: &ReleaseRef, first: bool) -> HistoryRelease {
+/// A release of `view`'s branch as a history shows it; `page` is the subject's page path when the page was there
+/// in that release (linked as it was then, `/doc/{doc}[/branches/{branch}]/v/{version}/{page}`).
+fn release(view: &DocView, r: &ReleaseRef, first: bool, page: Option<&str>) -> HistoryRelease {
     let id = r.id.to_string();
     let published_at = rfc3339_seconds(r.created_at);
     HistoryRelease {
@@ -66,6 +68,7 @@ fn release(view: &DocView, r: &ReleaseRef, first: bool) -> HistoryRelease {
         published: specpress_render::human_time(&published_at),
         published_at,
         first,
+        page_href: page.map(|p| format!("{}/v/{id}/{p}", view.base)),
     }
 }
 
@@ -79,20 +82,29 @@ fn history_href(view: &DocView, subject: &HistorySubject, n: usize) -> String {
     }
 }
 
-/// The entries of `marks` (some of `all`, the subject's every mark) and what the history says around them.
-fn history_of(view: &DocView, index: &BranchHistory, marks: &[Mark], all: &[Mark]) -> PageHistory {
+/// The entries of `marks` (some of `all`, the subject's every mark) and what the history says around them; `path`
+/// is the subject's page path.
+fn history_of(
+    view: &DocView,
+    index: &BranchHistory,
+    (marks, all): (&[Mark], &[Mark]),
+    path: &str,
+) -> PageHistory {
     let first_id = index.first().map(|r| r.id);
     let entries: Vec<HistoryEntry> = marks
         .iter()
         .filter_map(|m| {
             let r = index.releases.get(m.release as usize)?;
+            let status = match m.status.as_str() {
+                "added" => HistoryStatus::Added,
+                "removed" => HistoryStatus::Removed,
+                _ => HistoryStatus::Changed,
+            };
+            // A release that removed the subject has no page of it.
+            let page = (status != HistoryStatus::Removed).then_some(path);
             Some(HistoryEntry {
-                release: release(view, r, Some(r.id) == first_id),
-                status: match m.status.as_str() {
-                    "added" => HistoryStatus::Added,
-                    "removed" => HistoryStatus::Removed,
-                    _ => HistoryStatus::Changed,
-                },
+                release: release(view, r, Some(r.id) == first_id, page),
+                status,
                 breaking: m.breaking,
                 breaks: m.breaks.clone(),
             })
@@ -102,7 +114,7 @@ fn history_of(view: &DocView, index: &BranchHistory, marks: &[Mark], all: &[Mark
     let since = index
         .first()
         .filter(|_| !all.iter().any(|m| m.status == "added"))
-        .map(|r| release(view, r, true));
+        .map(|r| release(view, r, true, Some(path)));
     PageHistory {
         entries,
         since,
@@ -124,7 +136,7 @@ pub fn page_history(
     let marks = index.marks(kind_of(subject.kind), &subject.name);
     PageHistory {
         all_href: (marks.len() > MAX_HISTORY_ENTRIES).then(|| history_href(view, subject, 1)),
-        ..history_of(view, index, marks, marks)
+        ..history_of(view, index, (marks, marks), &subject.path)
     }
 }
 
@@ -248,7 +260,12 @@ async fn history_page(
     } = index
         .marks_page(kind, &subject.name, n)
         .ok_or_else(no_such_page)?;
-    let history = history_of(&view, &index, marks, index.marks(kind, &subject.name));
+    let history = history_of(
+        &view,
+        &index,
+        (marks, index.marks(kind, &subject.name)),
+        &subject.path,
+    );
     let newer = (n > 1).then(|| history_href(&view, &subject, n - 1));
     let older = (n < pages).then(|| history_href(&view, &subject, n + 1));
     let chrome = Chrome::of_view(&view, Some(&version));

@@ -7,9 +7,13 @@
 //!   both forms of a page). `GET /doc/{doc}.json` / `.yaml`: the current definition;
 //!   `GET /doc/{doc}/versions/{version}/source`: a version's definition exactly as deployed. `GET
 //!   /preview/{id}[/{page}]`: a live preview, rendered like a documentation.
+//! - `releases`: `GET /doc/{doc}/v/{version}[/{page}]` and `GET /doc/{doc}/branches/{branch}/v/{version}[/{page}]`:
+//!   every page of one published release as it was (HTML, `.md`, its definition, its search), with a banner
+//!   naming it and linking the latest release and the compare page; canonical to the latest, never indexed.
 //! - `changes`: `GET /doc/{doc}/changes[.atom|.rss]` (and per branch, `/doc/{doc}/branches/{branch}/changes...`):
 //!   the changelog, paginated, and its feeds; `GET /doc/{doc}/changes/{version}[.json]` (and the contract's
-//!   `/change/` form, redirected): one release's changes; `GET /doc/{doc}/compare?from=&to=`: any two versions;
+//!   `/change/` form, redirected): one release's changes; `GET /doc/{doc}/compare?from=&to=`: any two versions,
+//!   and its `.json` twin (the counts and the pages changed, added or removed: what "since your last visit" reads);
 //!   `GET /diff/{id}`: a public diff, rendered like a change page.
 //! - `history`: `GET /doc/{doc}/history/{page}` (and per branch, `?page=N`): the history of an operation,
 //!   webhook, schema or channel page, fifty releases a page.
@@ -47,6 +51,7 @@ mod hub;
 mod machine;
 mod pages;
 mod reference;
+mod releases;
 mod request;
 mod respond;
 mod search;
@@ -113,6 +118,7 @@ pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
     let readers = Readers::of(&app, Arc::new(access::too_many_attempts));
     Router::new()
         .merge(pages::routes())
+        .merge(releases::routes())
         .merge(changes::routes())
         .merge(history::routes())
         .merge(hub::routes())

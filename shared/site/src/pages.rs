@@ -40,7 +40,7 @@ pub fn routes() -> Router<SiteState> {
 
 /// What follows a documentation key in its last path segment: `pets`, `pets.json`, `pets.yaml`, `pets.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
+pub(crate) enum Variant {
     Page,
     Markdown,
     Json,
@@ -48,7 +48,7 @@ enum Variant {
 }
 
 /// Splits `pets.json` into (`pets`, Json). Slugs and ids never contain a dot, so the split is unambiguous.
-fn split_variant(segment: &str) -> (&str, Variant) {
+pub(crate) fn split_variant(segment: &str) -> (&str, Variant) {
     match segment.rsplit_once('.') {
         Some((key, "json")) => (key, Variant::Json),
         Some((key, "yaml" | "yml")) => (key, Variant::Yaml),
@@ -78,7 +78,11 @@ fn definition_answer(headers: &HeaderMap, d: Definition, content_type: &'static 
 
 /// The definition in the syntax the URL asks for. JSON text is YAML 1.2 already, so `.yaml` of a JSON definition
 /// is its text; `.json` of a YAML definition is converted by the spec engine (`$ref`s kept as refs).
-async fn variant_answer(headers: &HeaderMap, d: Definition, variant: Variant) -> Response {
+pub(crate) async fn variant_answer(
+    headers: &HeaderMap,
+    d: Definition,
+    variant: Variant,
+) -> Response {
     let json = looks_json(&d.definition);
     match variant {
         Variant::Json if !json => {

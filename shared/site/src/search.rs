@@ -45,7 +45,7 @@ pub fn routes() -> Router<SiteState> {
 }
 
 /// The `q` parameter of a query string (the first one; `+` and percent escapes decoded, invalid UTF-8 replaced).
-fn query_param(raw: Option<&str>) -> String {
+pub(crate) fn query_param(raw: Option<&str>) -> String {
     raw.map(|r| {
         form_urlencoded::parse(r.as_bytes())
             .find(|(k, _)| k == "q")
@@ -214,11 +214,29 @@ async fn search_doc(
     }
     let (loaded, index, version) = library.indexed(&view).await?;
     let chrome = Chrome::of_view(&view, Some(&version));
-    let action = format!("{}/search", view.base);
+    let base = view.base.clone();
+    release_results(chrome, base, (loaded, index), q, format, &etag).await
+}
+
+/// The results of `q` over one parsed release of a documentation (`index` its search index), as a results page in
+/// `chrome` or as JSON, every link and the form's action on `base` (a branch's latest release, or an earlier
+/// release read at its own address).
+pub(crate) async fn release_results(
+    chrome: Chrome,
+    base: String,
+    (loaded, index): (
+        Arc<specpress_reader::Loaded>,
+        Arc<specpress_render::SearchIndex>,
+    ),
+    q: &str,
+    format: Format,
+    etag: &str,
+) -> Page {
+    let action = format!("{base}/search");
     let query = Query::parse(q);
     let q = q.to_owned();
     let source = Source {
-        key: view.base.clone(),
+        key: base,
         loaded,
         index,
     };
@@ -247,7 +265,7 @@ async fn search_doc(
             )
         })
         .await?;
-    Ok(results_response(status, body, &etag, format))
+    Ok(results_response(status, body, etag, format))
 }
 
 /// The chrome of a hub's pages: the hub's name in the header, its search form, its MCP server in the footer.

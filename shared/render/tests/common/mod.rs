@@ -88,6 +88,8 @@ impl Fixture {
             session_href: None,
             mcp: None,
             try_it: Default::default(),
+            release: None,
+            since: None,
         }
     }
 }

@@ -46,12 +46,14 @@ mod changelog;
 mod compare;
 mod hub;
 mod release;
+mod visit;
 
 use changelog::{Format, feed_entry, feed_response};
 pub use changelog::{branch_changelog, changelog};
 pub use compare::compare;
 pub(crate) use hub::{HubReleases, hub_feed};
 pub use release::{change, diff};
+pub use visit::compare_json;
 
 /// The routes of changelogs, change pages, compare pages and public diffs.
 pub fn routes() -> Router<SiteState> {
@@ -61,6 +63,7 @@ pub fn routes() -> Router<SiteState> {
         .route("/doc/{doc}/changes.rss", get(changelog))
         .route("/doc/{doc}/changes/{version}", get(change))
         .route("/doc/{doc}/compare", get(compare))
+        .route("/doc/{doc}/compare.json", get(compare_json))
         .route(
             "/doc/{doc}/branches/{branch}/changes",
             get(branch_changelog),
