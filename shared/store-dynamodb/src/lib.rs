@@ -13,12 +13,15 @@ mod blob;
 mod branches;
 mod diffs;
 mod digests;
+mod hostnames;
 pub mod items;
 mod mcp_servers;
 pub mod queue_items;
+mod readers;
 pub mod schema;
 mod sessions;
 mod settings;
+mod sso;
 mod store;
 mod webhooks;
 

@@ -15,17 +15,21 @@ pub trait HostnameStore: Send + Sync {
     /// The hostname set on a documentation or hub, if any.
     async fn domain_of(&self, org: OrgId, target: DocOrHub) -> Result<Option<CustomDomain>>;
     /// Records the pending claim of `domain.hostname` for its target and the hostname on the target's item, in one
-    /// transaction, releasing `replacing` (the target's previous hostname, as read: its claim and its route).
+    /// transaction, releasing `replacing` (the target's previous hostname, as read: its claim, and its route when
+    /// the target holds it).
     /// `Conflict(AlreadyExists)` when the hostname is already verified for anything else (of any organization);
-    /// `Conflict(Stale)` when the target's hostname is no longer `replacing`; `NotFound` when the target does not
-    /// exist.
-    async fn set_domain(&self, domain: &CustomDomain, replacing: Option<&Hostname>) -> Result<()>;
+    /// `Conflict(Stale)` when the target's hostname is no longer `replacing`'s (or the target no longer exists).
+    async fn set_domain(
+        &self,
+        domain: &CustomDomain,
+        replacing: Option<&CustomDomain>,
+    ) -> Result<()>;
     /// Gives the hostname's route to this claim and marks it verified (claim and target item), in one transaction:
     /// `Conflict(AlreadyExists)` when another target's claim was verified first; `Conflict(Stale)` when the claim
     /// changed or was removed meanwhile (another value, another hostname on the target).
     async fn mark_domain_verified(&self, domain: &CustomDomain, now: OffsetDateTime) -> Result<()>;
-    /// Removes the claim, its route if it has it, and the hostname on the target's item; `false` when it was no
-    /// longer the target's hostname.
+    /// Removes the claim, the route when the target holds it, and the hostname on the target's item, in one
+    /// transaction; `false` when it was no longer the target's hostname.
     async fn delete_domain(&self, domain: &CustomDomain) -> Result<bool>;
     /// The verified claim a hostname routes to, if any (what `Host`-based routing reads: one item).
     async fn verified_domain(&self, hostname: &Hostname) -> Result<Option<CustomDomain>>;

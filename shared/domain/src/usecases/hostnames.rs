@@ -47,10 +47,7 @@ pub async fn set_domain(
             return Ok(c.clone());
         }
         let domain = CustomDomain::new(hostname.clone(), p.org_id, of, now);
-        match store
-            .set_domain(&domain, current.as_ref().map(|c| &c.hostname))
-            .await
-        {
+        match store.set_domain(&domain, current.as_ref()).await {
             Ok(()) => return Ok(domain),
             Err(DomainError::Conflict(ConflictKind::AlreadyExists)) => return Err(in_use()),
             Err(DomainError::Conflict(ConflictKind::Stale)) => continue,
