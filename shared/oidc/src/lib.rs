@@ -145,14 +145,14 @@ impl OidcClient {
     fn remember(&self, issuer: &str, metadata: CoreProviderMetadata) -> Arc<CoreProviderMetadata> {
         let metadata = Arc::new(metadata);
         let mut cache = self.lock();
-        if cache.len() >= MAX_CACHED_PROVIDERS && !cache.contains_key(issuer) {
-            if let Some(oldest) = cache
+        if cache.len() >= MAX_CACHED_PROVIDERS
+            && !cache.contains_key(issuer)
+            && let Some(oldest) = cache
                 .iter()
                 .min_by_key(|(_, c)| c.fetched)
                 .map(|(k, _)| k.clone())
-            {
-                cache.remove(&oldest);
-            }
+        {
+            cache.remove(&oldest);
         }
         cache.insert(
             issuer.to_owned(),

@@ -239,7 +239,8 @@ async fn audience_issuer_and_nonce_must_be_this_sign_in_s() {
     let key = signing_key(0, "k1");
     f.publish(&[&key]);
     let oidc = oidc();
-    let cases: Vec<(&str, Box<dyn Fn(&mut Claims)>)> = vec![
+    type Change = Box<dyn Fn(&mut Claims)>;
+    let cases: Vec<(&str, Change)> = vec![
         (
             "another audience",
             Box::new(|c| c.audiences = vec!["someone-else".into()]),
