@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PORT="${AWS_LOCAL_PORT:-9000}"
 STATE="${AWS_LOCAL_STATE:-$ROOT/target/aws-local}"
-FUNCTIONS=(deploy branches hubs docs diffs webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper)
+FUNCTIONS=(deploy branches hubs docs docs-mcp try-it diffs webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper)
 mkdir -p "$STATE"
 log() { printf 'aws-local: %s\n' "$*" >&2; }
 
@@ -134,8 +134,8 @@ fi
 answers() {
   curl -s -o /dev/null -D - --max-time 60 "$BASE$1" 2>/dev/null | grep -qi '^x-request-id:'
 }
-probe_paths=(/api/v1/ping /api/v1/docs/none/branches /api/v1/hubs/none /static/none /api/v1/diffs/none
-  /api/v1/docs/none/webhooks /api/v1/mcp-servers /mcp/none)
+probe_paths=(/api/v1/ping /api/v1/docs/none/branches /api/v1/hubs/none /static/none /doc/none/mcp /doc/none/try
+  /api/v1/diffs/none /api/v1/docs/none/webhooks /api/v1/mcp-servers /mcp/none)
 deadline=$((SECONDS + ${AWS_LOCAL_START_SECONDS:-600}))
 for path in "${probe_paths[@]}"; do
   until answers "$path"; do

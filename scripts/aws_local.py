@@ -235,7 +235,7 @@ def environment(template: dict, resolver: Resolver) -> dict[str, str]:
 
 # Variables of the launcher itself, never passed on.
 LAUNCH_ONLY = {"SPECPRESS_BIN", "SPECPRESS_CORPUS", "SPECPRESS_TOOLS_PYTHON", "SPECPRESS_BUMP_CLI",
-               "SPECPRESS_NODE_MODULES", "SPECPRESS_BROWSER_REQUIRED", "SPECPRESS_TEST_MOTO_ENDPOINT"}
+               "SPECPRESS_NODE_MODULES", "SPECPRESS_CHROMIUM", "SPECPRESS_TEST_MOTO_ENDPOINT"}
 
 
 def cmd_resources(args) -> int:
@@ -262,12 +262,13 @@ def cmd_resources(args) -> int:
             f.write(f'{k}="{v}"\n')
     with open(args.resources_file, "w", encoding="utf-8") as f:
         json.dump(physical, f, indent=2)
-    # One line per function for the launcher: binary, memory (MB) and timeout (s) as the template sets them.
+    # One line per function for the launcher: binary, memory (MB) and timeout (s) as the template sets them (a
+    # parameter's default when they name one).
     fn_globals = (template.get("Globals") or {}).get("Function") or {}
     with open(args.functions_file, "w", encoding="utf-8") as f:
         for props in functions(template).values():
-            memory = props.get("MemorySize", fn_globals.get("MemorySize", 128))
-            timeout = props.get("Timeout", fn_globals.get("Timeout", 3))
+            memory = resolver.value(props.get("MemorySize", fn_globals.get("MemorySize", 128)))
+            timeout = resolver.value(props.get("Timeout", fn_globals.get("Timeout", 3)))
             f.write(f"{props['Binary']} {memory} {timeout}\n")
     return 0
 

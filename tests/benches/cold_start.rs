@@ -84,7 +84,10 @@ impl Env {
 
 /// One request of a function: an HTTP request through the front, or an invocation.
 enum Probe {
+    /// A GET of a path, with the organization token or without.
     Http(&'static str, bool),
+    /// A POST of a path with a JSON body, from this site's own origin.
+    Post(&'static str, serde_json::Value),
     Invoke(serde_json::Value),
 }
 
@@ -182,6 +185,24 @@ fn main() {
         ("hubs", Probe::Http("/api/v1/hubs", true)),
         ("docs", Probe::Http("/doc/gh/llms.txt", false)),
         (
+            "docs-mcp",
+            Probe::Post(
+                "/doc/gh/mcp",
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"},
+                    "io.modelcontextprotocol/clientCapabilities": {}}}}),
+            ),
+        ),
+        // GitHub's documentation does not turn the proxy on: its 404, after the documentation is read.
+        (
+            "try-it",
+            Probe::Post(
+                "/doc/gh/try",
+                json!({"method": "GET", "url": "https://api.github.com/", "headers": []}),
+            ),
+        ),
+        (
             "diffs",
             Probe::Http("/api/v1/diffs/00000000-0000-0000-0000-000000000000", false),
         ),
@@ -199,6 +220,20 @@ fn main() {
     // Each request goes to the function through the emulator's Invoke API, an HTTP one as the payload-2.0 event API
     // Gateway sends: what is timed is the Lambda runtime path and the function, not a front.
     let request = |name: &str, probe: &Probe| -> (u16, Duration) {
+        let http_event = |method: &str,
+                          path: &str,
+                          headers: serde_json::Value,
+                          body: Option<String>| {
+            json!({
+                "version": "2.0", "routeKey": "$default", "rawPath": path, "rawQueryString": "",
+                "headers": headers, "isBase64Encoded": false, "body": body,
+                "requestContext": {"accountId": "123456789012", "apiId": "local", "domainName": "127.0.0.1",
+                    "domainPrefix": "127", "requestId": "bench", "routeKey": "$default", "stage": "$default",
+                    "time": "28/Nov/2026:00:00:00 +0000", "timeEpoch": 0,
+                    "http": {"method": method, "path": path, "protocol": "HTTP/1.1",
+                        "sourceIp": "127.0.0.1", "userAgent": "bench"}}
+            })
+        };
         let event = match probe {
             Probe::Http(path, with_token) => {
                 let mut headers =
@@ -206,15 +241,14 @@ fn main() {
                 if *with_token {
                     headers["authorization"] = json!(auth);
                 }
-                json!({
-                    "version": "2.0", "routeKey": "$default", "rawPath": path, "rawQueryString": "",
-                    "headers": headers, "isBase64Encoded": false,
-                    "requestContext": {"accountId": "123456789012", "apiId": "local", "domainName": "127.0.0.1",
-                        "domainPrefix": "127", "requestId": "bench", "routeKey": "$default", "stage": "$default",
-                        "time": "28/Nov/2026:00:00:00 +0000", "timeEpoch": 0,
-                        "http": {"method": "GET", "path": path, "protocol": "HTTP/1.1",
-                            "sourceIp": "127.0.0.1", "userAgent": "bench"}}
-                })
+                http_event("GET", path, headers, None)
+            }
+            Probe::Post(path, body) => {
+                let headers = json!({"host": "127.0.0.1", "accept": "application/json, text/event-stream",
+                    "content-type": "application/json", "origin": "http://127.0.0.1",
+                    "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list",
+                    "x-forwarded-proto": "http"});
+                http_event("POST", path, headers, Some(body.to_string()))
             }
             Probe::Invoke(event) => event.clone(),
         };
@@ -230,7 +264,7 @@ fn main() {
             .unwrap_or_default();
         let elapsed = t.elapsed();
         let status = match probe {
-            Probe::Http(..) => answer["statusCode"].as_u64().unwrap_or(0) as u16,
+            Probe::Http(..) | Probe::Post(..) => answer["statusCode"].as_u64().unwrap_or(0) as u16,
             Probe::Invoke(_) => 200,
         };
         (status, elapsed)

@@ -16,10 +16,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use specpress::backend::{Backend, BackendOptions};
-use specpress_api::engine::Engines;
 use specpress_api::{ApiConfig, AppState};
 use specpress_e2e::bench::pct;
+use specpress_engines::Engines;
+use specpress_local_server::backend::{Backend, BackendOptions};
 
 const CONCURRENCY: usize = 8;
 const ORG_TOKEN: &str = "bench-organization-token-000000000";
@@ -206,11 +206,11 @@ fn main() {
         let base = format!("http://{}", listener.local_addr().expect("addr"));
         // As `specpress serve` runs it: webhook consumers and the outbox sweeper in-process, and the deploy
         // transaction enqueueing each published version's event on the persistent local queue.
-        let hooks = specpress::webhooks_local::LocalWebhooks::start(&backend.store, &base, dir.path())
+        let hooks = specpress_local_server::webhooks::LocalWebhooks::start(&backend.store, &base, dir.path())
             .await
             .expect("webhooks");
-        let state = AppState::new(hooks.store.clone(), Arc::new(Engines::default()), ApiConfig::new(base.clone()));
-        let app = specpress::app_with_webhooks(state, hooks.service.clone());
+        let state = AppState::new(hooks.store.clone(), ApiConfig::new(base.clone()));
+        let app = specpress::app_with_webhooks(state, Arc::new(Engines::default()), hooks.service.clone());
         tokio::spawn(async move { axum::serve(listener, app).await });
 
         let template = Arc::new(document(100 * 1024));

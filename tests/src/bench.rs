@@ -14,12 +14,11 @@ pub fn env_num<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// The API corpus (`SPECPRESS_CORPUS`, default `../shared/corpus`), if it is there.
+/// The API corpus (`specpress_testkit::Tool::Corpus`: `SPECPRESS_CORPUS`, default `../shared/corpus`), if it is
+/// there (a benchmark without it says so and measures nothing).
 pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPECPRESS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/corpus"));
-    dir.is_dir().then_some(dir)
+    let corpus = specpress_testkit::Tool::Corpus;
+    corpus.missing().is_none().then(|| corpus.location())
 }
 
 /// The release `specpress` binary: `SPECPRESS_BIN`, else `target/release/specpress`, built now (cargo does nothing

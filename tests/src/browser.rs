@@ -5,37 +5,14 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// Chromium and the harness's node modules (playwright-core, axe-core); `None`, said loudly, when one is missing,
-/// unless `SPECPRESS_BROWSER_REQUIRED=1` (the test command sets it), which fails the test instead.
-pub fn tools() -> Option<(PathBuf, PathBuf)> {
-    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate::repo_root().join(".tools/npm/node_modules"));
-    let missing = if !chromium.exists() {
-        Some(format!("{} is missing", chromium.display()))
-    } else if let Some(m) = ["playwright-core", "axe-core"]
-        .iter()
-        .find(|m| !modules.join(m).is_dir())
-    {
-        Some(format!("{} is missing", modules.join(m).display()))
-    } else if Command::new("node").arg("--version").output().is_err() {
-        Some("node is missing".to_owned())
-    } else {
-        None
-    };
-    match missing {
-        None => Some((chromium, modules)),
-        Some(m) if std::env::var("SPECPRESS_BROWSER_REQUIRED").is_ok_and(|v| v == "1") => {
-            panic!("browser check required: {m}")
-        }
-        Some(m) => {
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {m} !!!!!!!!\n");
-            None
-        }
-    }
+/// Chromium and the harness's Node modules (`specpress_testkit`'s `Tool::Chromium` and `Tool::NodeModules`): a test
+/// that calls this is marked `#[cfg_attr(any(missing_chromium, missing_node_modules), ignore = ...)]`, and panics
+/// here when it runs without them.
+pub fn tools() -> (PathBuf, PathBuf) {
+    (
+        specpress_testkit::tool(specpress_testkit::Tool::Chromium),
+        specpress_testkit::tool(specpress_testkit::Tool::NodeModules),
+    )
 }
 
 /// Runs the check on `urls` (each must answer 200), screenshots cut at `max_height` pixels and copied into

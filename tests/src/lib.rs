@@ -26,28 +26,10 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
-}
-
-/// The real bump-cli: `SPECPRESS_BUMP_CLI` or `<repo>/.tools/npm/node_modules/.bin/bump`. `None` (after a loud
-/// message) when missing outside CI; a panic with instructions when missing in CI.
-pub fn bump_cli() -> Option<PathBuf> {
-    let path = std::env::var_os("SPECPRESS_BUMP_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/npm/node_modules/.bin/bump"));
-    if path.exists() {
-        return Some(path);
-    }
-    let msg = format!(
-        "bump-cli not found at {} (set SPECPRESS_BUMP_CLI, or run scripts/install-tools.sh to install bump-cli 2.11.0)",
-        path.display()
-    );
-    if in_ci() {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
+/// The real bump-cli (`specpress_testkit::Tool::BumpCli`): a test that calls this is marked
+/// `#[cfg_attr(missing_bump_cli, ignore = ...)]`, and panics here when it runs without it.
+pub fn bump_cli() -> PathBuf {
+    specpress_testkit::tool(specpress_testkit::Tool::BumpCli)
 }
 
 /// Builds the `specpress` binary once per test process and returns its path (`SPECPRESS_BIN` overrides).
@@ -72,7 +54,13 @@ pub fn specpress_binary() -> PathBuf {
         } else {
             repo_root().join(target)
         };
-        let bin = target.join("debug").join("specpress");
+        // With an explicit target triple (scripts/test.sh builds for the host's, as cargo lambda does), cargo puts
+        // the binaries under `<target>/<triple>/debug`.
+        let profile_dir = match std::env::var("CARGO_BUILD_TARGET") {
+            Ok(triple) if !triple.is_empty() => target.join(triple).join("debug"),
+            _ => target.join("debug"),
+        };
+        let bin = profile_dir.join("specpress");
         assert!(
             bin.exists(),
             "specpress binary missing at {}",
@@ -240,18 +228,10 @@ pub fn bump(cli: &Path, base_url: &str, args: &[&str]) -> CliRun {
     }
 }
 
-/// The API corpus (`SPECPRESS_CORPUS`, default `../shared/corpus` beside the repository). Panics, saying so, when
-/// it is missing: the tests that read it check real documents and mean nothing without them.
+/// The API corpus (`specpress_testkit::corpus()`): a test that reads it is marked
+/// `#[cfg_attr(missing_corpus, ignore = ...)]`, and panics here when it runs without it.
 pub fn corpus() -> PathBuf {
-    let dir = std::env::var_os("SPECPRESS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/corpus"));
-    assert!(
-        dir.is_dir(),
-        "the API corpus is missing at {} (set SPECPRESS_CORPUS)",
-        dir.display()
-    );
-    dir
+    specpress_testkit::corpus()
 }
 
 /// A fresh temporary directory (removed on drop).
@@ -278,27 +258,11 @@ impl Drop for WebhookReceiver {
     }
 }
 
-/// Starts the receiver with the tools' Python. `None` (with a loud message) when `standardwebhooks` is not
-/// installed, except under `CI=true`, where that is a failure.
-pub fn webhook_receiver() -> Option<WebhookReceiver> {
-    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import standardwebhooks"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        let msg = format!(
-            "{} with `standardwebhooks` is required (scripts/install-tools.sh)",
-            python.display()
-        );
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{msg}");
-        }
-        eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-        return None;
-    }
+/// Starts the receiver with the tools' Python (`specpress_testkit::Tool::Python`, with `standardwebhooks`): a test
+/// that calls this is marked `#[cfg_attr(missing_python_tools, ignore = ...)]`, and panics here when it runs without
+/// it.
+pub fn webhook_receiver() -> WebhookReceiver {
+    let python = specpress_testkit::python_with("standardwebhooks");
     let mut child = Command::new(&python)
         .arg(repo_root().join("tests/webhook_receiver.py"))
         .stdout(Stdio::piped())
@@ -314,8 +278,8 @@ pub fn webhook_receiver() -> Option<WebhookReceiver> {
         .strip_prefix("PORT ")
         .expect("PORT <n>")
         .to_owned();
-    Some(WebhookReceiver {
+    WebhookReceiver {
         child,
         base: format!("http://127.0.0.1:{port}"),
-    })
+    }
 }

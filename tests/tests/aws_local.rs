@@ -13,10 +13,9 @@ use serde_json::{Value, json};
 use specpress_e2e::aws_local::AwsLocal;
 use specpress_e2e::{CliRun, bump, bump_cli, repo_root, temp_dir, webhook_receiver};
 
+/// The tools' Python (`specpress_testkit`: the tests that use it are ignored outside CI without it).
 fn python() -> PathBuf {
-    std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"))
+    specpress_testkit::tool(specpress_testkit::Tool::Python)
 }
 
 /// `scripts/aws_local.py routes` against a template and a Cargo.toml: (exit code, report).
@@ -40,6 +39,10 @@ fn check_routes(template: &Path, cargo_toml: &Path) -> (i32, String) {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn cargo_lambda_watch_routes_every_request_to_the_function_api_gateway_would() {
     let root = repo_root();
     let (code, report) = check_routes(&root.join("template.yaml"), &root.join("Cargo.toml"));
@@ -78,6 +81,68 @@ fn cargo_lambda_watch_routes_every_request_to_the_function_api_gateway_would() {
     assert!(
         report.contains("HEAD /api/v1/ping: API Gateway -> None, cargo lambda watch -> deploy"),
         "{report}"
+    );
+}
+
+/// The text of one resource of template.yaml: its `  Name:` line and the lines below it, up to the next resource
+/// (the next line indented by exactly two spaces that is not a comment).
+fn resource_block(template: &str, name: &str) -> String {
+    let head = format!("  {name}:");
+    let mut lines = template.lines().skip_while(|l| *l != head);
+    let first = lines
+        .next()
+        .unwrap_or_else(|| panic!("{name} is in template.yaml"));
+    let next_resource =
+        |l: &&str| l.starts_with("  ") && !l.starts_with("   ") && !l.trim_start().starts_with('#');
+    let mut out = format!("{first}\n");
+    for l in lines.take_while(|l| !next_resource(l)) {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// The DynamoDB actions a resource's policies allow.
+fn table_actions(block: &str) -> Vec<String> {
+    block
+        .split("dynamodb:")
+        .skip(1)
+        .filter_map(|s| {
+            let name: String = s.chars().take_while(char::is_ascii_alphanumeric).collect();
+            (!name.is_empty() && name != "LeadingKeys").then_some(name)
+        })
+        .collect()
+}
+
+#[test]
+fn the_try_it_proxy_only_reads_the_table_and_the_mcp_servers_and_the_proxy_are_functions_of_their_own()
+ {
+    let template = std::fs::read_to_string(repo_root().join("template.yaml")).expect("template");
+    let try_it = resource_block(&template, "TryItFunction");
+    let actions = table_actions(&try_it);
+    assert!(!actions.is_empty(), "{try_it}");
+    for a in &actions {
+        assert!(
+            ["GetItem", "BatchGetItem", "Query"].contains(&a.as_str()),
+            "the proxy may only read the table, it may {a}"
+        );
+    }
+    assert!(try_it.contains("ReservedConcurrentExecutions: !If [ReservesTryItConcurrency"));
+    assert!(try_it.contains("Binary: try-it") && try_it.contains("'/doc/{doc}/try'"));
+    let mcp = resource_block(&template, "DocsMcpFunction");
+    assert!(mcp.contains("Binary: docs-mcp") && mcp.contains("'/hub/{hub}/mcp'"));
+    assert!(mcp.contains("MemorySize: !Ref DocsMcpMemorySize"));
+    assert!(mcp.contains("ReservedConcurrentExecutions: !If [ReservesDocsMcpConcurrency"));
+    assert!(
+        table_actions(&mcp).contains(&"PutItem".to_owned()),
+        "digests"
+    );
+    let docs = resource_block(&template, "DocsFunction");
+    assert!(docs.contains("Binary: docs") && docs.contains("'/doc/{doc}'"));
+    assert!(!docs.contains("/mcp'") && !docs.contains("/try'"), "{docs}");
+    // The check reads what it should: the deploy function writes.
+    assert!(
+        table_actions(&resource_block(&template, "DeployFunction")).contains(&"PutItem".to_owned())
     );
 }
 
@@ -143,9 +208,13 @@ fn dead_lettered(endpoint: &str, queue_url: &str) -> usize {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_python_tools),
+    ignore = "needs bump-cli and the tools' Python (scripts/install-tools.sh)"
+)]
 fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_through_sqs() {
-    let Some(cli) = bump_cli() else { return };
-    let Some(rx) = webhook_receiver() else { return };
+    let cli = bump_cli();
+    let rx = webhook_receiver();
     // Retries 1000x sooner than on AWS (5 s -> 5 ms ...), so a failing receiver is exhausted within seconds.
     let mut aws = AwsLocal::start(&[("SPECPRESS_WEBHOOK_RETRY_SCALE", "0.0002")]);
     let base = aws.base.clone();
@@ -207,6 +276,29 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
     let head = http.head(format!("{base}/doc/pets")).send().expect("HEAD");
     assert_eq!(head.status(), 200, "HEAD of a page is routed");
     assert!(head.bytes().expect("body").is_empty(), "HEAD has no body");
+    // The documentation's MCP server and "Try it" are functions of their own (the docs function has neither route:
+    // it would answer a 404 page): a tools/list through the front, and the proxy's JSON 404 of a documentation
+    // that does not turn it on.
+    let tools: Value = http
+        .post(format!("{base}/doc/pets/mcp"))
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#)
+        .send()
+        .and_then(|r| r.json())
+        .expect("an MCP answer");
+    assert_eq!(
+        tools["result"]["serverInfo"]["name"], "specpress-docs",
+        "{tools}"
+    );
+    let proxy = http
+        .post(format!("{base}/doc/pets/try"))
+        .header("Origin", &base)
+        .json(&json!({"method": "GET", "url": "https://api.example.com/"}))
+        .send()
+        .expect("the proxy answers");
+    assert_eq!(proxy.status(), 404);
+    assert!(proxy.json::<Value>().expect("JSON")["message"].is_string());
     let branches: Value = http
         .get(api("/docs/pets/branches"))
         .header("Authorization", &auth)
@@ -373,8 +465,12 @@ fn the_functions_as_deployed_serve_bump_cli_readers_private_docs_and_webhooks_th
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_bump_cli, missing_corpus),
+    ignore = "needs bump-cli (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn on_lambda_large_answers_are_compressed_or_refused_in_words_and_repeated_headers_survive() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let corpus = specpress_e2e::corpus();
     let aws = AwsLocal::start(&[]);
     let base = aws.base.clone();

@@ -104,8 +104,9 @@ fn public_url_in(text: &str) -> Option<String> {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn deploy_publishes_the_file_and_a_redeploy_reports_has_not_changed() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let doc_token = ctx.create_doc("petstore");
     let first = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "petstore", &doc_token, &[]);
@@ -137,8 +138,9 @@ fn deploy_publishes_the_file_and_a_redeploy_reports_has_not_changed() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn dry_run_exits_0_for_a_valid_document_and_122_with_the_errors_for_an_invalid_one() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let token = ctx.create_doc("petstore");
     let ok = ctx.bump_doc(
@@ -171,8 +173,9 @@ fn dry_run_exits_0_for_a_valid_document_and_122_with_the_errors_for_an_invalid_o
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn deploy_to_a_branch_keeps_it_separate_from_the_default_branch() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let t = ctx.create_doc("petstore");
     let run =
@@ -194,8 +197,67 @@ fn deploy_to_a_branch_keeps_it_separate_from_the_default_branch() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
+fn a_first_deploy_to_a_branch_makes_it_the_default_so_the_printed_url_shows_it() {
+    let cli = bump_cli();
+    let ctx = Ctx::start();
+    ctx.create_hub("team");
+    // GIVEN a documentation whose first deploy goes to a branch (auto-created, or created empty beforehand)
+    let auto = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore.yaml",
+        "branch-first",
+        ORG_TOKEN,
+        &["--hub", "team", "--auto-create", "--branch", "feature-x"],
+    );
+    assert_eq!(auto.code, 0, "{auto:?}");
+    ctx.create_doc("created-first");
+    let created = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore.yaml",
+        "created-first",
+        ORG_TOKEN,
+        &["--branch", "feature-x"],
+    );
+    assert_eq!(created.code, 0, "{created:?}");
+    for (run, slug) in [(&auto, "branch-first"), (&created, "created-first")] {
+        // THEN the URL bump-cli prints answers 200 with the release, and the branch is the default
+        let url = printed_url(run);
+        assert_eq!(url, format!("{}/doc/{slug}", ctx.server.base_url));
+        let page = ctx.http.get(&url).send().unwrap();
+        assert_eq!(page.status().as_u16(), 200, "{url}");
+        let html = page.text().unwrap();
+        assert!(
+            html.contains("<main") && html.contains("Petstore"),
+            "{html}"
+        );
+        let (status, doc) = ctx.get(&format!("/api/v1/docs/{slug}"), ORG_TOKEN);
+        assert_eq!(
+            (status, &doc["default_branch"]),
+            (200, &json!("feature-x")),
+            "{doc}"
+        );
+    }
+    // AND a later deploy to another branch leaves the default where it is
+    let other = ctx.bump_doc(
+        &cli,
+        "deploy",
+        "petstore-v2.yaml",
+        "created-first",
+        ORG_TOKEN,
+        &["--branch", "other"],
+    );
+    assert_eq!(other.code, 0, "{other:?}");
+    let (_, doc) = ctx.get("/api/v1/docs/created-first", ORG_TOKEN);
+    assert_eq!(doc["default_branch"], json!("feature-x"), "{doc}");
+}
+
+#[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn auto_create_with_hub_and_doc_name_creates_the_documentation() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let hub_token = ctx.create_hub("platform");
     let r = ctx.bump_doc(
@@ -240,8 +302,9 @@ fn auto_create_with_hub_and_doc_name_creates_the_documentation() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn deploy_of_a_directory_auto_creates_one_documentation_per_file_in_the_hub() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     ctx.create_hub("shop");
     let r = bump(
@@ -263,8 +326,9 @@ fn deploy_of_a_directory_auto_creates_one_documentation_per_file_in_the_hub() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn a_multi_file_document_with_external_refs_deploys_and_validates() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let t = ctx.create_doc("multi");
     let dry = ctx.bump_doc(
@@ -283,8 +347,9 @@ fn a_multi_file_document_with_external_refs_deploys_and_validates() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn diff_against_the_deployed_documentation_reports_the_changes() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let t = ctx.create_doc("petstore");
     assert_eq!(
@@ -307,8 +372,9 @@ fn diff_against_the_deployed_documentation_reports_the_changes() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn preview_prints_a_public_url_that_renders_the_definition() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     let r = bump(&cli, &ctx.server.base_url, &["preview", "petstore.yaml"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -327,8 +393,9 @@ fn preview_prints_a_public_url_that_renders_the_definition() {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn first_start_prints_a_working_token_once_and_data_survives_a_restart() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let dir = temp_dir();
     let first = Server::start(dir.path(), &[]);
     let token = first
@@ -405,8 +472,9 @@ fn printed_url(run: &CliRun) -> String {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn the_url_bump_cli_prints_shows_the_rendered_documentation_and_follows_a_promotion() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let ctx = Ctx::start();
     ctx.create_doc("pets");
     let r = ctx.bump_doc(&cli, "deploy", "petstore.yaml", "pets", ORG_TOKEN, &[]);

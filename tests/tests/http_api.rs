@@ -136,6 +136,83 @@ fn missing_or_wrong_tokens_are_401_with_a_message() {
     assert_eq!(s, 401);
 }
 
+#[test]
+fn wrong_tokens_meet_a_429_before_any_lookup_and_a_minted_token_is_never_locked_out() {
+    // GIVEN a budget of 3 failed credential checks per client (one regained a minute), the operator's configured
+    // organization token (guessable: not in the minted format) and a documentation's minted token
+    let dir = temp_dir();
+    let server = Server::start(
+        dir.path(),
+        &[
+            ("SPECPRESS_ORG_TOKEN", ORG),
+            ("SPECPRESS_AUTH_FAILURE_BURST", "3"),
+            ("SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE", "1"),
+        ],
+    );
+    let api = Api {
+        server,
+        _dir: dir,
+        http: Client::new(),
+    };
+    let (_, doc_token) = api.doc("pets", None);
+
+    // WHEN a client guesses wrong tokens
+    for guess in [
+        "guess-0000000000000000001",
+        "guess-0000000000000000002",
+        "nope",
+    ] {
+        let (s, b) = api.get("/api/v1/docs", Some(guess));
+        assert_eq!(s, 401, "{guess}: {b}");
+    }
+
+    // THEN its next guesses, in every form, are refused with 429 and Retry-After, in the API's JSON shape, before
+    // they are looked up (a right guess would be answered the same)
+    let basic = base64::engine::general_purpose::STANDARD.encode("guess-0000000000000000003:");
+    for header in [
+        "Token guess-0000000000000000003".to_owned(),
+        format!("Basic {basic}"),
+        "Basic %%%".to_owned(),
+        format!("Token {ORG}"),
+    ] {
+        let r = api
+            .http
+            .get(api.url("/api/v1/docs"))
+            .header("Authorization", &header)
+            .send()
+            .expect("answers");
+        assert_eq!(r.status().as_u16(), 429, "{header}");
+        let retry: u64 = r
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+            .expect("Retry-After in seconds");
+        assert!((1..=60).contains(&retry), "{retry}");
+        let b: Value = r.json().expect("JSON");
+        assert_message(&b);
+    }
+    // AND a token in the minted format is never refused: a live one works, one that is no live token is told 401
+    let (s, b) = api.get("/api/v1/docs/pets", Some(&doc_token));
+    assert_eq!(s, 200, "{b}");
+    let unknown = specpress_domain::token::mint(specpress_domain::token::TokenKind::Doc).secret;
+    let (s, _) = api.get("/api/v1/docs/pets", Some(&unknown));
+    assert_eq!(
+        s, 401,
+        "a well-formed minted token is checked, never refused by the limit"
+    );
+    // (while a mistyped one, which its checksum already refuses, is a guess like any other)
+    let mut typo = doc_token.clone();
+    typo.replace_range(10..11, if &doc_token[10..11] == "a" { "b" } else { "a" });
+    let (s, _) = api.get("/api/v1/docs/pets", Some(&typo));
+    assert_eq!(s, 429);
+    // AND requests without a token are not concerned
+    let (s, _) = api.get("/api/v1/ping", None);
+    assert_eq!(s, 200);
+    let (s, _) = api.get("/api/v1/docs", None);
+    assert_eq!(s, 401);
+}
+
 /// Sends `head` and then `body` on one connection, `pause` apart, and reads the whole answer (the connection is
 /// asked to close). An error in writing or reading is returned as text: a reset loses the answer.
 fn raw_exchange(

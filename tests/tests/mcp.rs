@@ -25,25 +25,9 @@ const TOOLS: [&str; 8] = [
     "search",
 ];
 
-/// The tools' Python with the MCP SDK; `None` outside CI when missing.
-fn mcp_python() -> Option<PathBuf> {
-    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import mcp.client.streamable_http"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        return Some(python);
-    }
-    let msg = format!(
-        "{} with the MCP SDK (`mcp`) is required (scripts/install-tools.sh)",
-        python.display()
-    );
-    assert!(!std::env::var("CI").is_ok_and(|v| v == "true"), "{msg}");
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
+/// The tools' Python with the MCP SDK (`specpress_testkit`: the tests that use it are ignored outside CI without it).
+fn mcp_python() -> PathBuf {
+    specpress_testkit::python_with("mcp.client.streamable_http")
 }
 
 /// Connects to `url` with the official client (with `headers`), lists the tools and makes `calls`.
@@ -95,9 +79,9 @@ struct World {
 
 /// One server for a test: two small documentations in a hub (one with a branch of two releases), and a private
 /// documentation. (Each test runs in its own process; GitHub's description is deployed by the test that reads it.)
-fn world() -> Option<World> {
+fn world() -> World {
     {
-        let python = mcp_python()?;
+        let python = mcp_python();
         let site = Site::start(ORG);
         site.create_hub("apis", "APIs");
         site.create_doc("pets", "Pets", Some("apis"));
@@ -122,12 +106,12 @@ fn world() -> Option<World> {
         );
         assert_eq!(s, 200, "{b}");
         let id = |v: &Value| v["id"].as_str().expect("version id").to_owned();
-        Some(World {
+        World {
             store_release: id(&store),
             vault_token: vault["token"].as_str().expect("token").to_owned(),
             site,
             python,
-        })
+        }
     }
 }
 
@@ -143,8 +127,12 @@ fn tool_names(s: &Value) -> Vec<&str> {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_python_tools, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
-    let Some(w) = world() else { return };
+    let w = world();
     w.site.create_doc("github", "GitHub", Some("apis"));
     let read = |p: &str| std::fs::read_to_string(corpus().join(p)).expect("corpus file");
     let id = |v: Value| v["id"].as_str().expect("version id").to_owned();
@@ -330,8 +318,12 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn a_hubs_server_covers_its_documentations_and_names_them() {
-    let Some(w) = world() else { return };
+    let w = world();
     let s = session(
         &w.python,
         &w.site.url("/hub/apis/mcp"),
@@ -393,8 +385,12 @@ fn a_hubs_server_covers_its_documentations_and_names_them() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn a_branch_has_its_own_server_and_its_own_releases() {
-    let Some(w) = world() else { return };
+    let w = world();
     let s = session(
         &w.python,
         &w.site.url("/doc/pets/branches/next/mcp"),
@@ -458,8 +454,12 @@ fn a_branch_has_its_own_server_and_its_own_releases() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn a_private_documentation_answers_its_token_holders_and_anyone_else_as_if_it_did_not_exist() {
-    let Some(w) = world() else { return };
+    let w = world();
     let url = w.site.url("/doc/vault/mcp");
     let anonymous = session(&w.python, &url, json!({}), json!([]));
     let unknown = session(
@@ -518,8 +518,12 @@ fn a_private_documentation_answers_its_token_holders_and_anyone_else_as_if_it_di
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn an_agent_gets_clear_errors_for_unknown_tools_bad_arguments_and_missing_things() {
-    let Some(w) = world() else { return };
+    let w = world();
     let s = session(
         &w.python,
         &w.site.url("/doc/pets/mcp"),
@@ -560,8 +564,12 @@ fn an_agent_gets_clear_errors_for_unknown_tools_bad_arguments_and_missing_things
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn a_hostile_documents_text_reaches_the_agent_as_neutral_data() {
-    let Some(w) = world() else { return };
+    let w = world();
     let evil = json!({
         "openapi": "3.0.3",
         "info": {
@@ -618,8 +626,12 @@ fn a_hostile_documents_text_reaches_the_agent_as_neutral_data() {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn mcp_requests_are_limited_per_client() {
-    let Some(python) = mcp_python() else { return };
+    let python = mcp_python();
     let dir = specpress_e2e::temp_dir();
     let server = specpress_e2e::Server::start(
         dir.path(),

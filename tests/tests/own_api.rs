@@ -227,7 +227,9 @@ fn publishing_can_be_turned_off_and_a_malformed_setting_stops_the_server() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("SPECPRESS_SELF_DOC must be `true` or `false`, not `maybe`"),
+        stderr.contains("SPECPRESS_SELF_DOC")
+            && stderr.contains("'maybe'")
+            && stderr.contains("must be `true` or `false`"),
         "{stderr}"
     );
 }

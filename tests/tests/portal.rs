@@ -92,8 +92,9 @@ fn hrefs(html: &str) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn three_bump_cli_deploys_give_a_changelog_change_pages_json_feeds_compare_and_a_hub_page() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let site = Site::start(ORG);
     let (s, b) = site.api(
         reqwest::Method::POST,
@@ -402,8 +403,9 @@ fn three_bump_cli_deploys_give_a_changelog_change_pages_json_feeds_compare_and_a
 }
 
 #[test]
+#[cfg_attr(missing_bump_cli, ignore = "needs bump-cli (scripts/install-tools.sh)")]
 fn a_public_diff_page_renders_what_bump_diff_compares_and_an_unknown_diff_is_a_404_page() {
-    let Some(cli) = bump_cli() else { return };
+    let cli = bump_cli();
     let site = Site::start(ORG);
     let r = bump(
         &cli,
@@ -584,11 +586,13 @@ fn document_text_on_change_pages_and_feeds_is_escaped() {
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh)"
+)]
 fn changelog_change_compare_diff_and_hub_pages_pass_axe_in_headless_chromium_with_and_without_javascript()
  {
-    let Some(tools) = specpress_e2e::browser::tools() else {
-        return;
-    };
+    let tools = specpress_e2e::browser::tools();
     let site = Site::start(ORG);
     let (s, b) = site.api(
         reqwest::Method::POST,

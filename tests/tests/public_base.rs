@@ -126,7 +126,7 @@ fn absolute_urls(text: &str) -> Vec<String> {
 /// configuration of a Lambda behind API Gateway without `SPECPRESS_PUBLIC_URL`; served on 127.0.0.1 from a thread of
 /// their own. Answers the address and the data directory (kept for the test).
 fn lambda_configured_routers(org_token: &str) -> (String, tempfile::TempDir) {
-    use specpress::backend::{Backend, BackendOptions};
+    use specpress_local_server::backend::{Backend, BackendOptions};
     let dir = temp_dir();
     let data_dir = dir.path().to_path_buf();
     let token = org_token.to_owned();
@@ -159,7 +159,8 @@ fn lambda_configured_routers(org_token: &str) -> (String, tempfile::TempDir) {
                 ..specpress_api::Config::default()
             };
             let state = specpress_api::AppState::from_config(&config, backend.store.clone());
-            let app = specpress::app(state);
+            let engine = std::sync::Arc::new(specpress_engines::Engines::default());
+            let app = specpress::app(state, engine);
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("listens");

@@ -8,7 +8,6 @@ use std::process::Command;
 
 use reqwest::Method;
 use serde_json::json;
-use specpress_e2e::repo_root;
 use specpress_e2e::site::{Site, header};
 
 const ORG: &str = "reader-tests-organization-token-7";
@@ -95,25 +94,10 @@ fn a_hostile_documents_control_and_bidi_characters_reach_no_reader_output() {
     );
 }
 
-/// The tools' Python with `feedparser`, the feed parser most readers are built on; `None` outside CI when missing.
-fn feedparser_python() -> Option<PathBuf> {
-    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import feedparser"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
-        return Some(python);
-    }
-    let msg = format!(
-        "{} with `feedparser` is required (scripts/install-tools.sh)",
-        python.display()
-    );
-    assert!(!std::env::var("CI").is_ok_and(|v| v == "true"), "{msg}");
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
+/// The tools' Python with `feedparser`, the feed parser most readers are built on (`specpress_testkit`: the test
+/// that uses it is ignored outside CI without it).
+fn feedparser_python() -> PathBuf {
+    specpress_testkit::python_with("feedparser")
 }
 
 /// Parses a feed with feedparser and answers, for the feed's title and every entry's title and summary, the HTML
@@ -140,10 +124,12 @@ print(json.dumps(out))
 "#;
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 fn rss_and_atom_feeds_parsed_by_feedparser_yield_text_never_markup() {
-    let Some(python) = feedparser_python() else {
-        return;
-    };
+    let python = feedparser_python();
     let site = hostile_site();
     for path in [
         "/doc/evil/changes.rss",

@@ -385,6 +385,7 @@ fn a_hub_search_merges_its_documentations_results_and_names_the_api_of_each() {
 }
 
 #[test]
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
 fn searching_the_github_description_finds_the_operation_named_by_the_query_first() {
     let site = Site::start(ORG);
     site.create_doc("github", "GitHub", None);
@@ -415,10 +416,12 @@ fn searching_the_github_description_finds_the_operation_named_by_the_query_first
 /// sign-in form, the 404 page that offers it) pass axe-core (WCAG 2.1 AA) with JavaScript on and off, light and
 /// dark, desktop and phone, with no CSP report, page error or failed request.
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh)"
+)]
 fn search_results_and_sign_in_pages_pass_axe_in_headless_chromium_with_and_without_javascript() {
-    let Some(tools) = specpress_e2e::browser::tools() else {
-        return;
-    };
+    let tools = specpress_e2e::browser::tools();
     let site = Site::start(ORG);
     site.create_hub("vets", "Vets");
     site.create_doc("clinic", "Clinic", Some("vets"));
@@ -524,10 +527,12 @@ fn every_search_has_a_json_twin_with_the_results_of_its_page() {
 /// listbox with the combobox's ARIA state, the operation first for a typo, a last entry to all results, no axe
 /// violation with the list open, Escape closes it, ArrowDown and Enter open the chosen page.
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh)"
+)]
 fn the_search_field_suggests_results_as_one_types_in_headless_chromium() {
-    let Some(tools) = specpress_e2e::browser::tools() else {
-        return;
-    };
+    let tools = specpress_e2e::browser::tools();
     let site = clinic_site();
     let out = specpress_e2e::temp_dir();
     let keep = std::env::var_os("SPECPRESS_SCREENSHOTS").map(std::path::PathBuf::from);

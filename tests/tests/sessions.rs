@@ -1,7 +1,8 @@
 //! The public site's sign-in, end to end against the real `specpress serve` (issue 27): signing out ends the
 //! session on the server (a copied cookie opens nothing any more), failed credential checks are limited per client
-//! (429 with `Retry-After`, a valid token never slowed), sign-in posts are accepted only from this service's own
-//! origin, and every answer of every router carries the security headers.
+//! (429 with `Retry-After`: a page on the site, JSON on the MCP servers and "Try it"; a valid token never slowed),
+//! sign-in posts are accepted only from this service's own origin, and every answer of every router carries the
+//! security headers.
 
 use reqwest::Method;
 use reqwest::blocking::{Client, RequestBuilder};
@@ -142,6 +143,10 @@ fn failed_credential_checks_are_limited_per_client_and_a_valid_token_is_never_sl
         ("SPECPRESS_AUTH_FAILURE_RATE_PER_MINUTE", "1"),
     ]);
     let valid = format!("Token {ORG}");
+    // A documentation's token, minted by the service.
+    let (s, b) = w.api(Method::POST, "/api/v1/docs/open/rotate_token", None);
+    assert_eq!(s, 200, "{b}");
+    let minted = b["token"].as_str().expect("a token").to_owned();
     for _ in 0..30 {
         let (s, _, _) = w.get("/doc/vault", &[("Authorization", valid.as_str())]);
         assert_eq!(s, 200, "a valid token spends nothing");
@@ -203,11 +208,49 @@ fn failed_credential_checks_are_limited_per_client_and_a_valid_token_is_never_sl
         form.contains(r#"name="token""#),
         "the sign-in form again: {form}"
     );
-    // Readers without credentials are not concerned, nor is the API.
+    // The MCP servers and "Try it" answer the same refusal as JSON (their clients read JSON), never a page.
+    let mcp = w
+        .http
+        .post(w.url("/doc/open/mcp"))
+        .header("Authorization", valid.as_str())
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+        .send()
+        .expect("answers");
+    let proxy = w
+        .http
+        .post(w.url("/doc/open/try"))
+        .header("Authorization", valid.as_str())
+        .header("Origin", w.server.base_url.as_str())
+        .header("Content-Type", "application/json")
+        .body(r#"{"method":"GET","url":"https://api.example.com/"}"#)
+        .send()
+        .expect("answers");
+    for (what, r) in [("MCP", mcp), ("Try it", proxy)] {
+        assert_eq!(r.status().as_u16(), 429, "{what}");
+        assert!(!header(r.headers(), "retry-after").is_empty(), "{what}");
+        assert!(
+            header(r.headers(), "content-type").starts_with("application/json"),
+            "{what}"
+        );
+        let body: Value = r.json().expect("JSON");
+        assert!(body["message"].is_string(), "{what}: {body}");
+    }
+    // Readers without credentials are not concerned.
     let (s, _, _) = w.get("/doc/open", &[]);
     assert_eq!(s, 200);
-    let (s, _) = w.api(Method::GET, "/api/v1/docs", None);
-    assert_eq!(s, 200);
+    // The API shares the budget: the configured organization token (not in the minted format, so guessable) waits
+    // like any guess, a token the service minted goes through.
+    let (s, b) = w.api(Method::GET, "/api/v1/docs", None);
+    assert_eq!(s, 429, "{b}");
+    let r = w
+        .http
+        .get(w.url("/api/v1/docs/open"))
+        .header("Authorization", format!("Token {minted}"))
+        .send()
+        .expect("answers");
+    assert_eq!(r.status().as_u16(), 200);
 }
 
 #[test]

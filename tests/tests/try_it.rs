@@ -585,11 +585,13 @@ fn a_direct_documentation_s_operation_pages_name_exactly_its_servers_in_connect_
 /// proxy and then from the browser itself: the form's answer shows the local API's status, headers and body as text,
 /// no CSP report (in `direct` mode the page's `connect-src` must name the API), and axe finds nothing with it open.
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh)"
+)]
 fn a_reader_sends_the_operation_from_its_page_in_headless_chromium_through_the_proxy_and_directly()
 {
-    let Some(tools) = specpress_e2e::browser::tools() else {
-        return;
-    };
+    let tools = specpress_e2e::browser::tools();
     let (api, seen) = local_api();
     let site = Serve::start(&[
         ("SPECPRESS_ALLOW_LOOPBACK_URLS", "true"),
@@ -642,4 +644,87 @@ fn a_reader_sends_the_operation_from_its_page_in_headless_chromium_through_the_p
             "{mode}: one request per view reached the API ({calls} in all)"
         );
     }
+}
+
+/// Serves, on 127.0.0.1, an API that moved: every request is redirected (307) to the same path and query on `to`.
+fn moved_api(to: String) -> String {
+    let router = Router::new().fallback(move |uri: axum::http::Uri| {
+        let to = to.clone();
+        async move {
+            let target = format!(
+                "{to}{}",
+                uri.path_and_query().map(|p| p.as_str()).unwrap_or("/")
+            );
+            (StatusCode::TEMPORARY_REDIRECT, [("location", target)]).into_response()
+        }
+    });
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        rt.block_on(async move {
+            let Ok(listener) = tokio::net::TcpListener::bind("127.0.0.1:0").await else {
+                return;
+            };
+            let Ok(addr) = listener.local_addr() else {
+                return;
+            };
+            let _ = tx.send(format!("http://{addr}"));
+            let _ = axum::serve(listener, router).await;
+        });
+    });
+    rx.recv().expect("the moved API listens")
+}
+
+#[test]
+fn a_redirect_to_another_server_of_the_documentation_carries_none_of_the_readers_credentials() {
+    // GIVEN a documentation with two servers: one that moved, redirecting every request to the other
+    let (landing, seen) = local_api();
+    let moved = moved_api(landing.clone());
+    let site = Serve::start(&[("SPECPRESS_ALLOW_LOOPBACK_URLS", "true")]);
+    site.publish(
+        "pets",
+        None,
+        &definition(&[&format!("{moved}/v1"), &format!("{landing}/v1")]),
+    );
+    let (s, b) = site.patch("pets", json!({"try_it": "proxy"}));
+    assert_eq!(s, 200, "{b}");
+
+    // WHEN a reader tries an operation on the first with its token, an API key and a key in the query
+    let call = json!({
+        "method": "GET",
+        "url": format!("{moved}/v1/pets/7?api_key={SECRET_QUERY}&page=2"),
+        "headers": [
+            ["Authorization", format!("Bearer {SECRET_TOKEN}")],
+            ["X-Api-Key", SECRET_TOKEN],
+            ["Accept", "application/json"]
+        ]
+    });
+    let (s, _, b) = site.try_it("/doc/pets/try", &call, &[]);
+
+    // THEN the answer comes from the second server, which received none of them, as a browser or curl would send
+    assert_eq!((s, b["status"].as_u64()), (200, Some(203)), "{b}");
+    let got = seen.0.lock().map(|s| s.clone()).unwrap_or_default();
+    assert_eq!(got.len(), 1);
+    let (what, headers, _) = &got[0];
+    assert_eq!(what, "GET /v1/pets/7");
+    assert_eq!(headers.get("authorization"), None, "{headers:?}");
+    assert_eq!(headers.get("x-api-key"), None, "{headers:?}");
+    assert_eq!(
+        headers.get("accept").and_then(|v| v.to_str().ok()),
+        Some("application/json")
+    );
+    let query = b["body"]
+        .as_str()
+        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+        .map(|v| v["query"].clone())
+        .unwrap_or_default();
+    assert!(
+        !query.to_string().contains(SECRET_QUERY),
+        "the key in the query crossed: {query}"
+    );
 }

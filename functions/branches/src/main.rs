@@ -1,6 +1,9 @@
-//! The branches Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run).
+//! The branches Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run). The
+//! routes are `specpress_api_branches`'.
+
+use specpress_alloc as _; // The global allocator (mimalloc): each binary links it itself.
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_api::lambda::run(|w| Ok(branches::router(w.state))).await
+    specpress_http_lambda::run(|w| Ok(specpress_api_branches::router(w.state))).await
 }

@@ -1,6 +1,8 @@
 //! The docs Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run).
 
+use specpress_alloc as _;
+
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_api::lambda::run(|w| Ok(docs::router(w.state))).await
+    specpress_http_lambda::run(|w| Ok(specpress_site::router(w.state))).await
 }

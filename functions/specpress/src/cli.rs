@@ -4,11 +4,15 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::builder::NonEmptyStringValueParser;
+use clap::{ArgAction, Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
+use specpress_config::settings::{strict, switch};
+use specpress_config::{Config, Storage};
 use specpress_domain::usecases::manage::create_org;
+use specpress_local_server::backend::{Backend, BackendOptions};
+use specpress_local_server::data_dir;
 use time::OffsetDateTime;
 
-use crate::backend::{Backend, BackendOptions, prepare_data_dir};
 use crate::serve::{ServeOptions, run};
 
 /// Specpress: publish API documents; compatible with the official bump-cli.
@@ -22,7 +26,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve every route on one local process (embedded DynamoDB by default).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Operator commands against the configured storage.
     #[command(subcommand)]
     Admin(AdminCommand),
@@ -30,24 +34,23 @@ enum Command {
     Diff(specpress_diff::cli::DiffCommand),
 }
 
+/// Where the embedded engine keeps its data (and every start its keys).
 #[derive(Debug, Args)]
-struct StorageArgs {
-    /// Data directory of the embedded engine (ignored when SPECPRESS_TABLE is set).
+struct DataDirArgs {
+    /// Data directory of the embedded engine, and of the keys a start generates (the data itself is in the table
+    /// when SPECPRESS_TABLE is set).
     #[arg(long, default_value = ".specpress", env = "SPECPRESS_DATA_DIR")]
     data_dir: PathBuf,
-    /// Use this DynamoDB table (real AWS, or moto via AWS_ENDPOINT_URL) instead of the embedded engine.
-    #[arg(long, env = "SPECPRESS_TABLE")]
-    table: Option<String>,
     /// Create the table with its indexes and TTL if it does not exist (moto, first local run).
     #[arg(long)]
     create_table: bool,
 }
 
-impl StorageArgs {
-    fn options(&self) -> BackendOptions {
+impl DataDirArgs {
+    fn options(&self, storage: &Storage) -> BackendOptions {
         BackendOptions {
             data_dir: self.data_dir.clone(),
-            table: self.table.clone(),
+            table: storage.table.clone(),
             create_table: self.create_table,
         }
     }
@@ -61,26 +64,38 @@ struct ServeArgs {
     /// Interface to listen on.
     #[arg(long, default_value = "127.0.0.1", env = "SPECPRESS_HOST")]
     host: IpAddr,
-    /// Base of public URLs (default: http://HOST:PORT).
-    #[arg(long, env = "SPECPRESS_PUBLIC_URL")]
-    public_url: Option<String>,
-    /// Request body limit in bytes (counted decompressed when a body is sent gzip-compressed).
-    #[arg(long, default_value_t = specpress_api::DEFAULT_MAX_BODY_BYTES, env = "SPECPRESS_MAX_BODY_BYTES")]
-    max_body_bytes: usize,
-    /// Largest API document in bytes (the definition and each reference), checked before parsing.
-    #[arg(long, default_value_t = specpress_api::DEFAULT_MAX_DOCUMENT_BYTES, env = "SPECPRESS_MAX_DOCUMENT_BYTES")]
-    max_document_bytes: usize,
-    /// Do not publish Specpress's own API reference as the documentation `specpress-api` (also
-    /// SPECPRESS_SELF_DOC=false). It is still served at /api/v1/openapi.json.
+    /// Publish Specpress's own API reference as the documentation `specpress-api` (`false` turns it off; it is
+    /// still served at /api/v1/openapi.json).
+    #[arg(
+        long,
+        env = "SPECPRESS_SELF_DOC",
+        value_name = "true|false",
+        action = ArgAction::Set,
+        default_value = "true",
+        value_parser = strict(switch, "`true` or `false`")
+    )]
+    self_doc: bool,
+    /// Do not publish Specpress's own API reference (as --self-doc false).
     #[arg(long)]
     no_self_doc: bool,
+    /// The default organization's token: given on a start that creates the organization, or replacing its token.
+    #[arg(
+        long,
+        env = "SPECPRESS_ORG_TOKEN",
+        hide_env_values = true,
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    org_token: Option<String>,
     /// On a DynamoDB table (SPECPRESS_TABLE): create the default organization when the table has none (or give it
     /// SPECPRESS_ORG_TOKEN) and publish Specpress's own API reference, as every start on the embedded store does.
     /// Without it a start writes nothing to the table and says so on stderr.
     #[arg(long)]
     bootstrap: bool,
     #[command(flatten)]
-    storage: StorageArgs,
+    data: DataDirArgs,
+    /// Every setting of the Lambda functions, as an option or its variable.
+    #[command(flatten)]
+    config: Config,
 }
 
 #[derive(Debug, Subcommand)]
@@ -92,7 +107,9 @@ enum AdminCommand {
         #[arg(long, default_value = "My organization")]
         name: String,
         #[command(flatten)]
-        storage: StorageArgs,
+        data: DataDirArgs,
+        #[command(flatten)]
+        storage: Storage,
     },
 }
 
@@ -108,36 +125,50 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 }
 
 impl Cli {
+    /// The command line of this process, its settings' variables read as every Specpress process reads them
+    /// ([`specpress_config::env_command`]); on a bad option or value, prints clap's error and exits.
+    pub fn from_env_and_args() -> Cli {
+        Cli::try_from_args(std::env::args_os()).unwrap_or_else(|e| e.exit())
+    }
+
+    /// The command line `args` (the program name first), with the environment read as
+    /// [`Cli::from_env_and_args`] reads it.
+    pub fn try_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let matches = specpress_config::env_command(Cli::command()).try_get_matches_from(args)?;
+        Cli::from_arg_matches(&matches)
+    }
+
+    /// The options of `specpress serve`, when that is the command.
+    pub fn serve_options(&self) -> Option<ServeOptions> {
+        let Command::Serve(a) = &self.command else {
+            return None;
+        };
+        Some(ServeOptions {
+            host: a.host,
+            port: a.port,
+            backend: a.data.options(&a.config.storage),
+            config: a.config.clone(),
+            org_token: a.org_token.clone(),
+            self_doc: a.self_doc && !a.no_self_doc,
+            bootstrap: a.bootstrap,
+        })
+    }
+
     /// Runs the chosen command.
     pub fn run(self) -> ExitCode {
         match self.command {
             Command::Diff(d) => d.run(),
-            Command::Serve(a) => {
+            Command::Serve(_) => {
                 if let Err(e) = init_tracing() {
                     eprintln!("specpress serve: {e}");
                     return ExitCode::FAILURE;
                 }
-                let self_doc = match crate::self_doc::enabled_from_env(
-                    std::env::var(crate::self_doc::SELF_DOC_ENV).ok().as_deref(),
-                ) {
-                    Ok(on) => on && !a.no_self_doc,
-                    Err(e) => {
-                        eprintln!("specpress serve: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                };
-                let opts = ServeOptions {
-                    host: a.host,
-                    port: a.port,
-                    backend: a.storage.options(),
-                    public_url: a.public_url,
-                    org_token: std::env::var("SPECPRESS_ORG_TOKEN")
-                        .ok()
-                        .filter(|t| !t.is_empty()),
-                    max_body_bytes: a.max_body_bytes,
-                    max_document_bytes: a.max_document_bytes,
-                    self_doc,
-                    bootstrap: a.bootstrap,
+                let Some(opts) = self.serve_options() else {
+                    return ExitCode::FAILURE;
                 };
                 match runtime()
                     .map_err(|e| e.to_string())
@@ -150,7 +181,11 @@ impl Cli {
                     }
                 }
             }
-            Command::Admin(AdminCommand::MintOrgToken { name, storage }) => {
+            Command::Admin(AdminCommand::MintOrgToken {
+                name,
+                data,
+                storage,
+            }) => {
                 if let Err(e) = init_tracing() {
                     eprintln!("specpress admin mint-org-token: {e}");
                     return ExitCode::FAILURE;
@@ -158,9 +193,9 @@ impl Cli {
                 let result = runtime().map_err(|e| e.to_string()).and_then(|rt| {
                     rt.block_on(async {
                         if storage.table.is_none() {
-                            prepare_data_dir(&storage.data_dir).map_err(describe)?;
+                            data_dir::prepare(&data.data_dir).map_err(describe)?;
                         }
-                        let backend = Backend::connect(&storage.options())
+                        let backend = Backend::connect(&data.options(&storage))
                             .await
                             .map_err(describe)?;
                         let r =

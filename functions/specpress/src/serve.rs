@@ -3,16 +3,18 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
 
-use specpress_api::engine::Engines;
+use std::sync::Arc;
+
 use specpress_api::{AppState, Config};
 use specpress_domain::ports::OrgStore as _;
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org};
 use specpress_domain::{DomainError, Result};
+use specpress_engines::Engines;
+use specpress_local_server::backend::{Backend, BackendOptions};
+use specpress_local_server::data_dir;
+use specpress_local_server::self_doc::{SelfDoc, publish};
+use specpress_local_server::webhooks::LocalWebhooks;
 use time::OffsetDateTime;
-
-use specpress_api::pagination::MIN_CURSOR_KEY_BYTES;
-
-use crate::backend::{Backend, BackendOptions, prepare_data_dir};
 
 /// Options of `specpress serve`.
 #[derive(Debug, Clone)]
@@ -21,17 +23,13 @@ pub struct ServeOptions {
     pub host: IpAddr,
     /// Port (0 picks a free one).
     pub port: u16,
-    /// Storage selection.
+    /// Storage selection (its table is the configuration's).
     pub backend: BackendOptions,
-    /// Base of public URLs; defaults to `http://HOST:PORT`.
-    pub public_url: Option<String>,
+    /// The configuration: the environment and the command line (the public URL defaults to `http://HOST:PORT`).
+    pub config: Config,
     /// `SPECPRESS_ORG_TOKEN`: an operator-chosen organization token.
     pub org_token: Option<String>,
-    /// Request body limit.
-    pub max_body_bytes: usize,
-    /// Largest API document.
-    pub max_document_bytes: usize,
-    /// Publish Specpress's own API reference as the documentation `specpress-api` ([`crate::self_doc`]).
+    /// Publish Specpress's own API reference as the documentation `specpress-api` ([`specpress_local_server::self_doc`]).
     pub self_doc: bool,
     /// `--bootstrap`: on a DynamoDB table, establish the default organization and publish the reference as on the
     /// embedded store ([`StartWrites`]); without it nothing is written to a table at start.
@@ -61,74 +59,10 @@ impl StartWrites {
     }
 }
 
-/// File in the data directory holding the pagination cursor key of `specpress serve`.
-pub const CURSOR_KEY_FILE: &str = "cursor.key";
-
-fn key_problem(file: &Path, problem: impl std::fmt::Display) -> DomainError {
-    DomainError::unexpected(format!("cursor key file {}: {problem}", file.display()))
-}
-
-/// The cursor key kept in `data_dir`: read from [`CURSOR_KEY_FILE`], or generated on first start (32 random bytes as
-/// 64 hex characters) and written there with mode 0600, created exclusively so two processes starting together end
-/// up with the same key. The key is never logged or printed.
-pub fn data_dir_cursor_key(data_dir: &Path) -> Result<Vec<u8>> {
-    use std::io::Write as _;
-    let file = data_dir.join(CURSOR_KEY_FILE);
-    let key: [u8; 32] = rand::random();
-    let text: String = key.iter().map(|b| format!("{b:02x}")).collect();
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
-    match options.open(&file) {
-        Ok(mut f) => {
-            f.write_all(text.as_bytes())
-                .and_then(|()| f.sync_all())
-                .map_err(|e| key_problem(&file, e))?;
-            return Ok(text.into_bytes());
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(key_problem(&file, e)),
-    }
-    #[cfg(unix)]
-    {
-        // A key readable by others is made private again (it lets anyone who reads it forge cursors).
-        use std::os::unix::fs::PermissionsExt as _;
-        let mode = std::fs::metadata(&file)
-            .map_err(|e| key_problem(&file, e))?
-            .permissions()
-            .mode();
-        if mode & 0o077 != 0 {
-            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
-                .map_err(|e| key_problem(&file, e))?;
-        }
-    }
-    let stored = std::fs::read_to_string(&file).map_err(|e| key_problem(&file, e))?;
-    let stored = stored.trim();
-    if stored.len() < MIN_CURSOR_KEY_BYTES {
-        return Err(key_problem(
-            &file,
-            format!(
-                "holds {} bytes, fewer than the {} a key needs; delete it to generate a new one (cursors issued \
-                 before then stop working)",
-                stored.len(),
-                MIN_CURSOR_KEY_BYTES
-            ),
-        ));
-    }
-    Ok(stored.as_bytes().to_vec())
-}
-
 /// Installs the pagination cursor key before anything is served: `SPECPRESS_CURSOR_KEY` when set (refused at start
 /// when too short), else the key kept in the data directory, so cursors survive restarts.
 fn install_cursor_key(configured: Option<&str>, data_dir: &Path) -> Result<()> {
-    let key = match configured {
-        Some(k) => k.as_bytes().to_vec(),
-        None => data_dir_cursor_key(data_dir)?,
-    };
+    let key = data_dir::cursor_key(configured, data_dir)?;
     specpress_api::pagination::install_cursor_key(&key).map_err(|problem| {
         DomainError::unexpected(format!(
             "{}: {problem}",
@@ -171,12 +105,8 @@ impl PublicUrls {
 /// Runs the server until Ctrl-C or SIGTERM.
 pub async fn run(opts: ServeOptions) -> Result<()> {
     // The data directory also keeps the cursor and webhook keys when the data itself is in a DynamoDB table.
-    // The configuration: the environment, then the options of the command line.
-    let mut config = Config::local_from_env().map_err(DomainError::unexpected)?;
-    config.table = opts.backend.table.clone();
-    config.max_body_bytes = opts.max_body_bytes;
-    config.max_document_bytes = opts.max_document_bytes;
-    prepare_data_dir(&opts.backend.data_dir)?;
+    let mut config = opts.config.clone();
+    data_dir::prepare(&opts.backend.data_dir)?;
     install_cursor_key(config.cursor_key.as_deref(), &opts.backend.data_dir)?;
     let backend = Backend::connect(&opts.backend).await?;
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port))
@@ -186,7 +116,7 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
         })?;
     let addr = listener.local_addr().map_err(DomainError::unexpected)?;
     let urls = PublicUrls::of(
-        opts.public_url.as_deref(),
+        Some(config.public_url.as_str()),
         config.trust_forwarded_host,
         &format!("http://{addr}"),
     );
@@ -208,22 +138,19 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
     };
     Engines::warm_up().await?;
     // Webhooks: deploys publish to the (persistent) queue; consumers and the outbox sweeper run in-process.
-    let hooks = crate::webhooks_local::LocalWebhooks::start_with(
-        &config,
-        &backend.store,
-        &opts.backend.data_dir,
-    )
-    .await?;
+    let hooks = LocalWebhooks::start_with(&config, &backend.store, &opts.backend.data_dir).await?;
     config.public_url = urls.routes.clone();
     let state = AppState::from_config(&config, hooks.store.clone())
         .with_publisher(hooks.service.publisher.clone());
-    let app = crate::app_with_webhooks(state.clone(), hooks.service.clone());
+    // Deploys, validations and previews admit documents of the configured size.
+    let engine = Arc::new(Engines::with_max_document_bytes(config.max_document_bytes));
+    let app = crate::app_with_webhooks(state.clone(), engine.clone(), hooks.service.clone());
     let self_doc = match &boot {
         Some(boot) if opts.self_doc => Some(
-            crate::self_doc::publish(
+            publish(
                 state.store.as_ref(),
                 state.publisher.as_ref(),
-                state.engine.as_ref(),
+                engine.as_ref(),
                 org_of(boot),
                 &base,
                 OffsetDateTime::now_utc(),
@@ -232,7 +159,7 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
         ),
         _ => None,
     };
-    if let Some(table) = &opts.backend.table {
+    if let Some(table) = config.table() {
         let existing = match &boot {
             Some(_) => None,
             None => backend.store.get_default_org().await?,
@@ -280,7 +207,7 @@ pub struct TableNotice<'a> {
     /// The default organization, when the start established it (`--bootstrap`).
     pub boot: Option<&'a Bootstrap>,
     /// What publishing the reference did, when it was tried.
-    pub self_doc: Option<&'a Result<crate::self_doc::SelfDoc>>,
+    pub self_doc: Option<&'a Result<SelfDoc>>,
     /// Publishing the reference is on (`--no-self-doc` and `SPECPRESS_SELF_DOC=false` turn it off).
     pub self_doc_on: bool,
     /// `SPECPRESS_ORG_TOKEN` was set.
@@ -292,7 +219,7 @@ pub struct TableNotice<'a> {
 impl TableNotice<'_> {
     /// The notice, one sentence a line.
     pub fn lines(&self) -> Vec<String> {
-        use crate::self_doc::SelfDoc;
+        use SelfDoc;
         let t = self.table;
         let Some(boot) = self.boot else {
             let mut lines = vec![format!(
@@ -374,11 +301,7 @@ struct Banner<'a> {
 
 /// The start-up banner on stdout; its last line is always `Listening on http://ADDR:PORT` (the address itself,
 /// whatever the public URLs are: scripts and the test harness wait for it).
-fn print_banner(
-    banner: Banner<'_>,
-    boot: Option<&Bootstrap>,
-    self_doc: Option<Result<crate::self_doc::SelfDoc>>,
-) {
+fn print_banner(banner: Banner<'_>, boot: Option<&Bootstrap>, self_doc: Option<Result<SelfDoc>>) {
     let Banner {
         listen,
         urls,
@@ -449,8 +372,8 @@ fn print_banner(
     println!("Listening on {listen}");
 }
 
-fn print_self_doc(base: &str, outcome: Option<Result<crate::self_doc::SelfDoc>>) {
-    use crate::self_doc::SelfDoc;
+fn print_self_doc(base: &str, outcome: Option<Result<SelfDoc>>) {
+    use SelfDoc;
     let slug = specpress_openapi::SLUG;
     match outcome {
         None => {}
@@ -492,121 +415,4 @@ async fn shutdown_signal() {
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
     tracing::info!("shutting down");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::self_doc::SelfDoc;
-    use specpress_domain::model::OrgId;
-
-    #[test]
-    fn only_the_embedded_store_or_an_explicit_bootstrap_writes_at_start() {
-        assert_eq!(StartWrites::of(true, false), StartWrites::Bootstrap);
-        assert_eq!(StartWrites::of(true, true), StartWrites::Bootstrap);
-        assert_eq!(StartWrites::of(false, true), StartWrites::Bootstrap);
-        assert_eq!(StartWrites::of(false, false), StartWrites::Nothing);
-    }
-
-    #[test]
-    fn public_urls_follow_requests_only_when_forwarding_headers_are_trusted_and_none_is_configured()
-    {
-        let listen = "http://127.0.0.1:3000";
-        assert_eq!(
-            PublicUrls::of(None, false, listen),
-            PublicUrls {
-                routes: listen.into(),
-                shown: listen.into()
-            }
-        );
-        assert_eq!(
-            PublicUrls::of(None, true, listen),
-            PublicUrls {
-                routes: String::new(),
-                shown: listen.into()
-            }
-        );
-        let configured = PublicUrls::of(Some("https://docs.example/"), true, listen);
-        assert_eq!(configured.routes, "https://docs.example");
-        assert_eq!(configured.shown, "https://docs.example");
-    }
-
-    #[test]
-    fn a_start_on_a_table_without_bootstrap_says_it_wrote_nothing_and_what_was_left_undone() {
-        let org = OrgId::new();
-        let notice = TableNotice {
-            table: "prod-table",
-            boot: None,
-            self_doc: None,
-            self_doc_on: true,
-            org_token_given: true,
-            existing_default: Some(org),
-        };
-        let text = notice.lines().join("\n");
-        assert!(
-            text.contains("DynamoDB table prod-table used as it is"),
-            "{text}"
-        );
-        assert!(text.contains("no organization created"), "{text}");
-        assert!(text.contains(&org.to_string()), "{text}");
-        assert!(
-            text.contains("SPECPRESS_ORG_TOKEN was not applied"),
-            "{text}"
-        );
-        assert!(text.contains("reference was not published"), "{text}");
-        assert!(text.contains("--bootstrap"), "{text}");
-        let quiet = TableNotice {
-            org_token_given: false,
-            self_doc_on: false,
-            existing_default: None,
-            ..notice
-        };
-        let text = quiet.lines().join("\n");
-        assert!(
-            !text.contains("SPECPRESS_ORG_TOKEN was not applied"),
-            "{text}"
-        );
-        assert!(text.contains("has no default organization"), "{text}");
-    }
-
-    #[test]
-    fn a_bootstrapped_start_on_a_table_says_what_it_created_and_published() {
-        let org = specpress_domain::model::Organization {
-            id: OrgId::new(),
-            name: "Local".into(),
-            created_at: OffsetDateTime::now_utc(),
-        };
-        let boot = Bootstrap::CreatedWithGiven(org.clone());
-        let published: Result<SelfDoc> = Ok(SelfDoc::Published);
-        let notice = TableNotice {
-            table: "t",
-            boot: Some(&boot),
-            self_doc: Some(&published),
-            self_doc_on: true,
-            org_token_given: true,
-            existing_default: None,
-        };
-        let text = notice.lines().join("\n");
-        assert!(
-            text.contains(&format!("created the default organization {}", org.id)),
-            "{text}"
-        );
-        assert!(
-            text.contains("published a version of Specpress's own API reference"),
-            "{text}"
-        );
-        let kept = Bootstrap::Existing(org.id);
-        let text = TableNotice {
-            boot: Some(&kept),
-            self_doc: None,
-            ..notice
-        }
-        .lines()
-        .join("\n");
-        assert!(text.contains("was left as it is"), "{text}");
-        assert!(
-            text.contains("was not published (publishing is off)"),
-            "{text}"
-        );
-    }
 }

@@ -6,14 +6,14 @@
 //! store or the spec engine; this crate links both, as the server does.
 
 use serde_json::Value;
-use specpress::backend::{Backend, BackendOptions};
-use specpress::webhooks_local::LocalWebhooks;
-use specpress_api::engine::Engines;
 use specpress_domain::model::{Bundle, EVENT_DOCUMENTATION_PUBLISHED, Event, EventId, Slug};
 use specpress_domain::ports::NoPublisher;
 use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::deploy::{DeployInput, DeployOutcome, deploy};
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org};
+use specpress_engines::Engines;
+use specpress_local_server::backend::{Backend, BackendOptions};
+use specpress_local_server::webhooks::LocalWebhooks;
 use time::OffsetDateTime;
 
 /// `GET /pets` (with `attrs` spliced into the operation) and `GET /stable`, or only `GET /stable`.

@@ -17,15 +17,15 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt as _;
 use serde_json::Value;
-use specpress::backend::{Backend, BackendOptions};
-use specpress::self_doc::{SelfDoc, publish, self_doc_id};
-use specpress::webhooks_local::LocalWebhooks;
-use specpress_api::engine::Engines;
 use specpress_api::{ApiConfig, AppState};
 use specpress_domain::model::OrgId;
 use specpress_domain::ports::NoPublisher;
 use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org, create_doc};
+use specpress_engines::Engines;
+use specpress_local_server::backend::{Backend, BackendOptions};
+use specpress_local_server::self_doc::{SelfDoc, publish, self_doc_id};
+use specpress_local_server::webhooks::LocalWebhooks;
 use time::OffsetDateTime;
 use tower::ServiceExt as _;
 
@@ -34,6 +34,7 @@ const BASE: &str = "http://127.0.0.1:3999";
 struct Harness {
     app: Router,
     state: AppState,
+    engine: Arc<Engines>,
     org: OrgId,
     token: String,
     hooks: Option<LocalWebhooks>,
@@ -66,15 +67,14 @@ impl Harness {
         let hooks = LocalWebhooks::start(&backend.store, BASE, dir.path())
             .await
             .expect("webhooks");
-        let state = AppState::new(
-            hooks.store.clone(),
-            Arc::new(Engines::default()),
-            ApiConfig::new(BASE),
-        );
-        let app = specpress::app_with_webhooks(state.clone(), hooks.service.clone());
+        let state = AppState::new(hooks.store.clone(), ApiConfig::new(BASE));
+        let engine = Arc::new(Engines::default());
+        let app =
+            specpress::app_with_webhooks(state.clone(), engine.clone(), hooks.service.clone());
         Harness {
             app,
             state,
+            engine,
             org,
             token,
             hooks: Some(hooks),
@@ -286,7 +286,7 @@ async fn versions_of(h: &Harness, doc: &str) -> Vec<Value> {
 async fn the_reference_is_published_once_and_again_only_when_it_changes() {
     let h = Harness::start().await;
     let store = h.state.store.as_ref();
-    let engine = h.state.engine.as_ref();
+    let engine = h.engine.as_ref();
     let now = OffsetDateTime::now_utc;
     assert_eq!(
         publish(store, &NoPublisher, engine, h.org, BASE, now())
@@ -367,7 +367,7 @@ async fn a_users_documentation_holding_the_slug_is_left_untouched() {
     let outcome = publish(
         store,
         &NoPublisher,
-        h.state.engine.as_ref(),
+        h.engine.as_ref(),
         h.org,
         BASE,
         OffsetDateTime::now_utc(),
@@ -389,15 +389,22 @@ async fn a_users_documentation_holding_the_slug_is_left_untouched() {
 
 #[test]
 fn the_self_doc_setting_is_read_strictly() {
-    use specpress::self_doc::enabled_from_env;
-    assert_eq!(enabled_from_env(None), Ok(true));
-    assert_eq!(enabled_from_env(Some("")), Ok(true));
-    assert_eq!(enabled_from_env(Some("TRUE")), Ok(true));
-    assert_eq!(enabled_from_env(Some("false")), Ok(false));
-    assert_eq!(enabled_from_env(Some(" False ")), Ok(false));
-    let err = enabled_from_env(Some("no")).expect_err("refused");
+    use specpress::cli::Cli;
+    let self_doc = |args: &[&str]| {
+        let mut all = vec!["specpress", "serve"];
+        all.extend_from_slice(args);
+        Cli::try_from_args(all).map(|c| c.serve_options().map(|o| o.self_doc))
+    };
+    assert_eq!(self_doc(&[]).ok(), Some(Some(true)));
+    assert_eq!(self_doc(&["--self-doc", "TRUE"]).ok(), Some(Some(true)));
+    assert_eq!(self_doc(&["--self-doc", "false"]).ok(), Some(Some(false)));
+    assert_eq!(self_doc(&["--self-doc", " False "]).ok(), Some(Some(false)));
+    assert_eq!(self_doc(&["--no-self-doc"]).ok(), Some(Some(false)));
+    let err = self_doc(&["--self-doc", "no"])
+        .expect_err("refused")
+        .to_string();
     assert!(
-        err.contains("SPECPRESS_SELF_DOC") && err.contains("`no`"),
+        err.contains("SPECPRESS_SELF_DOC") && err.contains("'no'"),
         "{err}"
     );
 }
@@ -493,20 +500,37 @@ async fn every_route_of_every_function_reaches_that_function_through_the_sam_tem
     );
     let hooks = h.hooks.as_ref().expect("webhooks").service.clone();
     let functions: Vec<(&str, Router)> = vec![
-        ("DeployFunction", deploy::router(h.state.clone())),
-        ("DiffsFunction", diffs::router(h.state.clone())),
-        ("BranchesFunction", branches::router(h.state.clone())),
-        ("HubsFunction", hubs::router(h.state.clone())),
-        ("DocsFunction", docs::router(h.state.clone())),
+        (
+            "DeployFunction",
+            specpress_api_deploy::router(h.state.clone(), h.engine.clone()),
+        ),
+        (
+            "DiffsFunction",
+            specpress_api_diffs::router(h.state.clone()),
+        ),
+        (
+            "BranchesFunction",
+            specpress_api_branches::router(h.state.clone()),
+        ),
+        ("HubsFunction", specpress_api_hubs::router(h.state.clone())),
+        ("DocsFunction", specpress_site::router(h.state.clone())),
+        (
+            "DocsMcpFunction",
+            specpress_docs_mcp::router(h.state.clone()),
+        ),
+        ("TryItFunction", specpress_try_it::router(h.state.clone())),
         (
             "McpServersFunction",
-            mcp_servers::router(h.state.clone(), hooks.sealer.clone()),
+            specpress_mcp_servers_api::router(h.state.clone(), hooks.sealer.clone()),
         ),
         (
             "WorkflowMcpFunction",
-            workflow_mcp::router(h.state.clone(), hooks.sealer.clone()).expect("client"),
+            specpress_workflow_mcp::router(h.state.clone(), hooks.sealer.clone()).expect("client"),
         ),
-        ("WebhooksFunction", webhooks::router(h.state.clone(), hooks)),
+        (
+            "WebhooksFunction",
+            specpress_api_webhooks::router(h.state.clone(), hooks),
+        ),
     ];
     let mut checked = 0;
     let mut wrong = Vec::new();
@@ -514,6 +538,7 @@ async fn every_route_of_every_function_reaches_that_function_through_the_sam_tem
         let single = Harness {
             app: router.clone(),
             state: h.state.clone(),
+            engine: h.engine.clone(),
             org: h.org,
             token: h.token.clone(),
             hooks: None,

@@ -2,8 +2,8 @@
 //! nothing to the table at start (no organization, no token, no published reference) and says so on stderr; with
 //! `--bootstrap` it creates the default organization and publishes its own reference, and says that too.
 //!
-//! The table is on moto server (`SPECPRESS_TEST_MOTO_ENDPOINT`, started by scripts/test.sh); without it the test is
-//! skipped loudly, and fails under `CI=true`.
+//! The table is on moto server (`SPECPRESS_TEST_MOTO_ENDPOINT`, started by scripts/test.sh; `specpress_testkit`):
+//! without it the test fails under `CI=true` and is reported as ignored otherwise.
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
@@ -13,24 +13,6 @@ use std::time::{Duration, Instant};
 use specpress_domain::model::Slug;
 use specpress_domain::ports::{DocStore, OrgStore};
 use specpress_store_dynamodb::DynamoStore;
-
-/// The moto endpoint, or `None` after a loud skip notice (a failure under `CI=true`).
-fn moto_endpoint() -> Option<String> {
-    match std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") {
-        Ok(e) if !e.is_empty() => Some(e),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!(
-                "CI=true but SPECPRESS_TEST_MOTO_ENDPOINT is not set: the moto run is required in CI"
-            )
-        }
-        _ => {
-            eprintln!(
-                "SKIPPED (moto): set SPECPRESS_TEST_MOTO_ENDPOINT=http://127.0.0.1:5000 to run against moto"
-            );
-            None
-        }
-    }
-}
 
 /// Every item of the table, as `pk|sk` keys, sorted (the table is small).
 async fn keys(client: &aws_sdk_dynamodb::Client, table: &str) -> Vec<String> {
@@ -144,11 +126,13 @@ fn serve_once(endpoint: &str, table: &str, args: &[&str]) -> Run {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    missing_moto,
+    ignore = "needs a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)"
+)]
 async fn serve_on_an_existing_table_writes_nothing_unless_asked_to_bootstrap_and_says_what_it_did()
 {
-    let Some(endpoint) = moto_endpoint() else {
-        return;
-    };
+    let endpoint = specpress_testkit::moto_endpoint();
     // GIVEN an existing table with one organization, made as a deployed stack's operator makes it
     let client = specpress_store_dynamodb::client_for_endpoint(&endpoint).await;
     let table = format!("specpress-serve-{}", uuid::Uuid::new_v4().simple());

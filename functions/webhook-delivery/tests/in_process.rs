@@ -23,10 +23,12 @@ fn fast(scale: f64) -> RetryPolicy {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn first_version_and_content_only_change_are_delivered_signed_with_the_bump_shape() {
-    let Some(mut w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, None).await;
     w.start_consumer();
     let doc = w.doc("pets").await;
     w.subscribe_scripted(&doc, "/a", json!([])).await;
@@ -82,12 +84,14 @@ async fn first_version_and_content_only_change_are_delivered_signed_with_the_bum
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn failing_three_times_then_succeeding_takes_four_attempts_with_one_id_and_fresh_timestamps()
 {
     // Scale 0.002: the 5 s, 5 min, 30 min delays become 10 ms, 0.6 s and 3.6 s (±20%).
-    let Some(mut w) = World::new(fast(0.002), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.002), None, None).await;
     w.start_consumer();
     let doc = w.doc("retry").await;
     let (sub, _) = w
@@ -135,10 +139,12 @@ async fn failing_three_times_then_succeeding_takes_four_attempts_with_one_id_and
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn gone_410_disables_the_subscription_at_once_and_nothing_more_is_sent() {
-    let Some(mut w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, None).await;
     w.start_consumer();
     let doc = w.doc("gone").await;
     let (sub, _) = w
@@ -171,11 +177,13 @@ async fn gone_410_disables_the_subscription_at_once_and_nothing_more_is_sent() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn too_many_requests_with_retry_after_defers_the_next_attempt() {
     // Scale 0.002: the schedule's 5 s becomes 10 ms, while Retry-After: 1000 becomes 2 s.
-    let Some(mut w) = World::new(fast(0.002), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.002), None, None).await;
     w.start_consumer();
     let doc = w.doc("throttled").await;
     w.subscribe_scripted(
@@ -218,10 +226,12 @@ impl MessageQueue for DownQueue {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn queue_send_failing_after_commit_is_delivered_by_the_sweeper() {
-    let Some(mut w) = World::new(fast(0.001), None, Some(Arc::new(DownQueue))).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, Some(Arc::new(DownQueue))).await;
     w.start_consumer();
     let doc = w.doc("swept").await;
     w.subscribe_scripted(&doc, "/s", json!([])).await;
@@ -254,10 +264,12 @@ async fn queue_send_failing_after_commit_is_delivered_by_the_sweeper() {
 use specpress_domain::ports::EventStore as _;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn deadline_hit_mid_batch_hands_back_unstarted_messages_and_never_resends_finished_ones() {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("deadline").await;
     let (_, secret) = w.subscribe(&doc, "/d", None).await;
     w.receiver.configure("/d", &[&secret], json!([]), 300).await;
@@ -333,10 +345,12 @@ async fn deadline_hit_mid_batch_hands_back_unstarted_messages_and_never_resends_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn a_redelivered_message_never_reposts_a_delivered_delivery() {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("dup").await;
     let (sub, _) = w.subscribe_scripted(&doc, "/u", json!([])).await;
     w.deploy(&doc, openapi("U", "1", &["/x"]), None).await;
@@ -377,10 +391,12 @@ async fn a_redelivered_message_never_reposts_a_delivered_delivery() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_succeeds() {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("poison").await;
     w.subscribe_scripted(&doc, "/p", json!([])).await;
     w.deploy(&doc, openapi("P", "1", &["/x"]), None).await;
@@ -461,10 +477,12 @@ async fn poison_message_goes_to_the_dead_letter_queue_and_the_rest_of_the_batch_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn after_secret_rotation_both_secrets_verify_during_the_overlap() {
-    let Some(mut w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, None).await;
     w.start_consumer();
     let doc = w.doc("rotate").await;
     let (sub, old) = w.subscribe(&doc, "/k", None).await;
@@ -492,12 +510,14 @@ async fn after_secret_rotation_both_secrets_verify_during_the_overlap() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn an_exhausted_schedule_marks_the_delivery_failed_and_dead_letters_its_message() {
     let policy = RetryPolicy::new(vec![Duration::from_millis(20), Duration::from_millis(20)])
         .with_jitter(0.0);
-    let Some(mut w) = World::new(policy, None, None).await else {
-        return;
-    };
+    let mut w = World::new(policy, None, None).await;
     w.start_consumer();
     let doc = w.doc("exhaust").await;
     let (sub, _) = w
@@ -545,10 +565,12 @@ async fn an_exhausted_schedule_marks_the_delivery_failed_and_dead_letters_its_me
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn branch_filters_and_disabled_subscriptions_receive_nothing() {
-    let Some(mut w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, None).await;
     w.start_consumer();
     let doc = w.doc("filters").await;
     let (_, s_all) = w.subscribe(&doc, "/all", None).await;
@@ -601,10 +623,12 @@ async fn event_message(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn an_event_message_without_its_documentation_id_is_still_fanned_out() {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("legacy").await;
     let (sub, _) = w.subscribe_scripted(&doc, "/l", json!([])).await;
     w.deploy(&doc, openapi("L", "1", &["/x"]), None).await;
@@ -623,11 +647,13 @@ async fn an_event_message_without_its_documentation_id_is_still_fanned_out() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn an_event_message_naming_a_documentation_without_enabled_subscriptions_is_done_without_reading_the_event()
  {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let watched = w.doc("watched").await;
     let quiet = w.doc("quiet").await;
     let (sub, _) = w.subscribe_scripted(&watched, "/w", json!([])).await;
@@ -668,11 +694,13 @@ async fn an_event_message_naming_a_documentation_without_enabled_subscriptions_i
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn deploys_to_a_documentation_nobody_subscribed_to_queue_nothing_until_its_first_subscription()
  {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("fresh").await;
     w.deploy(&doc, openapi("F", "1", &["/x"]), None).await;
     let got = w
@@ -742,10 +770,12 @@ impl MessageQueue for NoBatchDelete {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn a_failed_batch_delete_brings_the_messages_back_and_nothing_is_posted_twice() {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("undeleted").await;
     w.subscribe_scripted(&doc, "/u", json!([])).await;
     w.deploy(&doc, openapi("U", "1", &["/x"]), None).await;
@@ -803,11 +833,13 @@ async fn a_failed_batch_delete_brings_the_messages_back_and_nothing_is_posted_tw
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn a_retry_past_the_receive_limit_leaves_one_fresh_copy_and_deletes_the_old_one_with_the_batch()
  {
-    let Some(w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let w = World::new(fast(0.001), None, None).await;
     let doc = w.doc("fresh-copy").await;
     w.subscribe_scripted(&doc, "/c", json!([[500, {}]])).await;
     w.deploy(&doc, openapi("C", "1", &["/x"]), None).await;
@@ -817,6 +849,7 @@ async fn a_retry_past_the_receive_limit_leaves_one_fresh_copy_and_deletes_the_ol
         delete_done: true,
         // Every retry is re-enqueued as a fresh copy.
         reenqueue_after: 1,
+        ..BatchOptions::default()
     };
     let far = Instant::now() + Duration::from_secs(60);
     let events = w
@@ -860,53 +893,64 @@ async fn a_retry_past_the_receive_limit_leaves_one_fresh_copy_and_deletes_the_ol
 
 /// Deploys `pair` to a documentation with a subscriber, over the embedded engine and the in-process consumer.
 async fn a_large_corpus_diff_is_delivered_bounded(pair: &CorpusPair, path: &str) {
-    let Some(mut w) = World::build(Setup {
+    let mut w = World::build(Setup {
         policy: Some(fast(0.001)),
         max_document_bytes: Some(CORPUS_DOCUMENT_BYTES),
         ..Setup::default()
     })
-    .await
-    else {
-        return;
-    };
+    .await;
     w.start_consumer();
-    let Some(deployed) = deploy_pair(&w, pair, path).await else {
-        return;
-    };
+    let deployed = deploy_pair(&w, pair, path).await;
     w.receiver.wait_for(path, 2, Duration::from_secs(120)).await;
     let (size, summary) = assert_large_diff_delivered(&w, path, &deployed).await;
     eprintln!("{}: payload of {size} bytes, {summary}", pair.slug);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn the_stripe_2022_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
     a_large_corpus_diff_is_delivered_bounded(&STRIPE_2022, "/stripe").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn the_github_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
     a_large_corpus_diff_is_delivered_bounded(&GITHUB, "/github").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn the_kubernetes_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
     a_large_corpus_diff_is_delivered_bounded(&KUBERNETES, "/kubernetes").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn the_openai_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked() {
     a_large_corpus_diff_is_delivered_bounded(&OPENAI, "/openai").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn a_corpus_diff_under_the_bound_is_delivered_whole_and_marked_complete() {
-    let Some(mut w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, None).await;
     w.start_consumer();
-    let Some(deployed) = deploy_pair(&w, &STRIPE_2023, "/whole").await else {
-        return;
-    };
+    let deployed = deploy_pair(&w, &STRIPE_2023, "/whole").await;
     let got = w.receiver.wait_for("/whole", 2, WAIT).await;
     assert_eq!(got.len(), 2);
     assert_all_verified(&got);
@@ -932,20 +976,21 @@ async fn a_corpus_diff_under_the_bound_is_delivered_whole_and_marked_complete() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn a_delivery_the_store_refuses_to_record_is_dead_lettered_at_once_and_logged_with_its_ids() {
     let logs = capture_logs();
     let oversize = Arc::new(OversizeDeliveries::default());
-    let Some(w) = World::build(Setup {
+    let w = World::build(Setup {
         policy: Some(fast(0.001)),
         dynamodb_interceptor: Some(aws_sdk_dynamodb::config::SharedInterceptor::new(
             ArcInterceptor(oversize.clone()),
         )),
         ..Setup::default()
     })
-    .await
-    else {
-        return;
-    };
+    .await;
     let (service, engine) = counting(&w);
     let doc = w.doc("refused").await;
     let (sub, secret) = w.subscribe_scripted(&doc, "/refused", json!([])).await;
@@ -1067,10 +1112,12 @@ impl MessageQueue for FailingSends {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
 async fn a_redelivered_event_message_reuses_the_recorded_payload_instead_of_diffing_again() {
-    let Some(mut w) = World::new(fast(0.001), None, None).await else {
-        return;
-    };
+    let mut w = World::new(fast(0.001), None, None).await;
     let (service, engine) = counting(&w);
     let doc = w.doc("again").await;
     let (sub, _) = w.subscribe_scripted(&doc, "/again", json!([])).await;

@@ -1,7 +1,7 @@
 //! The delivery Lambda's handler against moto's SQS: real `aws-sdk-sqs` calls (send, receive, visibility changes,
 //! redrive to the dead-letter queue), the handler invoked with the SqsEvent Lambda would build. The endpoint comes
-//! from `SPECPRESS_TEST_MOTO_ENDPOINT` (scripts/test.sh starts moto); without it the tests fail under CI=true and
-//! are skipped loudly otherwise.
+//! from `SPECPRESS_TEST_MOTO_ENDPOINT` (`specpress_testkit::Tool::Moto`; scripts/test.sh starts moto): without it
+//! the tests fail under CI=true and are reported as ignored otherwise.
 
 mod common;
 
@@ -44,12 +44,9 @@ impl Queues {
     }
 }
 
-async fn queues(name: &str, max_receive: u32) -> Option<Queues> {
-    let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
-        return unavailable(
-            "SPECPRESS_TEST_MOTO_ENDPOINT (moto server, started by scripts/test.sh)",
-        );
-    };
+/// Fresh queues on the moto server (`specpress_testkit::Tool::Moto`: the tests are ignored outside CI without one).
+async fn queues(name: &str, max_receive: u32) -> Queues {
+    let endpoint = specpress_testkit::moto_endpoint();
     let client = client_for_endpoint(&endpoint).await;
     let suffix = format!(
         "{}-{}",
@@ -93,11 +90,11 @@ async fn queues(name: &str, max_receive: u32) -> Option<Queues> {
         .await
         .expect("create queue");
     let url = q.queue_url.expect("queue url");
-    Some(Queues {
+    Queues {
         queue: SqsQueue::new(client.clone(), url, Some(dlq_url.clone())),
         client,
         dlq_url,
-    })
+    }
 }
 
 /// Polls moto like the Lambda event source mapping: receive, invoke the handler, delete what succeeded.
@@ -157,27 +154,27 @@ async fn pump(handler: &Handler, q: &SqsQueue, rounds: usize) -> usize {
 }
 
 /// The world with moto's queue `q` as its webhook queue, retrying on `retry`, and the delivery Lambda's handler
-/// consuming that queue. `None` when the world cannot start (reported by [`World::new`]).
-async fn world_and_handler(q: &Queues, retry: RetryPolicy) -> Option<(World, Handler)> {
+/// consuming that queue.
+async fn world_and_handler(q: &Queues, retry: RetryPolicy) -> (World, Handler) {
     let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
-    let w = World::new(retry, Some(queue.clone()), None).await?;
+    let w = World::new(retry, Some(queue.clone()), None).await;
     let handler = Handler {
         service: w.service.clone(),
         queue,
         options: BatchOptions::default(),
     };
-    Some((w, handler))
+    (w, handler)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_moto),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)"
+)]
 async fn lambda_handler_over_moto_sqs_delivers_with_retries_through_visibility_changes() {
-    let Some(q) = queues("deliver", 10).await else {
-        return;
-    };
+    let q = queues("deliver", 10).await;
     let retry = RetryPolicy::default().with_scale(0.0002).with_jitter(0.0);
-    let Some((w, handler)) = world_and_handler(&q, retry).await else {
-        return;
-    };
+    let (w, handler) = world_and_handler(&q, retry).await;
     let doc = w.doc("moto").await;
     w.subscribe_scripted(&doc, "/m", json!([[500, {}], [503, {}], [200, {}]]))
         .await;
@@ -203,14 +200,13 @@ async fn lambda_handler_over_moto_sqs_delivers_with_retries_through_visibility_c
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_moto),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)"
+)]
 async fn poison_message_is_redriven_to_the_dead_letter_queue_while_the_batch_succeeds() {
-    let Some(q) = queues("poison", 2).await else {
-        return;
-    };
-    let Some((w, handler)) = world_and_handler(&q, RetryPolicy::default().with_scale(0.0002)).await
-    else {
-        return;
-    };
+    let q = queues("poison", 2).await;
+    let (w, handler) = world_and_handler(&q, RetryPolicy::default().with_scale(0.0002)).await;
     let doc = w.doc("moto-poison").await;
     w.subscribe_scripted(&doc, "/p", json!([])).await;
     handler
@@ -240,11 +236,13 @@ async fn poison_message_is_redriven_to_the_dead_letter_queue_while_the_batch_suc
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_moto,
+    ignore = "needs a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)"
+)]
 async fn a_batch_delete_removes_more_messages_than_one_sqs_batch_request_takes() {
     // Redrive after 2 receives: a message that was not deleted would land in the dead-letter queue below.
-    let Some(q) = queues("batchdelete", 2).await else {
-        return;
-    };
+    let q = queues("batchdelete", 2).await;
     for i in 0..13 {
         q.queue
             .send(&format!("m{i}"), Duration::ZERO)
@@ -280,32 +278,23 @@ async fn a_batch_delete_removes_more_messages_than_one_sqs_batch_request_takes()
 /// Deploys `pair` to a documentation with a subscriber, with the table on moto's DynamoDB (its own 400 KB item
 /// limit) and the queue on moto's SQS, consumed by the Lambda handler.
 async fn a_large_corpus_diff_is_delivered_bounded_over_moto(pair: &CorpusPair, path: &str) {
-    let Some(q) = queues(pair.slug, 3).await else {
-        return;
-    };
-    let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
-        return;
-    };
+    let q = queues(pair.slug, 3).await;
+    let endpoint = specpress_testkit::moto_endpoint();
     let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
-    let Some(w) = World::build(Setup {
+    let w = World::build(Setup {
         policy: Some(RetryPolicy::default().with_scale(0.0002)),
         queue: Some(queue.clone()),
         moto_dynamodb: Some(endpoint),
         max_document_bytes: Some(CORPUS_DOCUMENT_BYTES),
         ..Setup::default()
     })
-    .await
-    else {
-        return;
-    };
+    .await;
     let handler = Handler {
         service: w.service.clone(),
         queue,
         options: BatchOptions::default(),
     };
-    let Some(deployed) = deploy_pair(&w, pair, path).await else {
-        return;
-    };
+    let deployed = deploy_pair(&w, pair, path).await;
     let started = Instant::now();
     while w.receiver.at(path).await.len() < 2 && started.elapsed() < Duration::from_secs(120) {
         pump(&handler, &q.queue, 1).await;
@@ -316,36 +305,48 @@ async fn a_large_corpus_diff_is_delivered_bounded_over_moto(pair: &CorpusPair, p
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_moto, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and a moto server (SPECPRESS_TEST_MOTO_ENDPOINT) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn over_moto_the_stripe_2022_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked()
  {
     a_large_corpus_diff_is_delivered_bounded_over_moto(&STRIPE_2022, "/stripe").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_moto, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and a moto server (SPECPRESS_TEST_MOTO_ENDPOINT) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn over_moto_the_github_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked()
  {
     a_large_corpus_diff_is_delivered_bounded_over_moto(&GITHUB, "/github").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_moto, missing_corpus),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and a moto server (SPECPRESS_TEST_MOTO_ENDPOINT) and the API corpus (SPECPRESS_CORPUS)"
+)]
 async fn over_moto_the_kubernetes_diff_is_delivered_within_the_payload_bound_marked_truncated_and_linked()
  {
     a_large_corpus_diff_is_delivered_bounded_over_moto(&KUBERNETES, "/kubernetes").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    any(missing_python_tools, missing_moto),
+    ignore = "needs the tools' Python (scripts/install-tools.sh) and a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)"
+)]
 async fn over_moto_a_delivery_dynamodb_refuses_to_record_is_dead_lettered_once_and_logged() {
     let logs = capture_logs();
     // A redrive policy of 10 receives: a message left to the queue would come back every second, ten times.
-    let Some(q) = queues("refused", 10).await else {
-        return;
-    };
-    let Ok(endpoint) = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT") else {
-        return;
-    };
+    let q = queues("refused", 10).await;
+    let endpoint = specpress_testkit::moto_endpoint();
     let oversize = Arc::new(OversizeDeliveries::default());
     let queue: Arc<dyn MessageQueue> = Arc::new(q.queue.clone());
-    let Some(w) = World::build(Setup {
+    let w = World::build(Setup {
         policy: Some(RetryPolicy::default().with_scale(0.0002)),
         queue: Some(queue.clone()),
         moto_dynamodb: Some(endpoint),
@@ -354,10 +355,7 @@ async fn over_moto_a_delivery_dynamodb_refuses_to_record_is_dead_lettered_once_a
         )),
         ..Setup::default()
     })
-    .await
-    else {
-        return;
-    };
+    .await;
     let (service, engine) = counting(&w);
     let handler = Handler {
         service,

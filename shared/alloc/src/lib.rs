@@ -1,9 +1,11 @@
 //! The allocator of every Specpress binary.
 //!
-//! Every binary (the Lambda functions and `specpress`) links this crate through `specpress-api`, so the one
-//! declaration here picks their allocator: mimalloc. The spec and diff engines' benchmarks link it too (as a
-//! dev-dependency; the engines themselves do not depend on it), so they measure the allocator that ships. Parsing and diffing multi-MB documents builds and frees millions of small nodes; under the
-//! system allocator a fifth of a `POST /diffs` went to `malloc`/`free` (perf, Stripe pair).
+//! Every binary (the Lambda functions and `specpress`) links this crate itself (`use specpress_alloc as _;` in its
+//! `main.rs`; `tests/tests/functions.rs` checks it), so the one declaration here picks their allocator: mimalloc.
+//! The spec and diff engines' benchmarks link it too (as a dev-dependency; the engines themselves do not depend on
+//! it), so they measure the allocator that ships. Parsing and diffing multi-MB documents builds and frees millions
+//! of small nodes; under the system allocator a fifth of a `POST /diffs` went to `malloc`/`free` (perf, Stripe
+//! pair).
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -2,7 +2,7 @@
 //! client's `Accept-Encoding` asks; `Vary: Accept-Encoding` on every compressible answer).
 //!
 //! Besides saving bytes, it is what lets a large document through AWS Lambda, whose 6 MB payload limit counts the
-//! answer as the function returns it ([`crate::lambda_response`]): GitHub's 14 MB description is about 1 MB gzipped.
+//! answer as the function returns it (the Lambda response layer of `specpress-http-lambda`): GitHub's 14 MB description is about 1 MB gzipped.
 
 use tower_http::CompressionLevel;
 use tower_http::compression::CompressionLayer;

@@ -15,6 +15,8 @@ pub enum ApiError {
     TooLarge(crate::body::TooLarge),
     /// The body is not JSON, or not an object (400).
     BadJson(String),
+    /// The client's budget of failed credential checks is spent (429 with `Retry-After`, [`crate::auth`]).
+    TooManyFailures(std::time::Duration),
 }
 
 /// Result alias for handlers.
@@ -33,6 +35,7 @@ impl ApiError {
             ApiError::TooLarge(t) if t.bump_cli => StatusCode::UNPROCESSABLE_ENTITY,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::BadJson(_) => StatusCode::BAD_REQUEST,
+            ApiError::TooManyFailures(_) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Domain(e) => match e {
                 DomainError::NotFound(_) => StatusCode::NOT_FOUND,
                 DomainError::Conflict(_) => StatusCode::CONFLICT,
@@ -49,12 +52,24 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
+        if let ApiError::TooManyFailures(retry) = self {
+            let mut resp = (
+                status,
+                Json(json!({
+                    "message": "Too many failed credential checks from this client; retry after the time in Retry-After."
+                })),
+            )
+                .into_response();
+            crate::limit::set_retry_after(&mut resp, retry);
+            return resp;
+        }
         let body = match self {
             ApiError::TooLarge(t) => {
                 let message = t.message();
                 json!({"message": message, "errors": {"definition": [message]}})
             }
             ApiError::BadJson(m) => json!({ "message": m }),
+            ApiError::TooManyFailures(_) => json!({ "message": "Too many requests" }),
             ApiError::Domain(e) => match e {
                 DomainError::Invalid {
                     message,

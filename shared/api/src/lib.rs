@@ -1,41 +1,39 @@
-//! The HTTP layer shared by every Specpress function.
+//! The HTTP kit shared by every Specpress router.
 //!
-//! - [`AppState`]: what every router carries (`Arc<dyn Store>`, the engine, the configuration).
+//! - [`AppState`]: what every router carries (`Arc<dyn Store>`, the publisher, the configuration). No engine: a
+//!   router that parses or diffs documents takes its engine beside the state.
 //! - [`ApiError`]: domain errors in the shapes bump-cli understands (`{message}`; 422 `{message, errors}`).
 //! - [`auth::Auth`] / [`auth::MaybeAuth`]: `Authorization: Token <t>` and the three deprecated Basic forms.
 //! - [`body::JsonBody`]: JSON request bodies with a byte limit (413) and clear 400/422 errors.
-//! - [`engine::Engines`]: the [`SpecEngine`](specpress_domain::ports::SpecEngine) port over `specpress-apispec` and
-//!   `specpress-diff`, run off the async executor, through [`cpu::CpuGate`] (one CPU-bound job per core at a time).
+//! - [`cpu::CpuGate`] (`specpress-cpu`): the process's one gate of CPU-bound jobs.
 //! - [`with_common_layers`]: request ids, tracing, panic catching, the security headers of every answer
 //!   ([`security`]); every function wraps its router with it.
 //! - [`limit::RateLimiter`]: per-client rate limits (the diff routes; failed credential checks of the public site).
-//! - [`session`]: the public site's session cookies.
+//! - [`session`]: the public site's session cookies; [`readers`]: who is reading the public routes (the site, the
+//!   documentation's MCP servers, "Try it").
 //! - [`compression::response_compression`]: answers compressed as the client accepts (gzip, br).
-//! - [`lambda_response`]: answers shaped for AWS Lambda (repeated headers joined, the 6 MB payload limit), which
-//!   only the HTTP Lambda helper applies.
 //!
-//! A function adds its routes by exposing `pub fn router(state: AppState) -> axum::Router` (paths under
-//! `/api/v1`); Lambda runs it through `lambda_http`, and `specpress serve` merges all of them.
+//! A router is a `fn router(state: AppState, ..) -> axum::Router` in a library crate of its API area (paths under
+//! `/api/v1`); a Lambda function runs it through the HTTP Lambda helper (`specpress-http-lambda`), and
+//! `specpress serve` merges all of them. This crate links no storage adapter, no engine and no AWS SDK.
 
 pub mod auth;
 pub mod body;
 pub mod compression;
 pub mod error;
-pub mod lambda;
-pub mod lambda_response;
 pub mod limit;
 pub mod pagination;
+pub mod readers;
 pub mod security;
 pub mod session;
 pub mod urls;
 
 pub use specpress_config::{Config, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_DOCUMENT_BYTES, Runtime};
-pub use specpress_engines::{allocator, cpu, engine};
+pub use specpress_cpu as cpu;
 
 use std::sync::Arc;
 
 use axum::Router;
-use specpress_domain::ports::SpecEngine;
 use specpress_domain::ports::{EventPublisher, NoPublisher, Store};
 use time::OffsetDateTime;
 
@@ -91,8 +89,6 @@ pub struct AppState {
     /// Where deploys hand their committed events (the webhook queue); [`NoPublisher`] (the outbox sweeper's job)
     /// unless [`AppState::with_publisher`] sets one.
     pub publisher: Arc<dyn EventPublisher>,
-    /// Validation and diffing.
-    pub engine: Arc<dyn SpecEngine>,
     /// Settings of the HTTP layer.
     pub config: Arc<ApiConfig>,
     /// The whole configuration (the functions' own settings: diff limits, page caches), read once at start.
@@ -104,30 +100,22 @@ pub struct AppState {
 
 impl AppState {
     /// Builds the state.
-    pub fn new(store: Arc<dyn Store>, engine: Arc<dyn SpecEngine>, config: ApiConfig) -> Self {
+    pub fn new(store: Arc<dyn Store>, config: ApiConfig) -> Self {
         AppState {
             store,
             publisher: Arc::new(NoPublisher),
-            engine,
             config: Arc::new(config),
             settings: Arc::new(Config::default()),
             auth_failures: auth_failure_limiter(&Config::default()),
         }
     }
 
-    /// The state of a process configured by `config`: the engines admit its document limit, the HTTP layer has its
-    /// settings.
+    /// The state of a process configured by `config`: the HTTP layer has its settings.
     pub fn from_config(config: &Config, store: Arc<dyn Store>) -> Self {
         AppState {
             settings: Arc::new(config.clone()),
             auth_failures: auth_failure_limiter(config),
-            ..AppState::new(
-                store,
-                Arc::new(engine::Engines::with_max_document_bytes(
-                    config.max_document_bytes,
-                )),
-                ApiConfig::from_config(config),
-            )
+            ..AppState::new(store, ApiConfig::from_config(config))
         }
     }
 
@@ -135,6 +123,15 @@ impl AppState {
     pub fn with_publisher(mut self, publisher: Arc<dyn EventPublisher>) -> Self {
         self.publisher = publisher;
         self
+    }
+
+    /// The same state, deploys handing their committed events to `publisher` when there is one (else to the
+    /// outbox sweeper, as before).
+    pub fn publishing_to(self, publisher: Option<Arc<dyn EventPublisher>>) -> Self {
+        match publisher {
+            Some(p) => self.with_publisher(p),
+            None => self,
+        }
     }
 
     /// The current time (one place, so handlers never call the clock themselves).

@@ -4,13 +4,15 @@
 //! client whose bucket is empty before anything is checked).
 //!
 //! In `specpress serve` the client is the TCP peer address (`ConnectInfo`); behind API Gateway it is the request
-//! context's `sourceIp`; otherwise every caller shares one bucket. The map of clients is bounded: when it reaches
+//! context's `sourceIp`; otherwise every caller shares one bucket. An IPv4 client is keyed by its address, an IPv6
+//! client by its /64 ([`client_key_of`]): a host is handed a whole /64 and may use any address in it, so keying by
+//! address would give one client 2^64 buckets. The map of clients is bounded: when it reaches
 //! [`MAX_CLIENTS`], clients whose bucket has refilled completely (idle ones) are dropped; if it is still full, every
 //! bucket starts over full, since that many clients active at once on one instance have defeated a per-client
 //! limit anyway. API Gateway throttling (template.yaml) is the stage-wide ceiling in AWS; this limiter is the
 //! per-client one.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
@@ -187,15 +189,35 @@ impl<C: Clock + Clone> RateLimiter<C> {
     }
 }
 
-/// The client address of a request (its extensions), as well as the runtime knows it.
+/// The client of a request (its extensions) as every limit keys it ([`client_key_of`]), as well as the runtime
+/// knows its address.
 pub fn client_of(extensions: &Extensions) -> String {
     if let Some(ConnectInfo(addr)) = extensions.get::<ConnectInfo<SocketAddr>>() {
-        return addr.ip().to_string();
+        return client_key_of(&addr.ip().to_string());
     }
-    match extensions.request_context_ref() {
-        Some(RequestContext::ApiGatewayV2(c)) => c.http.source_ip.clone().unwrap_or_default(),
-        Some(RequestContext::ApiGatewayV1(c)) => c.identity.source_ip.clone().unwrap_or_default(),
-        _ => String::new(),
+    let source = match extensions.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(c)) => c.http.source_ip.as_deref(),
+        Some(RequestContext::ApiGatewayV1(c)) => c.identity.source_ip.as_deref(),
+        _ => None,
+    };
+    source.map(client_key_of).unwrap_or_default()
+}
+
+/// The key of a client address: an IPv4 address as it is; an IPv6 address as its /64 (`2001:db8:1:2::/64`); an
+/// IPv4 address written as IPv6 (`::ffff:192.0.2.1`, which a dual-stack socket reports) as that IPv4 address; any
+/// other text (not an address) as it is.
+pub fn client_key_of(address: &str) -> String {
+    let text = address.trim();
+    match text.parse::<IpAddr>() {
+        Ok(IpAddr::V4(v4)) => v4.to_string(),
+        Ok(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let network = u128::from(v6) & !((1u128 << 64) - 1);
+                format!("{}/64", Ipv6Addr::from(network))
+            }
+        },
+        Err(_) => text.to_owned(),
     }
 }
 
@@ -263,6 +285,39 @@ mod tests {
         );
         assert!(l.check("a").is_ok());
         assert!(l.peek("a").is_err());
+    }
+
+    #[test]
+    fn ipv6_clients_are_keyed_by_their_64_and_ipv4_ones_by_their_address() {
+        assert_eq!(client_key_of("192.0.2.7"), "192.0.2.7");
+        assert_eq!(client_key_of("::ffff:192.0.2.7"), "192.0.2.7");
+        for a in [
+            "2001:db8:1:2::1",
+            "2001:db8:1:2:ffff:ffff:ffff:ffff",
+            "2001:0db8:0001:0002:abcd::9",
+        ] {
+            assert_eq!(client_key_of(a), "2001:db8:1:2::/64", "{a}");
+        }
+        assert_eq!(client_key_of("2001:db8:1:3::1"), "2001:db8:1:3::/64");
+        assert_eq!(client_key_of("::1"), "::/64");
+        assert_eq!(client_key_of("not an address"), "not an address");
+    }
+
+    #[test]
+    fn addresses_of_one_ipv6_64_share_one_bucket() {
+        // GIVEN a limit of 2 and one /64 whose host moves to a fresh address each time
+        let clock = FakeRelativeClock::default();
+        let l = RateLimiter::with_clock(60, 2, clock).expect("enabled");
+        let key = |i: u32| client_key_of(&format!("2001:db8:aa:bb::{i:x}"));
+        // WHEN it sends from three addresses of the /64
+        assert!(l.check(&key(1)).is_ok());
+        assert!(l.check(&key(2)).is_ok());
+        // THEN the third is refused: one bucket, not one per address
+        assert!(l.check(&key(3)).is_err());
+        assert!(
+            l.check(&client_key_of("2001:db8:aa:bc::1")).is_ok(),
+            "another /64"
+        );
     }
 
     #[test]

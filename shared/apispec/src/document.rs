@@ -6,9 +6,11 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::diagnostic::Diagnostic;
+use crate::locate::{Position, Wanted};
 use crate::model::{ApiModel, FileId, Location, SpecVersion};
+use crate::normalize::FormSourceMap;
 use crate::tree::{Tree, V};
-use crate::{Limits, Reference, SourceFormat, locate, validate};
+use crate::{Limits, Reference, SYNTHETIC_FILE, SourceFormat, locate, validate};
 
 /// One file of the document.
 pub(crate) struct SourceFile {
@@ -20,6 +22,9 @@ pub(crate) struct SourceFile {
     /// The source text, kept for the lazy line/column lookup of diagnostics.
     pub(crate) text: Option<Box<str>>,
     pub(crate) format: SourceFormat,
+    /// YAML the block reader took (`crate::yaml::block`): its lines follow that reader's
+    /// subset, which the position scan can skim by indentation (see `locate.rs`).
+    pub(crate) block: bool,
 }
 
 /// A parsed, detected and resolved API document. `Send + Sync`; the model is built once at
@@ -35,6 +40,8 @@ pub struct Document {
     pub(crate) index: HashMap<String, FileId>,
     pub(crate) limits: Limits,
     pub(crate) model: ApiModel,
+    /// Where the synthetic file's schemas come from (see [`Document::positions`]).
+    pub(crate) form_sources: FormSourceMap,
     pub(crate) fingerprint: OnceLock<[u8; 32]>,
 }
 
@@ -159,6 +166,80 @@ impl Document {
     /// The document as JSON text (the root file), with references kept as refs.
     pub fn to_json(&self) -> String {
         serde_json::to_string(&self.root()).unwrap_or_default()
+    }
+
+    /// Where each location is written: the file and the line and column of its value (of an
+    /// object member, its key), or of its nearest enclosing value when the pointer names
+    /// nothing. A location
+    /// in the synthetic file (the schema of a Swagger 2.0 operation's `formData` parameters) is
+    /// given where that part is written: a property at its parameter, anything else at the
+    /// operation's `parameters`. `None` for a location in a file that kept no text (a document
+    /// read by [`crate::check`]).
+    ///
+    /// Each concerned file is read once, whatever the number of locations in it, and only as
+    /// far as the last of them (see `locate.rs`).
+    pub fn positions(&self, locations: &[&Location]) -> Vec<Option<(FileId, Position)>> {
+        let mut out = vec![None; locations.len()];
+        // Per file: the trie of its pointers, and (index in `locations`, trie node).
+        let mut per_file: HashMap<FileId, (Wanted, Vec<(usize, u32)>)> = HashMap::new();
+        for (i, at) in locations.iter().enumerate() {
+            let source;
+            let at = if self.is_synthetic(at.file) {
+                match self.form_source(at) {
+                    Some(s) => {
+                        source = s;
+                        &source
+                    }
+                    None => continue,
+                }
+            } else {
+                *at
+            };
+            let (wanted, targets) = per_file
+                .entry(at.file)
+                .or_insert_with(|| (Wanted::new(), Vec::new()));
+            if let Some(node) = wanted.insert(&at.pointer) {
+                targets.push((i, node));
+            }
+        }
+        for (file, (mut wanted, targets)) in per_file {
+            let Some(f) = self.files.get(file.0 as usize) else {
+                continue;
+            };
+            let Some(text) = f.text.as_deref() else {
+                continue;
+            };
+            let nodes: Vec<u32> = targets.iter().map(|&(_, n)| n).collect();
+            let found = locate::scan(text, (f.format, f.block), &mut wanted, &nodes);
+            for ((i, _), position) in targets.into_iter().zip(found) {
+                out[i] = position.map(|p| (file, p));
+            }
+        }
+        out
+    }
+
+    fn is_synthetic(&self, file: FileId) -> bool {
+        self.files
+            .get(file.0 as usize)
+            .is_some_and(|f| f.key == SYNTHETIC_FILE)
+    }
+
+    /// Where a part of a synthetic schema is written: `/<key>/properties/<name>/<rest>` is
+    /// `<rest>` of the `formData` parameter `<name>`; anything else of `/<key>`, the
+    /// operation's `parameters`.
+    fn form_source(&self, at: &Location) -> Option<Location> {
+        let tokens = crate::pointer::tokens(&at.pointer)?;
+        let sources = self.form_sources.get(tokens.first()?)?;
+        if let (Some("properties"), Some(name)) = (tokens.get(1).map(String::as_str), tokens.get(2))
+            && let Some((_, parameter)) = sources.properties.iter().find(|(n, _)| n == name)
+        {
+            let mut source = parameter.clone();
+            for t in tokens.iter().skip(3) {
+                source = source.child(t);
+            }
+            return Some(source);
+        }
+        Some(sources.parameters.clone())
     }
 
     /// Fills `line`/`column` of diagnostics that have a pointer but no position, parsing each

@@ -30,6 +30,7 @@ mod yaml;
 
 pub use diagnostic::{Diagnostic, Invalid, RefError};
 pub use document::Document;
+pub use locate::Position;
 pub use model::*;
 pub use tree::{Arr, Kind, Num, Obj, Tree, V};
 pub use validate::warm_up;
@@ -161,6 +162,24 @@ pub fn parse_bytes(
         })
     })?;
     parse(text, references, limits)
+}
+
+/// Reads one JSON or YAML text into a [`serde_json::Value`] with the readers and budgets every document is read
+/// with (size, nesting depth, node count, YAML aliases, duplicate keys; see `yaml/`), nothing detected or
+/// resolved: the one budgeted reader, for documents that are not API descriptions (workflow documents).
+pub fn read_value(text: &str, limits: &Limits) -> Result<serde_json::Value, Diagnostic> {
+    let max = limits.max_bytes.min(MAX_BYTES_CEILING);
+    if text.len() > max {
+        return Err(Diagnostic::new(
+            "too-large",
+            format!(
+                "the file is {} bytes, more than the limit of {max} bytes",
+                text.len()
+            ),
+        ));
+    }
+    let parsed = read::load_text(text, limits, 0)?;
+    Ok(parsed.tree.root().to_value())
 }
 
 /// Parse + validate (official JSON Schema + semantic rules). `Ok` only for a valid document.

@@ -25,12 +25,22 @@ fn too_large(what: &str, len: usize, limit: usize) -> Diagnostic {
     )
 }
 
+/// One file's text, parsed.
+pub(crate) struct Parsed {
+    pub(crate) tree: Tree,
+    format: SourceFormat,
+    /// Values in it (against [`Limits::max_nodes`]).
+    nodes: usize,
+    /// YAML read by the block reader (see [`SourceFile::block`]).
+    block: bool,
+}
+
 /// Parses one file's text (JSON or YAML, detected), within the budgets.
-fn load_text(
+pub(crate) fn load_text(
     text: &str,
     limits: &Limits,
     nodes_before: usize,
-) -> Result<(Tree, SourceFormat, usize), Diagnostic> {
+) -> Result<Parsed, Diagnostic> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = text.trim_start().chars().next();
     let max_depth = limits.max_depth.min(MAX_DEPTH_CEILING);
@@ -39,11 +49,21 @@ fn load_text(
         None => Err(Diagnostic::new("empty-document", "the document is empty")),
         Some('{') | Some('[') | Some('"') => {
             match json::load(text, max_depth, limits.max_nodes, nodes_before) {
-                Ok(l) => Ok((l.value, SourceFormat::Json, l.nodes)),
+                Ok(l) => Ok(Parsed {
+                    tree: l.value,
+                    format: SourceFormat::Json,
+                    nodes: l.nodes,
+                    block: false,
+                }),
                 // Flow-style YAML also starts with `{`/`[`: fall back to YAML on a plain syntax error.
                 // If both fail, the JSON error is the useful one, unless YAML hit a budget.
                 Err(e) if e.code == "syntax" => match yaml::load(text, &yaml_budget) {
-                    Ok(l) => Ok((l.value, SourceFormat::Yaml, l.nodes)),
+                    Ok(l) => Ok(Parsed {
+                        tree: l.value,
+                        format: SourceFormat::Yaml,
+                        nodes: l.nodes,
+                        block: l.block,
+                    }),
                     Err(y)
                         if matches!(
                             y.code,
@@ -59,7 +79,12 @@ fn load_text(
         }
         Some(_) => {
             let l = yaml::load(text, &yaml_budget)?;
-            Ok((l.value, SourceFormat::Yaml, l.nodes))
+            Ok(Parsed {
+                tree: l.value,
+                format: SourceFormat::Yaml,
+                nodes: l.nodes,
+                block: l.block,
+            })
         }
     }
 }
@@ -91,6 +116,7 @@ struct Root {
     format: SourceFormat,
     /// Values in it (against [`Limits::max_nodes`]).
     nodes: usize,
+    block: bool,
     version: SpecVersion,
     raw_version: String,
 }
@@ -102,6 +128,7 @@ struct LoadedFile {
     tree: Tree,
     format: SourceFormat,
     nodes: usize,
+    block: bool,
 }
 
 /// The files read so far, and their index by normalized location.
@@ -134,6 +161,7 @@ pub(crate) fn document(
             value: root.tree,
             text: keep_text.then(|| definition.into()),
             format: root.format,
+            block: root.block,
         }],
         index: HashMap::new(),
     };
@@ -155,6 +183,7 @@ pub(crate) fn document(
         index: files.index,
         limits: limits.clone(),
         model: ApiModel::default(),
+        form_sources: Default::default(),
         fingerprint: OnceLock::new(),
     };
     if errors.list.is_empty() {
@@ -199,7 +228,7 @@ fn check_input_sizes(
 
 /// The definition: parsed, an object, of a specification and version Specpress reads.
 fn read_root(definition: &str, limits: &Limits) -> Result<Root, Invalid> {
-    let (tree, format, nodes) = load_text(definition, limits, 0).map_err(|mut d| {
+    let parsed = load_text(definition, limits, 0).map_err(|mut d| {
         d.file = None;
         if d.line.is_none() && !d.pointer.is_empty() {
             locate::fill(std::slice::from_mut(&mut d), |_| {
@@ -208,6 +237,12 @@ fn read_root(definition: &str, limits: &Limits) -> Result<Root, Invalid> {
         }
         Invalid::one(d)
     })?;
+    let Parsed {
+        tree,
+        format,
+        nodes,
+        block,
+    } = parsed;
     if !tree.root().is_object() {
         return Err(Invalid::one(Diagnostic::new(
             "not-an-api-document",
@@ -227,6 +262,7 @@ fn read_root(definition: &str, limits: &Limits) -> Result<Root, Invalid> {
         tree,
         format,
         nodes,
+        block,
         version,
         raw_version,
     })
@@ -259,6 +295,7 @@ fn read_references(
                     value: file.tree,
                     text: keep_text.then(|| r.content.as_str().into()),
                     format: file.format,
+                    block: file.block,
                 });
             }
             Err(d) => errors.push(d),
@@ -319,14 +356,16 @@ fn read_reference(
             tree: Tree::string(&r.content),
             format: SourceFormat::Yaml,
             nodes: 0,
+            block: false,
         });
     }
     match load_text(&r.content, limits, nodes_before) {
-        Ok((tree, format, nodes)) => Ok(LoadedFile {
+        Ok(p) => Ok(LoadedFile {
             key,
-            tree,
-            format,
-            nodes,
+            tree: p.tree,
+            format: p.format,
+            nodes: p.nodes,
+            block: p.block,
         }),
         Err(mut d) => {
             d.file = Some(r.location.clone());
@@ -343,8 +382,9 @@ fn read_reference(
 
 /// The normalized model, and the synthetic file when the model wrote schemas into one.
 fn add_model(doc: &mut Document) {
-    let (model, synthetic) = normalize::build(doc);
+    let (model, synthetic, form_sources) = normalize::build(doc);
     doc.model = model;
+    doc.form_sources = form_sources;
     if let Some(value) = synthetic {
         doc.files.push(SourceFile {
             name: Some(SYNTHETIC_FILE.to_string()),
@@ -352,6 +392,7 @@ fn add_model(doc: &mut Document) {
             value: Tree::from_value(&value),
             text: None,
             format: SourceFormat::Json,
+            block: false,
         });
     }
 }

@@ -1,7 +1,9 @@
 //! Hostile and broken inputs: each one gives a clear error (a stable code, a message naming
 //! the problem), never a panic, never unbounded time or memory (the budgets stop them).
 
-use specpress_apispec::{Arr, Diagnostic, Invalid, Limits, Reference, V, check, parse, parse_bytes};
+use specpress_apispec::{
+    Arr, Diagnostic, Invalid, Limits, Reference, V, check, parse, parse_bytes,
+};
 
 const HEAD_YAML: &str = "openapi: 3.0.3\ninfo:\n  title: T\n  version: '1'\npaths: {}\n";
 

@@ -214,7 +214,7 @@ fn main() {
     if !peer_ok {
         println!(
             "api-smart-diff NOT FOUND at {} (set API_SMART_DIFF to the package directory, e.g. after \
-             `npm install --prefix /tmp/asd api-smart-diff@1.0.6`): peer columns are empty.",
+             `npm install --prefix .tools/npm api-smart-diff@1.0.6`): peer columns are empty.",
             peer_dir.display()
         );
     }

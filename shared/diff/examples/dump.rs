@@ -12,9 +12,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use specpress_apispec::{Document, Limits, parse};
 use specpress_diff::cli::load_document;
 use specpress_diff::{DiffOptions, DiffReport, Format, Level, catalogue, diff};
-use specpress_apispec::{Document, Limits, parse};
 
 /// The corpus pairs of `tests/corpus.rs`, plus the OpenAI document in JSON against YAML.
 const PAIRS: &[(&str, &str)] = &[

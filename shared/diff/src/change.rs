@@ -6,6 +6,7 @@ use serde_json::Value;
 use specpress_apispec::{Location, Operation, ParameterIn};
 
 use crate::rules::{Level, Role, RuleId};
+use crate::stability::Stability;
 
 /// Whether the thing a change is about appeared, disappeared or changed.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -122,9 +123,10 @@ pub(crate) struct Owner<'a> {
     pub matcher: Option<String>,
     /// For shared components: the role they were compared in.
     pub role: Option<Role>,
-    /// The element (operation, AsyncAPI operation or its channel) is marked `x-beta: true` in
-    /// the previous version: none of the changes under it is breaking (see [`crate::beta`]).
-    pub beta: bool,
+    /// The level of the element (operation, AsyncAPI operation or its channel) when it is
+    /// below stable (`x-beta: true` or `x-stability-level`) in the previous version: none of
+    /// the changes under it is breaking (see [`crate::beta`]).
+    pub unstable: Option<Stability>,
 }
 
 impl Owner<'_> {
@@ -141,7 +143,7 @@ impl Owner<'_> {
             endpoint: None,
             matcher: None,
             role: None,
-            beta: false,
+            unstable: None,
         }
     }
 
@@ -216,6 +218,17 @@ impl Owner<'_> {
     }
 }
 
+/// Where a change sits in the text of a document: its file and the line and column (from 1;
+/// the column in characters) of the element (of an object member, its key).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Place {
+    /// The referenced file, by its name in the document's references (as `$ref`s name it);
+    /// `None` for the main definition.
+    pub file: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
 /// One classified change.
 #[derive(Clone, Debug)]
 pub struct Change {
@@ -230,6 +243,14 @@ pub struct Change {
     pub(crate) current: Option<Value>,
     pub(crate) previous_at: Option<Location>,
     pub(crate) current_at: Option<Location>,
+    /// What a client must do (Markdown), for a breaking change (see `crate::migration`).
+    pub(crate) migration: Option<String>,
+    /// The stable id (see [`crate::ids`]).
+    pub(crate) id: String,
+    /// Where [`Change::current_at`] is written in the current document's text, and
+    /// [`Change::previous_at`] in the previous one's (see [`crate::places`]).
+    pub(crate) place: Option<Place>,
+    pub(crate) previous_place: Option<Place>,
 }
 
 impl Change {
@@ -264,5 +285,22 @@ impl Change {
     /// Where in the current document the change is.
     pub fn current_location(&self) -> Option<&Location> {
         self.current_at.as_ref()
+    }
+    /// The migration note (Markdown) of a breaking change: what a client must do.
+    pub fn migration(&self) -> Option<&str> {
+        self.migration.as_deref()
+    }
+    /// The stable id: the same for the same change whatever the key order, the syntax, `$ref`s
+    /// or schemas written in place, and the files (see `docs/diff-rules.md`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    /// The file, line and column of [`Change::current_location`] in the current document.
+    pub fn place(&self) -> Option<&Place> {
+        self.place.as_ref()
+    }
+    /// The file, line and column of [`Change::previous_location`] in the previous document.
+    pub fn previous_place(&self) -> Option<&Place> {
+        self.previous_place.as_ref()
     }
 }

@@ -28,7 +28,23 @@ pub enum FailOn {
     Warning,
 }
 
-/// `specpress diff PREVIOUS CURRENT [--format text|markdown|json|html] [--fail-on breaking|warning]`
+/// What the command prints: a rendering of the report, or GitHub Actions annotations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// `Modified: GET /x` lines (bump-cli's text format).
+    Text,
+    /// A pull-request comment.
+    Markdown,
+    /// The Bump.sh `DiffItem[]` tree plus rule ids, change ids and locations.
+    Json,
+    /// A self-contained HTML fragment.
+    Html,
+    /// GitHub Actions workflow commands: `::error` for each breaking change, `::warning` for
+    /// each warning and deprecation, at its file (as given on the command line) and line.
+    Github,
+}
+
+/// `specpress diff PREVIOUS CURRENT [--format text|markdown|json|html|github] [--fail-on breaking|warning]`
 #[derive(clap::Args, Debug, Clone)]
 #[command(about = "Compare two API documents and classify every change")]
 pub struct DiffCommand {
@@ -38,7 +54,7 @@ pub struct DiffCommand {
     pub current: PathBuf,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    pub format: Format,
+    pub format: OutputFormat,
     /// Exit with status 1 when a change at this level (or above) is found.
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
@@ -102,8 +118,14 @@ impl DiffCommand {
     /// Runs the command, writing the rendering to `out`; returns the exit status (0 or 1).
     pub fn execute(&self, out: &mut dyn Write) -> Result<u8, CliError> {
         let report = self.report()?;
-        out.write_all(report.render(self.format).as_bytes())
-            .map_err(CliError::Output)?;
+        let text = match self.format {
+            OutputFormat::Text => report.render(Format::Text),
+            OutputFormat::Markdown => report.render(Format::Markdown),
+            OutputFormat::Json => report.render(Format::Json),
+            OutputFormat::Html => report.render(Format::Html),
+            OutputFormat::Github => self.annotations(&report),
+        };
+        out.write_all(text.as_bytes()).map_err(CliError::Output)?;
         out.flush().map_err(CliError::Output)?;
         let failed = match self.fail_on {
             Some(FailOn::Breaking) => report.has_level(Level::Breaking),
@@ -125,12 +147,71 @@ impl DiffCommand {
         Ok(options)
     }
 
+    /// One GitHub Actions annotation per breaking change (`::error`), warning or deprecation
+    /// (`::warning`), in the report's order: at the change's place in the current document, or
+    /// in the previous one for what was removed; the file is the path given on the command
+    /// line, or a referenced file's path next to it.
+    fn annotations(&self, report: &DiffReport) -> String {
+        let mut out = String::new();
+        for c in report.changes() {
+            let command = match c.level() {
+                Level::Breaking => "error",
+                Level::Warning => "warning",
+                _ if c.rule_id().ends_with("-deprecated") => "warning",
+                _ => continue,
+            };
+            let (root, place) = match (c.place(), c.previous_place()) {
+                (Some(p), _) => (&self.current, Some(p)),
+                (None, Some(p)) => (&self.previous, Some(p)),
+                (None, None) => (&self.current, None),
+            };
+            let file = match place.and_then(|p| p.file.as_deref()) {
+                Some(referenced) => root
+                    .parent()
+                    .unwrap_or(Path::new(""))
+                    .join(referenced)
+                    .display()
+                    .to_string(),
+                None => root.display().to_string(),
+            };
+            out.push_str("::");
+            out.push_str(command);
+            out.push_str(" file=");
+            out.push_str(&escape_property(&file));
+            if let Some(p) = place {
+                out.push_str(&format!(",line={},col={}", p.line, p.column));
+            }
+            out.push_str(",title=");
+            out.push_str(&escape_property(&format!(
+                "{} ({})",
+                c.subject(),
+                c.rule_id()
+            )));
+            out.push_str("::");
+            out.push_str(&escape_data(c.message()));
+            out.push('\n');
+        }
+        out
+    }
+
     /// Loads both files and diffs them.
     pub fn report(&self) -> Result<DiffReport, CliError> {
         let options = self.options()?;
         let (previous, current) = load_pair(&self.previous, &self.current)?;
         Ok(crate::diff(&previous, &current, &options))
     }
+}
+
+/// A workflow command's message: `%`, CR and LF escaped (GitHub's toolkit does the same).
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value: as a message, and `:` and `,` too.
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 fn read_text(path: &Path) -> Result<String, CliError> {

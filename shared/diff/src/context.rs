@@ -19,9 +19,6 @@ use crate::rules::{Level, Role, RuleId, SchemaCheck, StructureRule};
 /// Upper bound on schema node pairs visited in one diff (a budget against hostile input).
 pub(crate) const MAX_SCHEMA_VISITS: usize = 4_000_000;
 
-/// What the message of a change that would be breaking but touches a beta element ends with.
-pub(crate) const BETA_NOT_BREAKING: &str = " (beta: not breaking)";
-
 /// Upper bound on inline (non-component) schema nesting followed in one walk.
 pub(crate) const MAX_INLINE_DEPTH: usize = 96;
 
@@ -83,6 +80,29 @@ impl<'a> Version<'a> {
     }
 }
 
+/// A place that reached a schema pair: its owner, its crumbs, and the shared visit it lies in
+/// (the innermost pair being compared then, by its key in [`Findings::shared_index`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Site {
+    pub owner: usize,
+    pub crumbs: Vec<Crumb>,
+    pub within: Option<(usize, Role)>,
+}
+
+/// An inline schema pair (not a shared component) that its first comparison found something
+/// in: where that comparison was, what it found (the changes and edges recorded during it), and
+/// the other places that reached the pair in the same role and were given nothing, the pair
+/// being compared once (the pair memo). Which place comes first follows the walk, so the
+/// documents' key order; change ids start at the first of them in a fixed order instead (see
+/// [`crate::ids`]).
+#[derive(Clone, Debug)]
+pub(crate) struct SharedVisit {
+    pub first: Site,
+    pub changes: std::ops::Range<usize>,
+    pub edges: std::ops::Range<usize>,
+    pub others: Vec<Site>,
+}
+
 /// What the walk found: the roots of the tree (operations, shared components, servers, …),
 /// the changes, and the uses of shared components. [`crate::tree`] arranges them.
 #[derive(Default)]
@@ -94,6 +114,22 @@ pub(crate) struct Findings<'a> {
     pub edge_crumbs: Vec<Crumb>,
     /// Changes emitted so far, ignored ones included.
     pub emitted: usize,
+    /// The inline schema pairs compared once for several places (see [`SharedVisit`]).
+    pub shared: Vec<SharedVisit>,
+    /// [`Findings::shared`] by pair (its index in the pair memo, and its role).
+    pub shared_index: FxMap<(usize, Role), usize>,
+    /// The pairs being compared, innermost last.
+    pub visiting: Vec<(usize, Role)>,
+    /// Places recorded in [`SharedVisit::others`] so far.
+    pub sites: usize,
+}
+
+/// Where a visit started: its pair, and how many changes and edges there were.
+pub(crate) struct VisitStart {
+    key: (usize, Role),
+    changes: usize,
+    edges: usize,
+    sites: usize,
 }
 
 impl<'a> Findings<'a> {
@@ -115,6 +151,61 @@ impl<'a> Findings<'a> {
     /// The crumbs of an edge.
     pub(crate) fn edge_path(&self, edge: &Edge) -> &[Crumb] {
         self.edge_crumbs.get(edge.crumbs.clone()).unwrap_or(&[])
+    }
+
+    /// A pair starts being compared.
+    #[inline]
+    pub(crate) fn visit_started(&mut self, key: (usize, Role)) -> VisitStart {
+        self.visiting.push(key);
+        VisitStart {
+            key,
+            changes: self.changes.len(),
+            edges: self.edges.len(),
+            sites: self.sites,
+        }
+    }
+
+    /// The pair of `start` was compared (by `owner` at `crumbs`): kept when it found something
+    /// (a change, an edge, or a place that reached an earlier shared pair: that place is then
+    /// as shared as this pair).
+    #[inline]
+    pub(crate) fn visit_ended(&mut self, start: VisitStart, owner: usize, crumbs: &[Crumb]) {
+        self.visiting.pop();
+        if self.changes.len() == start.changes
+            && self.edges.len() == start.edges
+            && self.sites == start.sites
+        {
+            return;
+        }
+        let first = Site {
+            owner,
+            crumbs: crumbs.to_vec(),
+            within: self.visiting.last().copied(),
+        };
+        self.shared_index.insert(start.key, self.shared.len());
+        self.shared.push(SharedVisit {
+            first,
+            changes: start.changes..self.changes.len(),
+            edges: start.edges..self.edges.len(),
+            others: Vec::new(),
+        });
+    }
+
+    /// A pair already compared in this role was reached again, by `owner` at `crumbs`.
+    #[inline]
+    pub(crate) fn reached_again(&mut self, key: (usize, Role), owner: usize, crumbs: &[Crumb]) {
+        let Some(&i) = self.shared_index.get(&key) else {
+            return;
+        };
+        let site = Site {
+            owner,
+            crumbs: crumbs.to_vec(),
+            within: self.visiting.last().copied(),
+        };
+        if let Some(s) = self.shared.get_mut(i) {
+            s.others.push(site);
+            self.sites += 1;
+        }
     }
 
     #[inline]
@@ -142,6 +233,9 @@ pub(crate) struct Memo<'a> {
     /// Content-only schema changes already reported at a location pair (a pair compared in
     /// several roles reports them once).
     pub content_seen: FxSet<(SchemaCheck, Location, Location)>,
+    /// Named schema location pairs whose stability level change was already reported (a
+    /// pair compared in several roles reports it once).
+    pub levels_seen: FxSet<(Location, Location)>,
     /// Pure `$ref` pairs (previous file and ref, current file and ref, role) already known to
     /// land on the same named component: the component's owner.
     pub ref_links: FxMap<RefPairKey<'a>, usize>,
@@ -202,6 +296,7 @@ impl<'a> Context<'a> {
             memo: Memo {
                 pairs: PairMemo::with_capacity(2 * shared),
                 content_seen: FxSet::default(),
+                levels_seen: FxSet::default(),
                 ref_links: FxMap::default(),
                 param_same: FxMap::with_capacity_and_hasher(shared, FxBuild::default()),
                 last_edge: LastEdge::default(),
@@ -237,11 +332,14 @@ impl<'a> Context<'a> {
         }
         let mut level = self.options.level(rule);
         let mut message = message;
-        // Beta elements carry no compatibility promise: what would break is a warning, said
-        // why (the rule is `Context::beta`'s).
-        if level == Level::Breaking && self.beta(owner, previous_at) {
-            level = Level::Warning;
-            message.push_str(BETA_NOT_BREAKING);
+        // Elements below stable carry no compatibility promise: what would break is a warning,
+        // said why (`(beta: not breaking)`; the rule is `Context::unstable`'s).
+        if level == Level::Breaking {
+            let lowered = rule == RuleId::structure(StructureRule::StabilityLevelLowered);
+            if let Some(stability) = self.unstable(lowered, owner, crumbs, previous_at) {
+                level = Level::Warning;
+                message.push_str(&format!(" ({stability}: not breaking)"));
+            }
         }
         let subject = self
             .found
@@ -261,6 +359,11 @@ impl<'a> Context<'a> {
             current,
             previous_at: previous_at.cloned(),
             current_at: current_at.cloned(),
+            migration: None,
+            // Given once the walk is over (`crate::ids`, `crate::places`).
+            id: String::new(),
+            place: None,
+            previous_place: None,
         });
     }
 
@@ -465,9 +568,9 @@ impl<'a> Context<'a> {
             endpoint: None,
             matcher: None,
             role: Some(role),
-            // A component is judged at its own location: `x-beta` on it or inside it is read
-            // from the changes' locations (see `crate::beta`).
-            beta: false,
+            // A component is judged at its own location: `x-beta` or `x-stability-level` on
+            // it or inside it is read from the changes' locations (see `crate::beta`).
+            unstable: None,
         });
         self.components.pairs.push(ComponentPair {
             owner,

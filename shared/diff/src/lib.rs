@@ -25,16 +25,21 @@ mod beta;
 mod change;
 pub mod cli;
 mod context;
+mod ids;
 mod memo;
+mod migration;
 mod nav;
 mod options;
+mod places;
 mod render;
 mod rules;
 mod schema;
+mod stability;
 mod structure;
 mod tree;
 
-pub use change::{Change, Status};
+pub use change::{Change, Place, Status};
+pub use migration::MAX_NOTE_BYTES;
 pub use options::{DiffOptions, OptionsError};
 pub use rules::{
     Example, Level, Rule, RuleId, Side, Template, catalogue, catalogue_markdown, find_rule,
@@ -94,7 +99,10 @@ pub struct DiffReport {
 pub fn diff(previous: &Document, current: &Document, options: &DiffOptions) -> DiffReport {
     let mut context = context::Context::new(previous, current, options);
     context.run();
+    ids::assign(&mut context.found, (previous.version(), current.version()));
+    places::assign(&mut context.found.changes, previous, current);
     let mut graph = tree::graph(&context.found);
+    migration::attach(&mut context, &graph);
     let items = tree::build(&context.found, &mut graph);
     DiffReport {
         changes: std::mem::take(&mut context.found.changes),

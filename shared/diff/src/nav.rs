@@ -606,8 +606,8 @@ mod tests {
     #[test]
     fn lookups_resuming_from_the_previous_pointer_find_what_a_full_walk_finds() {
         let text = r#"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a/{b}":{"get":{"responses":{"200":{"description":"x","content":{"application/json":{"schema":{"type":"string"}}}},"404":{"description":"y"}}}}},"components":{"schemas":{"A":{"properties":{"p":{"type":"integer"},"p~q":{"items":[1,2]}}}}}}"#;
-        let doc =
-            specpress_apispec::parse(text, &[], &specpress_apispec::Limits::default()).expect("parses");
+        let doc = specpress_apispec::parse(text, &[], &specpress_apispec::Limits::default())
+            .expect("parses");
         let root = doc.root();
         let mut nav = Nav::new(&doc);
         let pointers = [

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use specpress_slug::slug_into;
 
-use crate::change::{Crumb, NodeKind, Status};
+use crate::change::{Crumb, NodeKind, Place, Status};
 use crate::context::Findings;
 use crate::nav::FxSet;
 use crate::rules::{Level, Side};
@@ -22,6 +22,8 @@ pub struct BreakingDetails {
 /// One classified change attached to a node (our addition to the Bump.sh shape).
 #[derive(Clone, Debug, Serialize)]
 pub struct ItemChange {
+    /// The change's stable id (see `docs/diff-rules.md`).
+    pub id: String,
     /// Stable rule id from the catalogue.
     pub rule: &'static str,
     /// Effective level.
@@ -32,6 +34,14 @@ pub struct ItemChange {
     pub structural: bool,
     /// Human message.
     pub message: String,
+    /// For a breaking change: what a client must do, as Markdown (see `crate::migration`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migration: Option<String>,
+    /// Where the change is in the current document (`None` when it is not there: a removal
+    /// of something whose parent is gone too).
+    pub location: Option<Place>,
+    /// Where it was in the previous document (`None` for an addition).
+    pub previous_location: Option<Place>,
 }
 
 /// A node of the diff tree, serialized exactly as Bump.sh's `DiffItem` plus `changes`,
@@ -610,11 +620,15 @@ fn to_item(
             }
         }
         item_changes.push(ItemChange {
+            id: c.id.clone(),
             rule: c.rule_id(),
             level: c.level,
             side: rule.side,
             structural: rule.structural,
             message: c.message.clone(),
+            migration: c.migration.clone(),
+            location: c.place.clone(),
+            previous_location: c.previous_place.clone(),
         });
     }
     let children: Vec<DiffItem> = node

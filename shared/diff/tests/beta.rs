@@ -4,8 +4,8 @@
 //! (text, Markdown, HTML, the JSON tree the change pages, digests and webhook payloads read)
 //! agrees.
 
-use specpress_diff::{Change, DiffOptions, DiffReport, Level, diff};
 use specpress_apispec::{Limits, parse};
+use specpress_diff::{Change, DiffOptions, DiffReport, Level, diff};
 
 fn report(previous: &str, current: &str) -> DiffReport {
     let p = parse(previous, &[], &Limits::default()).expect("previous parses");

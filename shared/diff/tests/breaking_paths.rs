@@ -6,8 +6,8 @@
 mod trace;
 
 use serde_json::Value;
-use specpress_diff::{DiffOptions, DiffReport, Level, diff};
 use specpress_apispec::{Limits, parse};
+use specpress_diff::{DiffOptions, DiffReport, Level, diff};
 
 fn report_with(previous: &str, current: &str, options: &DiffOptions) -> DiffReport {
     let p = parse(previous, &[], &Limits::default()).expect("previous parses");

@@ -198,3 +198,65 @@ fn loading_a_pair_in_parallel_reports_the_file_that_failed_as_a_sequential_load_
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn github_format_annotates_breaking_changes_at_their_file_and_line_as_given_on_the_command_line() {
+    let root = scratch("github");
+    let previous = version(&root.join("v1"), "string");
+    let current = version(&root.join("v2"), "integer");
+    // A removed parameter: annotated in the previous file, where it was.
+    let before = write(
+        &root.join("v3"),
+        "api.yaml",
+        "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      parameters:\n        - name: limit\n          in: query\n          required: true\n          schema: {type: integer}\n      responses:\n        '200': {description: ok}\n      deprecated: false\n",
+    );
+    let after = write(
+        &root.join("v4"),
+        "api.yaml",
+        "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      deprecated: true\n      responses:\n        '200': {description: ok}\n",
+    );
+    let run = |a: &str, b: &str| {
+        let mut out = Vec::new();
+        let code = command(&[a, b, "--format", "github", "--fail-on", "breaking"])
+            .execute(&mut out)
+            .expect("diff runs");
+        (code, String::from_utf8(out).expect("utf-8"))
+    };
+
+    let (code, text) = run(&previous, &current);
+    assert_eq!(code, 1, "{text}");
+    let tag = Path::new(&current)
+        .parent()
+        .expect("parent")
+        .join("schemas/tag.yaml")
+        .display()
+        .to_string()
+        .replace(':', "%3A");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    assert!(
+        lines[0].starts_with(&format!("::error file={tag},line=1,col=1,title=")),
+        "{text}"
+    );
+    assert!(
+        lines[0].ends_with("type changed from `string` to `integer`"),
+        "{text}"
+    );
+
+    // Warnings only: annotated, and `--fail-on breaking` passes.
+    let (code, text) = run(&before, &after);
+    assert_eq!(code, 0, "{text}");
+    let before_file = before.replace(':', "%3A");
+    let after_file = after.replace(':', "%3A");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(&format!("::warning file={before_file},line=7,col=11,"))),
+        "the removed parameter, at its item in the previous file: {text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(&format!("::warning file={after_file},line=5,col=5,"))),
+        "the deprecated operation, at its method in the current file: {text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}

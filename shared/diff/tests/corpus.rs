@@ -3,71 +3,13 @@
 //! rendering of the same document differ by nothing.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use specpress_diff::cli::load_document;
 use specpress_diff::{DiffOptions, DiffReport, Status, diff};
 
-/// The corpus folder, or `None` (after saying so loudly) when it is missing outside CI.
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SPECPRESS_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    if dir.join("README.md").is_file() {
-        return Some(dir);
-    }
-    let msg = format!(
-        "corpus folder {} not found (set SPECPRESS_CORPUS to the folder holding the API corpus)",
-        dir.display()
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
-}
-
-/// The corpus pairs (previous, current).
-pub const PAIRS: &[(&str, &str)] = &[
-    (
-        "openapi-3.0/github-api-22.0.0.json",
-        "openapi-3.0/github-api-23.0.2.json",
-    ),
-    (
-        "openapi-3.0/stripe-2022-02-08.json",
-        "openapi-3.0/stripe-2022-04-12.json",
-    ),
-    (
-        "openapi-3.0/stripe-2023-09-11.yaml",
-        "openapi-3.0/stripe-2023-09-12.yaml",
-    ),
-    (
-        "openapi-3.1/openai-2026-08-12.json",
-        "openapi-3.1/openai-2026-08-21.json",
-    ),
-    (
-        "openapi-3.1/openai-2026-08-12.yaml",
-        "openapi-3.1/openai-2026-08-21.yaml",
-    ),
-    (
-        "swagger-2.0/kubernetes-1.35.json",
-        "swagger-2.0/kubernetes-1.36.json",
-    ),
-    (
-        "asyncapi/streetlights-kafka-2.3.0.yml",
-        "asyncapi/streetlights-kafka-2.5.0.yml",
-    ),
-    (
-        "asyncapi/streetlights-kafka-3.0.0.yml",
-        "asyncapi/streetlights-kafka-3.1.0.yml",
-    ),
-    (
-        "asyncapi/slack-rtm-3.0.0.yml",
-        "asyncapi/slack-rtm-3.1.0.yml",
-    ),
-];
+#[path = "support/corpus.rs"]
+mod corpus_files;
+use corpus_files::{PAIRS, corpus};
 
 fn run(dir: &std::path::Path, previous: &str, current: &str) -> DiffReport {
     let p = load_document(&dir.join(previous))
@@ -99,8 +41,9 @@ fn assert_each_change_once(name: &str, report: &DiffReport) {
 }
 
 #[test]
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
 fn every_corpus_pair_diffs_and_reports_each_change_once() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for (previous, current) in PAIRS {
         let report = run(&dir, previous, current);
         assert!(!report.truncated(), "{previous}: walk budget exhausted");
@@ -123,8 +66,9 @@ fn every_corpus_pair_diffs_and_reports_each_change_once() {
 }
 
 #[test]
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
 fn github_pair_added_and_removed_operations_match_the_real_delta() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let report = run(
         &dir,
         "openapi-3.0/github-api-22.0.0.json",
@@ -151,8 +95,9 @@ fn github_pair_added_and_removed_operations_match_the_real_delta() {
 }
 
 #[test]
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
 fn the_same_document_in_json_and_in_yaml_has_no_difference() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for name in ["openai-2026-08-12", "openai-2026-08-21"] {
         let report = run(
             &dir,
@@ -176,8 +121,9 @@ fn both_directions() -> impl Iterator<Item = (&'static str, &'static str)> {
 }
 
 #[test]
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
 fn every_breaking_flag_of_every_corpus_pair_leads_to_a_breaking_change() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     let mut unsound = Vec::new();
     for (previous, current) in both_directions() {
         let report = run(&dir, previous, current);
@@ -205,8 +151,9 @@ fn every_breaking_flag_of_every_corpus_pair_leads_to_a_breaking_change() {
 }
 
 #[test]
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
 fn the_four_renderings_count_the_same_breaking_changes_on_every_corpus_pair() {
-    let Some(dir) = corpus() else { return };
+    let dir = corpus();
     for (previous, current) in both_directions() {
         let report = run(&dir, previous, current);
         let c = trace::counts(&report);

@@ -4,8 +4,8 @@
 //! removed from `patternProperties` / `dependentSchemas`. Each case: previous, current, the
 //! expected rule id and level.
 
-use specpress_diff::{DiffOptions, DiffReport, Level, diff};
 use specpress_apispec::{Limits, parse};
+use specpress_diff::{DiffOptions, DiffReport, Level, diff};
 
 fn report(previous: &str, current: &str) -> DiffReport {
     let p = parse(previous, &[], &Limits::default()).expect("previous parses");

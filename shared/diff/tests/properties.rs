@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use specpress_diff::{DiffOptions, DiffReport, Status, diff};
 use specpress_apispec::{Limits, parse};
+use specpress_diff::{DiffOptions, DiffReport, Status, diff};
 
 fn leaf() -> impl Strategy<Value = Value> {
     prop_oneof![

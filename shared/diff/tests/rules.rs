@@ -2,8 +2,8 @@
 //! is the per-rule unit test, request and response variants included, since each schema check
 //! exists once per role), and the reverse diff does not report it.
 
-use specpress_diff::{DiffOptions, catalogue, diff};
 use specpress_apispec::{Document, Limits, parse};
+use specpress_diff::{DiffOptions, catalogue, diff};
 
 fn doc(text: &str) -> Result<Document, String> {
     parse(text, &[], &Limits::default()).map_err(|e| e.to_string())

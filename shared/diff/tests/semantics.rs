@@ -1,8 +1,8 @@
 //! Behaviour of the engine beyond single rules: shared components reported once, circular
 //! schemas, matching, direction, read/write-only, dialects, options and the four renderings.
 
-use specpress_diff::{DiffOptions, DiffReport, Format, Level, Status, diff};
 use specpress_apispec::{Limits, parse};
+use specpress_diff::{DiffOptions, DiffReport, Format, Level, Status, diff};
 
 fn report_with(previous: &str, current: &str, options: &DiffOptions) -> DiffReport {
     let p = parse(previous, &[], &Limits::default()).expect("previous parses");

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use crate::error::{DomainError, Result};
-use crate::model::{BlobRef, Bundle, OrgId, Slug};
+use crate::model::{BlobRef, Bundle, OrgId, Slug, Visibility};
 use crate::token::TokenHash;
 use crate::webhooks::SecretSealer;
 
@@ -43,6 +43,9 @@ pub struct McpServer {
     pub name: String,
     /// Free text.
     pub description: Option<String>,
+    /// Who may see its page (`GET /mcp/{slug}`): anyone, or only a caller with its token or its organization's. Its
+    /// endpoint always takes one of those tokens.
+    pub visibility: Visibility,
     /// SHA-256 of the server's current token (the only form stored).
     pub token_hash: TokenHash,
     /// The current (latest) version, if any was deployed.
@@ -200,13 +203,26 @@ pub struct RuntimeView {
     pub secrets: Secrets,
 }
 
-/// What the public page of a server shows: no secret.
+/// What the page of a server shows: no secret.
 #[derive(Debug, Clone)]
 pub struct PublicView {
     /// The server.
     pub server: McpServer,
     /// Its current version (`None` before the first deploy).
     pub current: Option<CurrentVersion>,
+}
+
+/// What a caller of a server's page gets.
+#[derive(Debug, Clone)]
+pub enum PageAccess {
+    /// The page.
+    Shown(Box<PublicView>),
+    /// The answer of an unknown server: there is none, or it is private and the caller's credential opens it not.
+    NotFound {
+        /// A credential was presented and it is neither a live token nor the server's own: a failed credential
+        /// check (the HTTP layer spends the caller's budget of those).
+        credential_failed: bool,
+    },
 }
 
 /// The version identity of a document: SHA-256 over the definition and each reference's name, location and content,

@@ -3,10 +3,10 @@
 //! the process's [`CpuGate`] (one job per core at a time, in arrival order).
 
 use async_trait::async_trait;
+use specpress_apispec::{Invalid, Limits};
 use specpress_domain::model::{Analysis, Bundle};
 use specpress_domain::ports::{DiffSummary, SpecEngine};
 use specpress_domain::{DomainError, Result};
-use specpress_apispec::{Invalid, Limits};
 
 use crate::cpu::CpuGate;
 
@@ -55,6 +55,11 @@ impl Engines {
         Engines::new(admission_limits(max_document_bytes))
     }
 
+    /// The engine of a process configured by `config`: it admits documents of `SPECPRESS_MAX_DOCUMENT_BYTES`.
+    pub fn for_config(config: &specpress_config::Config) -> Self {
+        Engines::with_max_document_bytes(config.max_document_bytes)
+    }
+
     /// Compiles the bundled JSON Schemas now rather than on the first request (under the service's memory policy,
     /// [`crate::allocator::configure_for_service`]).
     pub async fn warm_up() -> Result<()> {
@@ -92,8 +97,8 @@ fn invalid(e: Invalid) -> DomainError {
 }
 
 fn analyze(bundle: &Bundle, limits: &Limits) -> Result<Analysis> {
-    let doc =
-        specpress_apispec::check(&bundle.definition, &references(bundle), limits).map_err(invalid)?;
+    let doc = specpress_apispec::check(&bundle.definition, &references(bundle), limits)
+        .map_err(invalid)?;
     Ok(Analysis {
         specification: doc.specification().to_owned(),
         title: doc.title().to_owned(),

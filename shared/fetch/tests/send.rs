@@ -213,3 +213,176 @@ async fn a_failure_s_detail_for_the_logs_never_carries_the_url_and_its_query() {
     assert!(!err.detail().contains("k-secret-77"), "{}", err.detail());
     assert!(!err.user_message().contains("k-secret-77"));
 }
+
+/// A request with every kind of credential a caller may send: `Authorization`, a cookie, an API key in a header
+/// and one in the query, beside headers and a query parameter that carry none.
+fn credentialed(url: String) -> Outbound {
+    Outbound {
+        method: "GET".into(),
+        url,
+        headers: vec![
+            ("Authorization".into(), "Bearer t-secret-41".into()),
+            ("Cookie".into(), "session=c-secret-42".into()),
+            ("X-Api-Key".into(), "k-secret-43".into()),
+            (
+                "Proxy-Authorization".into(),
+                "Basic cC1zZWNyZXQtNDQ=".into(),
+            ),
+            ("Accept".into(), "application/json".into()),
+            ("Accept-Language".into(), "fr".into()),
+        ],
+        body: None,
+    }
+}
+
+const CREDENTIALS: [&str; 5] = [
+    "t-secret-41",
+    "c-secret-42",
+    "k-secret-43",
+    "cC1zZWNyZXQtNDQ=",
+    "q-secret-45",
+];
+
+/// A server that redirects every request (307) to `target` + `/landing` + the query it received + a parameter of
+/// its own, as an API that moved does.
+async fn redirecting_to(target: String) -> common::Server {
+    serve(move |req, s| {
+        let query = req
+            .path
+            .split_once('?')
+            .map(|(_, q)| format!("?{q}"))
+            .unwrap_or_default();
+        let location = format!("{target}/landing{query}&via=moved");
+        async move { reply(s, response(307, &[("location", &location)], b"")).await }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_allowed_origin_carries_no_credential_of_the_caller() {
+    // GIVEN two origins the caller allows; the first redirects to the second, repeating the query in Location
+    let other = serve(|_, s| reply(s, response(200, &[], b"landed"))).await;
+    let server = redirecting_to(format!("http://127.0.0.1:{}", other.port())).await;
+    let allowed = [
+        format!("http://127.0.0.1:{}", server.port()),
+        format!("http://127.0.0.1:{}", other.port()),
+    ];
+
+    // WHEN a request with credentials follows the redirect
+    let got = client()
+        .send(
+            credentialed(server.url("/start?api_key=q-secret-45&page=2")),
+            &allowed,
+        )
+        .await
+        .expect("followed");
+
+    // THEN the other origin answered, and received no credential: no Authorization, cookie or API-key header, and
+    // nothing of the caller's query string, where the key travelled, as browsers and curl do; what carries none
+    // still goes
+    assert_eq!(&got.bytes[..], b"landed");
+    let seen = other.seen();
+    assert_eq!(seen.len(), 1);
+    let landed = &seen[0];
+    let everything = format!("{} {:?}", landed.path, landed.headers);
+    for secret in CREDENTIALS {
+        assert!(
+            !everything.contains(secret),
+            "{secret} crossed: {everything}"
+        );
+    }
+    assert_eq!(landed.path, "/landing?via=moved");
+    assert_eq!(landed.header("accept"), Some("application/json"));
+    assert_eq!(landed.header("accept-language"), Some("fr"));
+    // (the first origin did receive them: it is the one they were meant for)
+    let first = &server.seen()[0];
+    assert_eq!(first.header("authorization"), Some("Bearer t-secret-41"));
+    assert_eq!(first.header("x-api-key"), Some("k-secret-43"));
+}
+
+#[tokio::test]
+async fn a_redirect_within_one_origin_keeps_the_callers_credentials() {
+    // GIVEN a server that redirects to itself, repeating the query
+    let server = serve(|req, s| async move {
+        let bytes = if req.path.starts_with("/landing") {
+            response(200, &[], b"landed")
+        } else {
+            let query = req
+                .path
+                .split_once('?')
+                .map(|(_, q)| format!("?{q}"))
+                .unwrap_or_default();
+            response(302, &[("location", &format!("/landing{query}"))], b"")
+        };
+        reply(s, bytes).await
+    })
+    .await;
+    let allowed = [format!("http://127.0.0.1:{}", server.port())];
+
+    // WHEN a request with credentials follows it
+    let got = client()
+        .send(
+            credentialed(server.url("/start?api_key=q-secret-45")),
+            &allowed,
+        )
+        .await
+        .expect("followed");
+
+    // THEN the second hop still carries them
+    assert_eq!(&got.bytes[..], b"landed");
+    let seen = server.seen();
+    assert_eq!(seen.len(), 2);
+    assert_eq!(seen[1].path, "/landing?api_key=q-secret-45");
+    assert_eq!(seen[1].header("authorization"), Some("Bearer t-secret-41"));
+    assert_eq!(seen[1].header("cookie"), Some("session=c-secret-42"));
+    assert_eq!(seen[1].header("x-api-key"), Some("k-secret-43"));
+}
+
+#[tokio::test]
+async fn credentials_dropped_at_a_cross_origin_hop_stay_dropped_when_a_later_hop_comes_back() {
+    // GIVEN origin A redirecting to B, which redirects back to A
+    let a_port = std::sync::Arc::new(std::sync::atomic::AtomicU16::new(0));
+    let b = {
+        let a_port = a_port.clone();
+        serve(move |_, s| {
+            let back = format!(
+                "http://127.0.0.1:{}/back",
+                a_port.load(std::sync::atomic::Ordering::SeqCst)
+            );
+            async move { reply(s, response(302, &[("location", &back)], b"")).await }
+        })
+        .await
+    };
+    let b_base = format!("http://127.0.0.1:{}", b.port());
+    let a = serve(move |req, s| {
+        let to_b = format!("{b_base}/b");
+        async move {
+            let bytes = if req.path == "/back" {
+                response(200, &[], b"back")
+            } else {
+                response(302, &[("location", &to_b)], b"")
+            };
+            reply(s, bytes).await
+        }
+    })
+    .await;
+    a_port.store(a.port(), std::sync::atomic::Ordering::SeqCst);
+    let allowed = [
+        format!("http://127.0.0.1:{}", a.port()),
+        format!("http://127.0.0.1:{}", b.port()),
+    ];
+
+    // WHEN a credentialed request goes A -> B -> A
+    let got = client()
+        .send(credentialed(a.url("/start")), &allowed)
+        .await
+        .expect("followed");
+
+    // THEN neither B nor the return to A carries the credentials
+    assert_eq!(&got.bytes[..], b"back");
+    let seen_a = a.seen();
+    assert_eq!(seen_a.len(), 2);
+    assert_eq!(seen_a[1].header("authorization"), None);
+    assert_eq!(seen_a[1].header("x-api-key"), None);
+    assert_eq!(b.seen()[0].header("cookie"), None);
+}

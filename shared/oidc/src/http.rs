@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use openidconnect::{AsyncHttpClient, HttpRequest, HttpResponse};
-use specpress_fetch::{FetchError, Outbound, SafeClient, origin_of};
+use specpress_fetch::{FetchError, Origin, Outbound, SafeClient};
 
 /// A [`SafeClient`] as openidconnect's asynchronous HTTP client.
 #[derive(Clone, Debug)]
@@ -23,7 +23,7 @@ impl<'c> AsyncHttpClient<'c> for FetchHttp {
             let url = parts.uri.to_string();
             // The request goes where openidconnect addresses it (the issuer's discovery document, the endpoints
             // and keys it names); the client's address rules apply to each.
-            let origin = url::Url::parse(&url).map(|u| origin_of(&u)).map_err(|e| {
+            let origin = url::Url::parse(&url).map(|u| Origin::of(&u).into_string()).map_err(|e| {
                 FetchError::InvalidUrl {
                     reason: e.to_string(),
                 }

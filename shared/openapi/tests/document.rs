@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use serde_json::Value;
-use specpress_openapi::{SOURCE, json, operations, yaml};
 use specpress_apispec::{Limits, SpecVersion, check};
+use specpress_openapi::{SOURCE, json, operations, yaml};
 
 fn doc() -> Value {
     json("http://127.0.0.1:3000/api/v1").expect("the document parses")

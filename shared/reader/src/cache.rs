@@ -12,10 +12,10 @@ use std::sync::Arc;
 
 use quick_cache::sync::{Cache, DefaultLifecycle};
 use quick_cache::{DefaultHashBuilder, OptionsBuilder, Weighter};
+use specpress_apispec::Document;
 use specpress_domain::model::{BlobRef, Bundle};
 use specpress_domain::{DomainError, Result};
 use specpress_render::Site;
-use specpress_apispec::Document;
 
 /// What the cache keeps of one version.
 pub struct Loaded {

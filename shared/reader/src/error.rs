@@ -83,6 +83,17 @@ impl From<Missing> for ReadError {
     }
 }
 
+/// A read's failure in the domain's terms (what the API's JSON errors answer): what is missing is `NotFound` in the
+/// reader's words, a failure stays itself.
+impl From<ReadError> for DomainError {
+    fn from(e: ReadError) -> Self {
+        match e {
+            ReadError::Missing(m) => DomainError::NotFound(m.message().into()),
+            ReadError::Failed(e) => e,
+        }
+    }
+}
+
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -13,14 +13,20 @@
 //!   ([`SiteCache`]; a stored definition never changes, so entries never go stale).
 //! - [`Library::indexed`]: the search index of a head ([`SearchCache`]).
 //! - [`Library::release_state`], [`Library::diff`]: what changed, through the diff cache ([`DiffCache`]).
+//! - [`Library::doc_view`]: the documentation a URL names, on the branch it names (the MCP servers and "Try it").
+//! - [`search`]: a query read once, and the one merge of several documentations' results.
+//! - [`markdown`]: a reference page as Markdown; [`origins`]: the origins of a definition's servers.
 //!
 //! Failures are [`ReadError`]s: [`Missing`] (worded once, for every presenter) or a failure for the log.
-//! Nothing here knows HTTP; presenters live in `functions/docs` (and, for agents, its MCP module).
+//! Nothing here knows HTTP; presenters live in `shared/site` (the pages), `shared/docs-mcp` (the MCP servers for
+//! agents) and `shared/try-it` (the proxy).
 
 pub mod cache;
 pub mod diffs;
 pub mod error;
 pub mod history;
+pub mod markdown;
+pub mod origins;
 pub mod search;
 pub mod view;
 
@@ -102,6 +108,14 @@ fn now() -> OffsetDateTime {
     OffsetDateTime::now_utc()
 }
 
+/// A time as RFC 3339, to the second: how every output shows a publication time.
+pub fn rfc3339_seconds(t: OffsetDateTime) -> String {
+    t.replace_nanosecond(0)
+        .unwrap_or(t)
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}
+
 impl Library {
     /// A library over `store`, its caches bounded by `budgets`.
     pub fn new(store: Arc<dyn Store>, budgets: Budgets) -> Self {
@@ -113,6 +127,11 @@ impl Library {
             digested: quick_cache::sync::Cache::new(DIGESTED_REMEMBERED),
             histories: cache::weighted(256, history::HISTORY_CACHE_BYTES, history::ByWeight),
         }
+    }
+
+    /// A library over `store` with the cache budgets of a process's configuration.
+    pub fn from_config(store: Arc<dyn Store>, config: &specpress_config::Config) -> Self {
+        Library::new(store, Budgets::from_config(config))
     }
 
     /// The storage ports (for the few reads that are one call: a preview, a stored diff).
@@ -150,6 +169,26 @@ impl Library {
     pub async fn open(&self, doc: PublicDoc, branch: Option<Slug>) -> Read<DocView> {
         let branches = self.store.list_branches(doc.id).await?;
         DocView::new(doc, branches, branch)
+    }
+
+    /// The documentation `key` names (slug or id: no redirect to the slug form here) on the branch a URL segment
+    /// names (`None`: its default branch), for `reader`; `Missing` as for an unknown one when the reader may not see
+    /// it.
+    pub async fn doc_view(
+        &self,
+        reader: &Reader,
+        key: &str,
+        branch: Option<&str>,
+    ) -> Read<DocView> {
+        let doc = self.find_doc(reader, key).await?;
+        let branch = match branch {
+            None => None,
+            Some(segment) => match branch_in_url(&doc, segment)? {
+                BranchInUrl::Default => None,
+                BranchInUrl::Named(slug) => Some(slug),
+            },
+        };
+        self.open(doc, branch).await
     }
 
     /// A published version and its parsed definition (from the cache when it is there).
@@ -209,8 +248,14 @@ impl Library {
             .diffs
             .cache
             .get_or_insert_async(&key, async {
-                let before = self.load_blob(&previous.blob).await.map_err(into_domain)?;
-                let after = self.load_blob(&current.blob).await.map_err(into_domain)?;
+                let before = self
+                    .load_blob(&previous.blob)
+                    .await
+                    .map_err(specpress_domain::DomainError::from)?;
+                let after = self
+                    .load_blob(&current.blob)
+                    .await
+                    .map_err(specpress_domain::DomainError::from)?;
                 CpuGate::shared()
                     .run(move || diffs::compute(&before, &after))
                     .await?
@@ -315,12 +360,5 @@ impl Library {
             out.push((doc, v, state));
         }
         Ok(out)
-    }
-}
-
-fn into_domain(e: ReadError) -> specpress_domain::DomainError {
-    match e {
-        ReadError::Missing(m) => specpress_domain::DomainError::NotFound(m.message().into()),
-        ReadError::Failed(e) => e,
     }
 }

@@ -25,6 +25,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use specpress_alloc as _;
+use specpress_apispec::{Document, Limits};
 use specpress_render::changes::{
     self, ChangePage, Changelog, Changes, ComparePage, DiffPage, HubApi, HubPage, Pager, Release,
     ReleaseChanges, VersionOption, VersionRef,
@@ -35,7 +36,6 @@ use specpress_render::{
     Alternate, BranchLink, Lookup, MarkdownContext, NavLink, PageContext, SearchIndex, SearchPage,
     SearchResult, Site, VersionInfo, asset_urls, assets,
 };
-use specpress_apispec::{Document, Limits};
 
 /// Queries of the results pages: words, prefixes, typos, several words, paths, misses, and queries that are not
 /// searched (empty, too long, no word).

@@ -11,13 +11,15 @@
 //! Bounds: a change page shows at most [`MAX_NODES`] items of the tree, [`MAX_DEPTH`] levels deep, and says where
 //! the rest is (the `.json` variant); a changelog entry lists at most [`ENTRY_ITEMS`] top-level items per group.
 //!
-//! Layout: this module reads the diff (`Changes`, `ReleaseChanges`); `tree` writes a diff's items; `changelog`,
-//! `release`, `compare`, `diff` and `hub` are the pages.
+//! Layout: this module reads the diff (`Changes`, `ReleaseChanges`); `tree` writes a diff's items; `migrate` the
+//! migration notes of its breaking changes ("How to migrate"); `changelog`, `release`, `compare`, `diff` and `hub`
+//! are the pages.
 
 mod changelog;
 mod compare;
 mod diff;
 mod hub;
+mod migrate;
 mod release;
 mod tree;
 
@@ -28,6 +30,7 @@ pub use changelog::{Changelog, Pager, Release, changelog_page};
 pub use compare::{ComparePage, VersionOption, compare_page};
 pub use diff::{DiffPage, diff_page};
 pub use hub::{HubApi, HubPage, hub_page};
+pub use migrate::{MAX_NOTES, MAX_NOTES_BYTES};
 pub use release::{ChangePage, VersionRef, change_page};
 
 /// Items of a diff tree shown on one page (every level together).
@@ -71,6 +74,9 @@ struct Message {
     message: String,
     #[serde(default)]
     level: String,
+    /// The migration note of a breaking change (Markdown), when the engine wrote one.
+    #[serde(default)]
+    migration: Option<String>,
 }
 
 /// A diff as the pages show it: the top-level items of a `DiffItem[]` tree.

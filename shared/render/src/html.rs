@@ -169,13 +169,9 @@ pub(crate) fn push_href(out: &mut String, base: &str, path: &str) {
     }
 }
 
-/// True for an absolute `http:` or `https:` URL: the only document URLs that become links.
-pub(crate) fn is_http_url(url: &str) -> bool {
-    let u = url.trim_start();
-    let lower = u.get(..8).unwrap_or(u).to_ascii_lowercase();
-    (lower.starts_with("https://") || lower.starts_with("http://"))
-        && !url.chars().any(|c| c.is_control() || c == ' ')
-}
+/// True for an absolute `http:` or `https:` URL: the only document URLs that become links (the
+/// samples engine's test, so a sample's server and a link agree).
+pub(crate) use specpress_samples::is_http_url;
 
 /// A document URL: a link (with the document-link `rel`) when it is http(s), else plain text.
 pub(crate) fn url_or_text(out: &mut Out, url: &str, label: Option<&str>) {

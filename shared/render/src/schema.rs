@@ -1,54 +1,55 @@
 //! Schemas as expandable trees, read in place from the document (`$ref`s followed on demand),
 //! and examples (the document's own, else generated from the schema), all within budgets.
 //!
-//! Layout: this module holds the per-page state ([`Ctx`]) and the budgets; `flat` reads a schema
-//! (`$ref`s followed, `allOf` merged); `label` writes what a row says about a schema (type,
-//! badges, constraints); `tree` writes the trees and rows; `json` writes JSON and code blocks;
-//! `example` generates examples.
+//! Layout: this module holds the per-page state ([`Ctx`]) and the budgets, and reads a schema
+//! (`$ref`s followed, `allOf` merged) and generates examples through the samples engine
+//! (`specpress_samples::schema`, with the site's numbering of named schemas); `label` writes what
+//! a row says about a schema (type, badges, constraints); `tree` writes the trees and rows; `json`
+//! writes JSON and code blocks.
 
-mod example;
-mod flat;
 mod json;
 mod label;
 mod tree;
 
 use std::collections::HashSet;
 
-use specpress_apispec::Document;
+use specpress_apispec::{Document, Location};
+use specpress_samples::schema as engine;
 
 use crate::html::{Html, Out};
 use crate::markdown;
 use crate::site::Site;
 
-pub(crate) use example::{generate, has_own_example};
-pub(crate) use flat::{Flat, flatten};
-pub(crate) use json::{code_block, example_block, write_json};
+pub(crate) use engine::Flat;
+pub(crate) use json::{code_block, example_block};
 pub(crate) use label::inline_value;
+pub(crate) use specpress_samples::Mode;
 pub(crate) use tree::{field_row, tree};
 
-/// Deepest nesting of a tree shown on a page; deeper levels link to schema pages.
-pub(crate) const MAX_TREE_DEPTH: usize = 8;
+/// Deepest nesting of a tree shown on a page; deeper levels link to schema pages (the samples
+/// engine's depth, so a generated example is as deep as the tree beside it).
+pub(crate) const MAX_TREE_DEPTH: usize = engine::MAX_TREE_DEPTH;
 /// Property rows on one page (every tree together). Past it, rows become "see ..." links.
 pub(crate) const MAX_PAGE_ROWS: usize = 800;
-/// Properties read for one schema: a page shows at most 1,600 rows anyway, and reading a
-/// schema of a million properties again for each use would cost more than the page.
-const MAX_PROPERTIES: usize = 2000;
-/// `allOf` members followed to flatten one schema (nested `allOf`s included).
-const MAX_ALLOF: usize = 64;
 /// Enum values listed for one schema.
 const MAX_ENUM: usize = 60;
 /// Bytes of one example shown; longer ones are cut with a note.
 pub(crate) const MAX_EXAMPLE_BYTES: usize = 8 * 1024;
-/// Values in a generated example.
-const MAX_GENERATED_NODES: usize = 250;
 
-/// Which side of an exchange a schema is read for: `readOnly` properties are left out of
-/// requests, `writeOnly` ones out of responses.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum Mode {
-    Request,
-    Response,
-    Neutral,
+/// Reads the schema at `loc` (see `specpress_samples::schema::flatten`), its
+/// [`Flat::named`] the site's index of the named schema it is.
+pub(crate) fn flatten<'a>(ctx: &Ctx<'a>, loc: &Location) -> Flat<'a> {
+    engine::flatten_named(ctx.doc, loc, &|l| ctx.site.schema_index(l))
+}
+
+/// An example generated from the schema at `loc` (bounded in size and depth).
+pub(crate) fn generate(ctx: &Ctx<'_>, loc: &Location, mode: Mode) -> serde_json::Value {
+    engine::generate(ctx.doc, loc, mode)
+}
+
+/// Whether the schema at `loc` carries its own example, which [`generate`] then gives.
+pub(crate) fn has_own_example(ctx: &Ctx<'_>, loc: &Location) -> bool {
+    engine::has_own_example(ctx.doc, loc)
 }
 
 /// The per-page state of the schema renderer.

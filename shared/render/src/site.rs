@@ -9,7 +9,7 @@ mod groups;
 
 use std::collections::HashMap;
 
-use specpress_apispec::{Document, Location, V};
+use specpress_apispec::{Document, Location};
 
 use crate::{Lookup, PageInfo, PageKind, PageRef};
 
@@ -209,14 +209,8 @@ impl Site {
     }
 }
 
-/// Follows a `$ref` at `loc` when the value there is one.
-pub(crate) fn resolve_value<'d>(doc: &'d Document, loc: &Location, v: V<'d>) -> Option<V<'d>> {
-    if v.get("$ref").is_some() {
-        doc.resolve(loc).ok().map(|(_, v)| v)
-    } else {
-        Some(v)
-    }
-}
+/// Follows a `$ref` at `loc` when the value there is one (the samples engine's).
+pub(crate) use specpress_samples::resolve_value;
 
 #[cfg(test)]
 mod tests {

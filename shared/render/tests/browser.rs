@@ -4,10 +4,9 @@
 //! Content-Security-Policy, and requires no axe-core (WCAG 2.1 AA) violation, no CSP report and no
 //! page error, with JavaScript disabled and enabled, light and dark, desktop and phone.
 //!
-//! Needs node, Chromium (/usr/bin/chromium or SPECPRESS_CHROMIUM) and playwright-core + axe-core
-//! (<repo>/.tools/npm/node_modules or SPECPRESS_NODE_MODULES); skipped loudly when one is missing,
-//! unless SPECPRESS_BROWSER_REQUIRED=1. Screenshots go to SPECPRESS_SCREENSHOTS (default: a
-//! temporary folder, removed).
+//! Needs node, Chromium and playwright-core + axe-core (`specpress_testkit`'s `Tool::Chromium` and
+//! `Tool::NodeModules`): when one is missing the tests fail under `CI=true` and are reported as
+//! ignored otherwise. Screenshots go to SPECPRESS_SCREENSHOTS (default: a temporary folder, removed).
 
 mod common;
 
@@ -20,6 +19,7 @@ use common::{BRANCHES, LINKS, corpus_dir, load};
 use specpress_render::{
     McpScope, McpServer, PageContext, PageKind, Site, VersionInfo, asset_urls, assets,
 };
+use specpress_testkit::Tool;
 
 /// The policy the lead's HTTP layer sets on every documentation page.
 const CSP: &str = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' https: data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -28,25 +28,13 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn tools() -> Result<(PathBuf, PathBuf), String> {
-    let chromium = std::env::var_os("SPECPRESS_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !chromium.exists() {
-        return Err(format!("{} is missing", chromium.display()));
-    }
-    let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/npm/node_modules"));
-    for m in ["playwright-core", "axe-core"] {
-        if !modules.join(m).is_dir() {
-            return Err(format!("{} is missing", modules.join(m).display()));
-        }
-    }
-    if Command::new("node").arg("--version").output().is_err() {
-        return Err("node is missing".to_string());
-    }
-    Ok((chromium, modules))
+/// Chromium and the harness's Node modules (`specpress_testkit`: the test that calls this is marked ignored outside
+/// CI when one is missing, and panics here when it runs without them).
+fn tools() -> (PathBuf, PathBuf) {
+    (
+        specpress_testkit::tool(Tool::Chromium),
+        specpress_testkit::tool(Tool::NodeModules),
+    )
 }
 
 /// Serves `root` on 127.0.0.1 (one thread per connection, `Connection: close`), with the CSP.
@@ -191,18 +179,13 @@ fn render_pages(
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules, missing_corpus),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn corpus_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
-    let (chromium, modules) = match tools() {
-        Ok(t) => t,
-        Err(why) => {
-            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
-                panic!("browser check required but {why}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
-            return;
-        }
-    };
-    let Some(corpus) = corpus_dir() else { return };
+    let (chromium, modules) = tools();
+    let corpus = corpus_dir();
     let site_dir = tempfile::tempdir().expect("tempdir");
     let root = site_dir.path().to_path_buf();
     std::fs::create_dir_all(root.join("static")).expect("mkdir");
@@ -314,17 +297,12 @@ fn check_pages(
 /// the rail-bookings fixture, with its own `x-codeSamples`) pass axe with JavaScript on, light
 /// and dark, desktop and phone, with no CSP report, and show without JavaScript.
 #[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules, missing_corpus),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
-    let (chromium, modules) = match tools() {
-        Ok(t) => t,
-        Err(why) => {
-            if std::env::var("SPECPRESS_BROWSER_REQUIRED").as_deref() == Ok("1") {
-                panic!("browser check required but {why}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: browser check: {why} !!!!!!!!\n");
-            return;
-        }
-    };
+    let (chromium, modules) = tools();
     let site_dir = tempfile::tempdir().expect("tempdir");
     let root = site_dir.path().to_path_buf();
     std::fs::create_dir_all(root.join("static")).expect("mkdir");
@@ -334,7 +312,8 @@ fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
     let rail = repo_root().join("tests/fixtures/rail-bookings.yaml");
     let mut paths = render_pages(&rail, "rail", &root, Some(("POST", "/bookings")));
     let mut named = vec![("operation-rail-bookings", paths[0].clone())];
-    if let Some(corpus) = corpus_dir() {
+    {
+        let corpus = corpus_dir();
         let github = corpus.join("openapi-3.0/github-api-23.0.2.json");
         let gh = render_pages(
             &github,
@@ -347,4 +326,98 @@ fn two_pane_operation_pages_pass_axe_with_no_csp_report_in_headless_chromium() {
     }
     let named: Vec<(&str, &str)> = named.iter().map(|(n, p)| (*n, p.as_str())).collect();
     check_pages(&chromium, &modules, root, &paths, &named);
+}
+
+/// Two versions of a small API with breaking changes of several kinds (authentication added, a limit lowered, an
+/// enum value removed, a response property removed, an operation removed), each with a migration note.
+const MIGRATE_V1: &str = r#"{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},
+"components":{"securitySchemes":{"key":{"type":"apiKey","in":"header","name":"X-API-Key"}}},
+"paths":{"/pets":{"post":{"operationId":"createPet","requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"name":{"type":"string","maxLength":100},"status":{"type":"string","enum":["available","sold"]}}}}}},
+"responses":{"201":{"description":"created","content":{"application/json":{"schema":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}}}}}}},
+"/pets/{id}":{"get":{"summary":"Get a pet","parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"200":{"description":"ok"}}},
+"delete":{"parameters":[{"name":"id","in":"path","required":true,"schema":{"type":"integer"}}],"responses":{"204":{"description":"gone"}}}}}}"#;
+
+/// A change page ("How to migrate" and its notes: samples in eight languages, response examples, a removed
+/// operation's alternatives) passes axe with no CSP report, with and without JavaScript, light and dark.
+#[test]
+#[cfg_attr(
+    any(missing_chromium, missing_node_modules),
+    ignore = "needs Chromium and node with playwright-core and axe-core (scripts/install-tools.sh)"
+)]
+fn a_change_page_with_migration_notes_passes_axe_with_no_csp_report_in_headless_chromium() {
+    use specpress_render::changes::{ChangePage, Changes, ReleaseChanges, VersionRef, change_page};
+    let (chromium, modules) = tools();
+    let limits = specpress_apispec::Limits::default();
+    let v2 = MIGRATE_V1
+        .replace("\"maxLength\":100", "\"maxLength\":50")
+        .replace("[\"available\",\"sold\"]", "[\"available\"]")
+        .replace(",\"name\":{\"type\":\"string\"}}}}}}}", "}}}}}}")
+        .replace("\"operationId\":\"createPet\",", "\"operationId\":\"createPet\",\"security\":[{\"key\":[]}],")
+        .replace(
+            "\"get\":{\"summary\":\"Get a pet\",\"parameters\":[{\"name\":\"id\",\"in\":\"path\",\"required\":true,\"schema\":{\"type\":\"integer\"}}],\"responses\":{\"200\":{\"description\":\"ok\"}}},\n",
+            "",
+        );
+    let previous = specpress_apispec::parse(MIGRATE_V1, &[], &limits).expect("v1");
+    let current = specpress_apispec::parse(&v2, &[], &limits).expect("v2");
+    let report = specpress_diff::diff(&previous, &current, &specpress_diff::DiffOptions::default());
+    let notes = report
+        .changes()
+        .iter()
+        .filter(|c| c.migration().is_some())
+        .count();
+    assert!(notes >= 5, "{notes} notes: {:?}", report.changes());
+    let changes = Changes::from_value(report.details()).expect("details");
+    let site_dir = tempfile::tempdir().expect("tempdir");
+    let root = site_dir.path().to_path_buf();
+    std::fs::create_dir_all(root.join("static")).expect("mkdir");
+    for a in assets() {
+        std::fs::write(root.join("static").join(&a.name), a.bytes).expect("asset");
+    }
+    let urls = asset_urls("/static");
+    let ctx = PageContext {
+        base: "/pets",
+        doc_name: "Pets",
+        branches: BRANCHES,
+        version: None,
+        assets: &urls,
+        links: LINKS,
+        search_action: None,
+        alternates: &[],
+        noindex: false,
+        session_href: None,
+        mcp: None,
+        try_it: Default::default(),
+    };
+    let version = |id| VersionRef {
+        id,
+        api_version: "2",
+        branch: "main",
+        published_at: "2026-11-25T10:00:00Z",
+        href: None,
+    };
+    let page = ChangePage {
+        version: version("0190c6a2-7b1e-7c1a-9d2e-3f4a5b6c7d8e"),
+        title: "Pets",
+        previous: Some(version("0190c6a2-7b1e-7c1a-9d2e-3f4a5b6c7d8d")),
+        changes: ReleaseChanges::Changes(&changes),
+        changelog_href: "/pets/changes",
+        json_href: "/pets/changes/v2.json",
+        source_href: "/pets.json",
+        compare_href: None,
+        temporary: false,
+    };
+    let link = |_: &str, _: &str, _: &str| None;
+    let html = change_page(&ctx, &page, &link);
+    assert!(html.contains(">How to migrate</h2>"), "the section");
+    assert!(html.contains("href=\"#m0\""), "a change links to its note");
+    let dir = root.join("pets/changes/v2");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("index.html"), html).expect("write page");
+    check_pages(
+        &chromium,
+        &modules,
+        root,
+        &["/pets/changes/v2".to_string()],
+        &[("change-migrate", "/pets/changes/v2")],
+    );
 }

@@ -5,8 +5,9 @@
 //! (JavaScript), `python3 -m py_compile`, `gofmt -e`, `javac`, `ruby -c`, `php -l` and `mcs`
 //! (C#). Samples are checked in batches (each sample in its own function, class or namespace);
 //! a failing batch is checked again sample by sample so the failure names the document, the
-//! operation and the language. A missing tool fails the test under `CI=true` and skips that
-//! language loudly otherwise. Also: the page shows the document's own samples as escaped text.
+//! operation and the language. The tools are `specpress_testkit::Tool::Compilers`: when one is
+//! missing the tests fail under `CI=true` and are reported as ignored otherwise. Also: the page
+//! shows the document's own samples as escaped text.
 
 mod common;
 
@@ -188,33 +189,6 @@ const LANGS: &[Lang] = &[
     },
 ];
 
-/// Whether the tool runs; when it does not, the test fails under `CI=true` and skips otherwise.
-fn available(lang: &Lang) -> bool {
-    let probe = match lang.tool {
-        "gofmt" => Command::new("gofmt").arg("-h").output().map(|_| true),
-        "mcs" => Command::new("mcs")
-            .arg("--version")
-            .output()
-            .map(|o| o.status.success()),
-        t => Command::new(t)
-            .arg("--version")
-            .output()
-            .map(|o| o.status.success()),
-    };
-    if probe.unwrap_or(false) {
-        return true;
-    }
-    let msg = format!(
-        "{} is missing: the {} samples are not checked (scripts/install-tools.sh installs it)",
-        lang.tool, lang.key
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    false
-}
-
 /// Runs the language's tool on `items` written into `dir`; `Err` holds the tool's output.
 fn run(lang: &Lang, items: &[&Item], dir: &Path, name: &str) -> Result<(), String> {
     let mut cmd = Command::new(lang.tool);
@@ -328,6 +302,7 @@ fn collect(
 
 /// Checks `samples` with every language's tool; panics listing every failure.
 fn check_all(samples: Vec<(String, Item)>) {
+    specpress_testkit::tool(specpress_testkit::Tool::Compilers);
     let dir = tempfile::tempdir().expect("tempdir");
     let mut failures = Vec::new();
     let mut counts = Vec::new();
@@ -341,9 +316,6 @@ fn check_all(samples: Vec<(String, Item)>) {
             })
             .collect();
         assert!(!items.is_empty(), "no {} sample was generated", lang.key);
-        if !available(lang) {
-            continue;
-        }
         let started = Instant::now();
         failures.extend(check(lang, &items, dir.path()));
         counts.push(format!(
@@ -409,6 +381,10 @@ fn hostile() -> serde_json::Value {
 }
 
 #[test]
+#[cfg_attr(
+    missing_compilers,
+    ignore = "needs the compilers of the samples (scripts/install-tools.sh)"
+)]
 fn every_generated_sample_of_a_hostile_document_passes_its_languages_syntax_check() {
     let doc = parse(&hostile().to_string());
     let mut seen = HashSet::new();
@@ -426,8 +402,12 @@ fn every_generated_sample_of_a_hostile_document_passes_its_languages_syntax_chec
 }
 
 #[test]
+#[cfg_attr(
+    any(missing_compilers, missing_corpus),
+    ignore = "needs the compilers of the samples (scripts/install-tools.sh) and the API corpus (SPECPRESS_CORPUS)"
+)]
 fn every_generated_sample_of_every_corpus_operation_passes_its_languages_syntax_check() {
-    let Some(dir) = corpus_dir() else { return };
+    let dir = corpus_dir();
     let started = Instant::now();
     let mut seen = HashSet::new();
     let mut samples = Vec::new();

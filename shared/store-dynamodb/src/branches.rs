@@ -2,8 +2,6 @@
 //! (docs/storage.md, "Branches").
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{ConditionCheck, Delete, TransactWriteItem, Update};
 use specpress_domain::model::{BranchGeneration, BranchName, DocId, Documentation, Slug};
 use specpress_domain::ports::{BranchAdminStore, BranchWriteError};
@@ -13,50 +11,7 @@ use time::OffsetDateTime;
 use crate::DynamoStore;
 use crate::attr::*;
 use crate::items::*;
-
-/// Attempts of a transaction cancelled by a concurrent transaction on the same items (`TransactionConflict`).
-const CONFLICT_ATTEMPTS: u32 = 6;
-
-/// Runs a transaction; on cancellation, returns the index of the first action whose condition failed. A cancellation
-/// caused only by a concurrent transaction (DynamoDB's `TransactionConflict`) is retried with a short backoff.
-pub(crate) async fn transact_conditional(
-    store: &DynamoStore,
-    items: Vec<TransactWriteItem>,
-) -> Result<Result<(), usize>> {
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        match store
-            .client()
-            .transact_write_items()
-            .set_transact_items(Some(items.clone()))
-            .send()
-            .await
-        {
-            Ok(_) => return Ok(Ok(())),
-            Err(SdkError::ServiceError(se)) => {
-                if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
-                    let reasons = tc.cancellation_reasons();
-                    if let Some(i) = reasons
-                        .iter()
-                        .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"))
-                    {
-                        return Ok(Err(i));
-                    }
-                    let conflict = reasons
-                        .iter()
-                        .any(|r| r.code().is_some_and(|c| c == "TransactionConflict"));
-                    if conflict && attempt < CONFLICT_ATTEMPTS {
-                        tokio::time::sleep(std::time::Duration::from_millis(10 << attempt)).await;
-                        continue;
-                    }
-                }
-                return Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)));
-            }
-            Err(e) => return Err(sdk("TransactWriteItems")(e)),
-        }
-    }
-}
+use crate::transact::transact_conditional;
 
 #[async_trait]
 impl BranchAdminStore for DynamoStore {
@@ -88,7 +43,7 @@ impl BranchAdminStore for DynamoStore {
                 .condition_check(doc_exists)
                 .build(),
         ];
-        match transact_conditional(self, items).await? {
+        match transact_conditional(self.client(), items).await? {
             Ok(()) => Ok(()),
             Err(0) => Err(DomainError::Conflict(ConflictKind::AlreadyExists)),
             Err(_) => Err(DomainError::NotFound("Documentation does not exist".into())),
@@ -121,7 +76,7 @@ impl BranchAdminStore for DynamoStore {
                 .condition_check(not_default)
                 .build(),
         ];
-        Ok(match transact_conditional(self, items).await? {
+        Ok(match transact_conditional(self.client(), items).await? {
             Ok(()) => Ok(()),
             Err(0) => Err(BranchWriteError::BranchMissing),
             Err(_) => match self.get_doc_item_default(doc).await? {
@@ -161,7 +116,7 @@ impl BranchAdminStore for DynamoStore {
                 .condition_check(has_head)
                 .build(),
         ];
-        Ok(match transact_conditional(self, items).await? {
+        Ok(match transact_conditional(self.client(), items).await? {
             Ok(()) => Ok(()),
             Err(0) => match self.get_doc_item_default(doc).await? {
                 None => Err(BranchWriteError::DocMissing),

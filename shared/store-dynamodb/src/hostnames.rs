@@ -18,7 +18,7 @@ use time::OffsetDateTime;
 
 use crate::DynamoStore;
 use crate::attr::*;
-use crate::branches::transact_conditional;
+use crate::transact::transact_conditional;
 use crate::items::keyed;
 use crate::readers::target_key;
 
@@ -101,7 +101,7 @@ impl DynamoStore {
             let n = actions.len();
             let mut all = actions.clone();
             all.extend(release.iter().cloned());
-            match transact_conditional(self, all).await? {
+            match transact_conditional(self.client(), all).await? {
                 Ok(()) => return Ok(Ok(())),
                 Err(i) if i >= n => {
                     release.remove(i - n);
@@ -257,7 +257,7 @@ impl HostnameStore for DynamoStore {
                 ],
             )?,
         ];
-        match transact_conditional(self, actions).await? {
+        match transact_conditional(self.client(), actions).await? {
             Ok(()) => Ok(()),
             Err(0) => Err(DomainError::Conflict(ConflictKind::AlreadyExists)),
             Err(_) => Err(DomainError::Conflict(ConflictKind::Stale)),

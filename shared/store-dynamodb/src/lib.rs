@@ -11,6 +11,7 @@
 pub mod attr;
 mod blob;
 mod branches;
+mod default_branch;
 mod diffs;
 mod digests;
 mod hostnames;
@@ -23,6 +24,7 @@ mod sessions;
 mod settings;
 mod sso;
 mod store;
+mod transact;
 mod webhooks;
 
 pub use store::DynamoStore;

@@ -1,6 +1,7 @@
 //! MCP servers over the single table (docs/storage.md, "Items" and patterns 41-47):
 //!
-//! - `ORG#<org>` / `MCP#<id>`: the server (its token as a SHA-256 hex only, the current version and its digest);
+//! - `ORG#<org>` / `MCP#<id>`: the server (its token as a SHA-256 hex only, its `visibility`, absent on items
+//!   written before it existed: public, the current version and its digest);
 //!   `ORG#<org>` / `MCPSLUG#<slug>`: the organization's slug marker; `PUBLIC#MCP#<slug>` / `SLUG`: the
 //!   installation-wide claim (the public page and the runtime name a server by slug alone); `MCP#<id>` / `META`: the
 //!   id pointer (`org_id`). All four are written and deleted in one transaction.
@@ -10,8 +11,6 @@
 //! - `MCP#<id>` / `SECRET#<name>`: a secret, sealed (XChaCha20-Poly1305; AAD = server id and name).
 
 use async_trait::async_trait;
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete, DeleteRequest, Put, TransactWriteItem, Update, WriteRequest,
 };
@@ -24,8 +23,9 @@ use time::OffsetDateTime;
 
 use crate::DynamoStore;
 use crate::attr::*;
-use crate::items::{PUBLIC_SLUG_SK, keyed, org_pk};
+use crate::items::{PUBLIC_SLUG_SK, keyed, org_pk, visibility_from};
 use crate::schema::GSI1;
+use crate::transact::transact;
 
 const NOT_EXISTS: &str = "attribute_not_exists(pk)";
 const EXISTS: &str = "attribute_exists(pk)";
@@ -64,6 +64,7 @@ fn server_item(sv: &McpServer) -> Item {
     if let Some(d) = &sv.description {
         i.insert("description".into(), s(d.clone()));
     }
+    i.insert("visibility".into(), s(sv.visibility.as_str()));
     i.insert("token_hash".into(), s(sv.token_hash.as_str()));
     if let Some(v) = sv.current_version_id {
         i.insert("current_version_id".into(), s(v.to_string()));
@@ -83,6 +84,7 @@ fn server_from(i: &Item) -> Result<McpServer> {
         slug: Slug::parse(get_s(i, "slug")?).map_err(|_| bad("slug"))?,
         name: get_s(i, "name")?.to_owned(),
         description: opt_s(i, "description").map(str::to_owned),
+        visibility: visibility_from(i)?,
         token_hash: TokenHash::from_stored(get_s(i, "token_hash")?.to_owned()),
         current_version_id: opt_uuid(i, "current_version_id")?.map(McpVersionId),
         current_digest: opt_s(i, "current_digest").map(str::to_owned),
@@ -200,38 +202,6 @@ impl DynamoStore {
         Ok(TransactWriteItem::builder().delete(del).build())
     }
 
-    /// Runs a transaction; a cancelled one is the conflict kind of its first failed action.
-    async fn mcp_transact(
-        &self,
-        items: Vec<TransactWriteItem>,
-        kinds: &[ConflictKind],
-    ) -> Result<()> {
-        match self
-            .client()
-            .transact_write_items()
-            .set_transact_items(Some(items))
-            .send()
-            .await
-        {
-            Ok(_) => Ok(()),
-            Err(SdkError::ServiceError(se)) => {
-                if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
-                    let failed = tc
-                        .cancellation_reasons()
-                        .iter()
-                        .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
-                    if let Some(i) = failed {
-                        return Err(DomainError::Conflict(
-                            kinds.get(i).copied().unwrap_or(ConflictKind::Stale),
-                        ));
-                    }
-                }
-                Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
-            }
-            Err(e) => Err(sdk("TransactWriteItems")(e)),
-        }
-    }
-
     async fn mcp_partition(&self, server: McpServerId, prefix: &str) -> Result<Vec<Item>> {
         self.query_all(
             None,
@@ -254,7 +224,8 @@ impl McpServerStore for DynamoStore {
         public.insert("org_id".into(), s(sv.org_id.to_string()));
         let mut pointer = keyed(server_pk(sv.id), META_SK);
         pointer.insert("org_id".into(), s(sv.org_id.to_string()));
-        self.mcp_transact(
+        transact(
+            self.client(),
             vec![
                 self.mcp_put(marker, NOT_EXISTS)?,
                 self.mcp_put(public, NOT_EXISTS)?,
@@ -327,12 +298,17 @@ impl McpServerStore for DynamoStore {
             .condition_expression(EXISTS)
             .expression_attribute_names("#name", "name")
             .expression_attribute_values(":name", s(sv.name.clone()))
+            .expression_attribute_values(":vis", s(sv.visibility.as_str()))
             .expression_attribute_values(":u", ts(sv.updated_at));
         u = match &sv.description {
             Some(d) => u
-                .update_expression("SET #name = :name, description = :d, updated_at = :u")
+                .update_expression(
+                    "SET #name = :name, description = :d, visibility = :vis, updated_at = :u",
+                )
                 .expression_attribute_values(":d", s(d.clone())),
-            None => u.update_expression("SET #name = :name, updated_at = :u REMOVE description"),
+            None => u.update_expression(
+                "SET #name = :name, visibility = :vis, updated_at = :u REMOVE description",
+            ),
         };
         match conditional("UpdateItem", u.send().await)? {
             Some(_) => Ok(()),
@@ -367,17 +343,17 @@ impl McpServerStore for DynamoStore {
     }
 
     async fn delete_mcp_server(&self, sv: &McpServer) -> Result<bool> {
-        let r = self
-            .mcp_transact(
-                vec![
-                    self.mcp_delete(org_pk(sv.org_id), &server_sk(sv.id), Some(EXISTS))?,
-                    self.mcp_delete(org_pk(sv.org_id), &slug_sk(&sv.slug), None)?,
-                    self.mcp_delete(public_pk(&sv.slug), PUBLIC_SLUG_SK, None)?,
-                    self.mcp_delete(server_pk(sv.id), META_SK, None)?,
-                ],
-                &[ConflictKind::Stale],
-            )
-            .await;
+        let r = transact(
+            self.client(),
+            vec![
+                self.mcp_delete(org_pk(sv.org_id), &server_sk(sv.id), Some(EXISTS))?,
+                self.mcp_delete(org_pk(sv.org_id), &slug_sk(&sv.slug), None)?,
+                self.mcp_delete(public_pk(&sv.slug), PUBLIC_SLUG_SK, None)?,
+                self.mcp_delete(server_pk(sv.id), META_SK, None)?,
+            ],
+            &[ConflictKind::Stale; 4],
+        )
+        .await;
         match r {
             Err(DomainError::Conflict(ConflictKind::Stale)) => return Ok(false),
             r => r?,
@@ -432,7 +408,8 @@ impl McpServerStore for DynamoStore {
             ),
         };
         let update = update.build().map_err(DomainError::unexpected)?;
-        self.mcp_transact(
+        transact(
+            self.client(),
             vec![
                 self.mcp_put(version_item(v)?, NOT_EXISTS)?,
                 TransactWriteItem::builder().update(update).build(),
@@ -485,15 +462,15 @@ impl McpServerStore for DynamoStore {
             .condition_expression(EXISTS)
             .build()
             .map_err(DomainError::unexpected)?;
-        let r = self
-            .mcp_transact(
-                vec![
-                    TransactWriteItem::builder().condition_check(check).build(),
-                    TransactWriteItem::builder().put(put).build(),
-                ],
-                &[ConflictKind::Stale],
-            )
-            .await;
+        let r = transact(
+            self.client(),
+            vec![
+                TransactWriteItem::builder().condition_check(check).build(),
+                TransactWriteItem::builder().put(put).build(),
+            ],
+            &[ConflictKind::Stale; 2],
+        )
+        .await;
         match r {
             Err(DomainError::Conflict(_)) => {
                 Err(DomainError::NotFound("MCP server not found".into()))

@@ -143,9 +143,7 @@ impl ReaderStore for DynamoStore {
             self.put(lookup, Some(NOT_EXISTS))?,
             self.put(listing, Some(NOT_EXISTS))?,
         ];
-        match self
-            .transact(
-                items,
+        match crate::transact::transact(self.client(), items,
                 &[
                     ConflictKind::Stale,
                     ConflictKind::AlreadyExists,
@@ -191,7 +189,7 @@ impl ReaderStore for DynamoStore {
             self.delete_action(org_pk(org), &sk, Some(EXISTS))?,
             self.delete_action(token_pk(&hash), TOKEN_SK, None)?,
         ];
-        match self.transact(items, &[ConflictKind::Stale; 2]).await {
+        match crate::transact::transact(self.client(), items, &[ConflictKind::Stale; 2]).await {
             Ok(()) => Ok(true),
             // Revoked by a concurrent request between the read and the transaction.
             Err(DomainError::Conflict(ConflictKind::Stale)) => Ok(false),
@@ -213,7 +211,7 @@ impl ReaderStore for DynamoStore {
                 now,
             )?,
         ];
-        match self.transact(items, &[ConflictKind::Stale; 2]).await {
+        match crate::transact::transact(self.client(), items, &[ConflictKind::Stale; 2]).await {
             // Revoked meanwhile: nothing to record.
             Ok(()) | Err(DomainError::Conflict(ConflictKind::Stale)) => Ok(()),
             Err(e) => Err(e),

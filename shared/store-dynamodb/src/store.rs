@@ -2,8 +2,6 @@
 
 use async_trait::async_trait;
 use aws_sdk_dynamodb::Client;
-use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Delete, Put, PutRequest, TransactWriteItem, Update,
     WriteRequest,
@@ -16,8 +14,10 @@ use time::OffsetDateTime;
 
 use crate::attr::*;
 use crate::blob;
+use crate::default_branch::default_move;
 use crate::items::*;
 use crate::schema::{GSI1, GSI2};
+use crate::transact::transact;
 
 /// Bundles up to this size are encoded on the calling task; larger ones on the blocking pool.
 const INLINE_ENCODE_BYTES: usize = 256 * 1024;
@@ -206,38 +206,6 @@ impl DynamoStore {
         Ok(())
     }
 
-    /// Runs a transaction, mapping a cancellation to the conflict kind of the first failed action.
-    pub(crate) async fn transact(
-        &self,
-        items: Vec<TransactWriteItem>,
-        kinds: &[ConflictKind],
-    ) -> Result<()> {
-        match self
-            .client
-            .transact_write_items()
-            .set_transact_items(Some(items))
-            .send()
-            .await
-        {
-            Ok(_) => Ok(()),
-            Err(SdkError::ServiceError(se)) => {
-                if let TransactWriteItemsError::TransactionCanceledException(tc) = se.err() {
-                    let failed = tc
-                        .cancellation_reasons()
-                        .iter()
-                        .position(|r| r.code().is_some_and(|c| c == "ConditionalCheckFailed"));
-                    if let Some(i) = failed {
-                        return Err(DomainError::Conflict(
-                            kinds.get(i).copied().unwrap_or(ConflictKind::AlreadyExists),
-                        ));
-                    }
-                }
-                Err(sdk("TransactWriteItems")(SdkError::ServiceError(se)))
-            }
-            Err(e) => Err(sdk("TransactWriteItems")(e)),
-        }
-    }
-
     fn token_item(&self, hash: &TokenHash, owner: TokenOwner, now: OffsetDateTime) -> Item {
         let mut i = keyed(token_pk(hash.as_str()), TOKEN_SK);
         let (kind, org) = match owner {
@@ -351,7 +319,8 @@ impl TokenStore for DynamoStore {
             self.put(self.token_item(new, owner, now), Some(NOT_EXISTS))?,
             TransactWriteItem::builder().update(update).build(),
         ];
-        self.transact(
+        transact(
+            &self.client,
             items,
             &[
                 ConflictKind::Stale,
@@ -388,8 +357,7 @@ impl OrgStore for DynamoStore {
             marker.insert("org_id".into(), s(org.id.to_string()));
             items.push(self.put(marker, Some(NOT_EXISTS))?);
         }
-        self.transact(items, &[ConflictKind::AlreadyExists; 3])
-            .await
+        transact(&self.client, items, &[ConflictKind::AlreadyExists; 3]).await
     }
 
     async fn get_org(&self, id: OrgId) -> Result<Option<Organization>> {
@@ -456,7 +424,8 @@ impl HubStore for DynamoStore {
                 Some(NOT_EXISTS),
             )?,
         ];
-        self.transact(
+        transact(
+            &self.client,
             items,
             &[
                 ConflictKind::SlugTaken,
@@ -530,7 +499,7 @@ impl HubStore for DynamoStore {
 impl DocStore for DynamoStore {
     async fn create_doc(&self, doc: &Documentation, token: &TokenHash) -> Result<()> {
         let (items, kinds) = self.doc_actions(doc, token)?;
-        self.transact(items, &kinds).await
+        transact(&self.client, items, &kinds).await
     }
 
     async fn get_doc(&self, org: OrgId, id: DocId) -> Result<Option<Documentation>> {
@@ -763,9 +732,10 @@ impl VersionStore for DynamoStore {
                 let message =
                     crate::queue_items::message_item(queue, &body, std::time::Duration::ZERO);
                 companion = Some((self.put(message, None)?, ConflictKind::AlreadyExists));
-            } else if !c.queue_event && c.create_doc.is_none() {
+            } else if !c.queue_event && c.create_doc.is_none() && c.default_from.is_none() {
                 // A first subscription clears the flag in the transaction that creates it, so a deploy that read
-                // the documentation before that cannot commit after it without queueing its event.
+                // the documentation before that cannot commit after it without queueing its event. (A commit that
+                // moves the default branch checks it on its update of the documentation: one action per item.)
                 let cc = ConditionCheck::builder()
                     .table_name(&self.table)
                     .key("pk", s(org_pk(e.org_id)))
@@ -786,7 +756,13 @@ impl VersionStore for DynamoStore {
                 kinds.push(kind);
             }
         }
-        self.transact(items, &kinds).await
+        if let (Some(old), None) = (&c.default_from, &c.create_doc) {
+            for (action, kind) in default_move(&self.table, v, old, !c.queue_event)? {
+                items.push(action);
+                kinds.push(kind);
+            }
+        }
+        transact(&self.client, items, &kinds).await
     }
 
     async fn get_version(&self, id: VersionId, now: OffsetDateTime) -> Result<Option<Version>> {

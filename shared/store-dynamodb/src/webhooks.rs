@@ -308,7 +308,7 @@ impl SubscriptionStore for DynamoStore {
             TransactWriteItem::builder().put(put).build(),
             TransactWriteItem::builder().update(subscribed).build(),
         ];
-        match crate::branches::transact_conditional(self, items).await? {
+        match crate::transact::transact_conditional(self.client(), items).await? {
             Ok(()) => Ok(()),
             Err(0) => Err(DomainError::Conflict(ConflictKind::AlreadyExists)),
             Err(_) => Err(DomainError::NotFound("Documentation does not exist".into())),

@@ -1,9 +1,17 @@
 //! MCP servers over the embedded engine (in-process and over its HTTP server): the use cases of
 //! `usecases::mcp_servers` with the DynamoDB adapter. Secrets round-trip sealed, only for their server and name; the
-//! runtime read opens for the organization's token or the server's current token, and not for a rotated-out one.
+//! runtime read opens for the organization's token or the server's current token, and not for a rotated-out one; a
+//! private server's page opens for those tokens only and answers everyone else as an unknown server does, after the
+//! same storage requests.
 
+use std::sync::{Arc, Mutex};
+
+use aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::BoxError;
 use specpress_domain::DomainError;
-use specpress_domain::mcp::{ValidatedWorkflow, WorkflowSummary};
+use specpress_domain::mcp::{PageAccess, ValidatedWorkflow, WorkflowSummary};
+use specpress_domain::model::Visibility;
 use specpress_domain::model::{Bundle, Reference};
 use specpress_domain::ports::McpServerStore;
 use specpress_domain::token::Principal;
@@ -173,7 +181,9 @@ async fn servers_deploy_rotate_and_open_for_the_right_credentials_only(store: Dy
             .unwrap()
             .is_some()
     );
-    let public = uc::public_view(&store, "pets").await.unwrap().unwrap();
+    let PageAccess::Shown(public) = uc::open_page(&store, "pets", None).await.unwrap() else {
+        panic!("a public server's page is anyone's");
+    };
     assert_eq!(public.current.map(|c| c.id), Some(version.id));
 
     // A sealed value copied onto another server does not open there.
@@ -223,4 +233,141 @@ async fn mcp_servers_over_the_embedded_engine() {
 async fn mcp_servers_over_the_embedded_engine_over_http() {
     let (_e, store) = embedded(Transport::Http).await;
     servers_deploy_rotate_and_open_for_the_right_credentials_only(store).await;
+}
+
+/// Records the DynamoDB operation of every request the SDK sends.
+#[derive(Debug, Clone, Default)]
+struct Requests(Arc<Mutex<Vec<String>>>);
+
+impl Requests {
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
+    }
+}
+
+impl Intercept for Requests {
+    fn name(&self) -> &'static str {
+        "requests"
+    }
+
+    fn read_before_transmit(
+        &self,
+        ctx: &BeforeTransmitInterceptorContextRef<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let target = ctx
+            .request()
+            .headers()
+            .get("x-amz-target")
+            .unwrap_or("")
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .to_owned();
+        self.0.lock().expect("not poisoned").push(target);
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_private_servers_page_opens_for_its_tokens_only_and_is_an_unknown_server_to_everyone_else()
+ {
+    // GIVEN a store whose storage requests are counted, a private server and a public one
+    let engine = Embedded::start_with(Storage::Memory, Transport::InProcess)
+        .await
+        .expect("engine starts");
+    let requests = Requests::default();
+    let base = engine.in_process_client().await;
+    let conf = base
+        .config()
+        .to_builder()
+        .interceptor(requests.clone())
+        .build();
+    let client = aws_sdk_dynamodb::Client::from_conf(conf);
+    specpress_store_dynamodb::schema::ensure_table(&client, "specpress")
+        .await
+        .expect("table");
+    let store = DynamoStore::new(client, "specpress");
+    let now = OffsetDateTime::now_utc();
+    let (p, org_token) = org(&store).await;
+    let (_, other_org_token) = org(&store).await;
+    let (hidden, hidden_token) = uc::create(&store, &p, "Hidden", Some("hidden"), None, now)
+        .await
+        .unwrap();
+    uc::deploy(&store, &p, "hidden", bundle("Hidden"), accept, now)
+        .await
+        .unwrap();
+    let made_private = uc::update(
+        &store,
+        &p,
+        "hidden",
+        uc::UpdateServer {
+            visibility: Some("private".into()),
+            ..uc::UpdateServer::default()
+        },
+        now,
+    )
+    .await
+    .unwrap();
+    assert_eq!(made_private.visibility, Visibility::Private);
+    assert!(matches!(
+        uc::update(
+            &store,
+            &p,
+            "hidden",
+            uc::UpdateServer {
+                visibility: Some("secret".into()),
+                ..uc::UpdateServer::default()
+            },
+            now,
+        )
+        .await,
+        Err(DomainError::Invalid { .. })
+    ));
+    uc::create(&store, &p, "Shown", Some("shown"), None, now)
+        .await
+        .unwrap();
+    let hidden_id = hidden.id.to_string();
+
+    // WHEN its page is asked for without a token, or with one that does not open it, and an unknown server's alike
+    let mut seen = Vec::new();
+    for (key, credential) in [
+        ("no-such-server", None),
+        ("hidden", None),
+        (hidden_id.as_str(), None),
+        ("no-such-server", Some("wrong-token-0000000000000")),
+        ("hidden", Some("wrong-token-0000000000000")),
+        ("no-such-server", Some(other_org_token.as_str())),
+        ("hidden", Some(other_org_token.as_str())),
+    ] {
+        requests.take();
+        let access = uc::open_page(&store, key, credential).await.unwrap();
+        let PageAccess::NotFound { credential_failed } = access else {
+            panic!("{key} {credential:?}: shown");
+        };
+        let wrong = credential.is_some_and(|c| c.starts_with("wrong"));
+        assert_eq!(credential_failed, wrong, "{key} {credential:?}");
+        seen.push(((key, credential.is_some()), requests.take()));
+    }
+
+    // THEN each answer is an unknown server's, after the same storage requests as the unknown server's
+    for ((key, with), got) in &seen {
+        let (_, want) = seen
+            .iter()
+            .find(|((k, w), _)| *k == "no-such-server" && w == with)
+            .expect("the unknown server's");
+        assert_eq!(got, want, "{key} with a credential: {with}");
+    }
+    // AND its own token and its organization's open it, and a public server's page is anyone's
+    for token in [hidden_token.secret.as_str(), org_token.as_str()] {
+        assert!(matches!(
+            uc::open_page(&store, "hidden", Some(token)).await.unwrap(),
+            PageAccess::Shown(_)
+        ));
+    }
+    assert!(matches!(
+        uc::open_page(&store, "shown", None).await.unwrap(),
+        PageAccess::Shown(_)
+    ));
 }

@@ -1,6 +1,7 @@
 //! Storage tests. Every test runs against the embedded dynoxide engine (over the in-process transport, and again
 //! over dynoxide's HTTP server), and again against moto server when
-//! `SPECPRESS_TEST_MOTO_ENDPOINT` is set (e.g. `http://127.0.0.1:5000`): the same test bodies, parameterized.
+//! `SPECPRESS_TEST_MOTO_ENDPOINT` names one (e.g. `http://127.0.0.1:5000`; `specpress_testkit::Tool::Moto`: without it
+//! the moto runs fail under `CI=true` and are reported as ignored otherwise): the same test bodies, parameterized.
 
 use std::sync::Arc;
 
@@ -35,16 +36,16 @@ async fn embedded_over(transport: Transport) -> (Guard, DynamoStore) {
     (Guard::Embedded(e), store)
 }
 
-async fn moto() -> Option<(Guard, DynamoStore)> {
-    let endpoint = std::env::var("SPECPRESS_TEST_MOTO_ENDPOINT")
-        .ok()
-        .filter(|s| !s.is_empty())?;
+/// A fresh table on the moto server (`specpress_testkit::Tool::Moto`; the tests that use it are ignored outside CI
+/// without one).
+async fn moto() -> (Guard, DynamoStore) {
+    let endpoint = specpress_testkit::moto_endpoint();
     let client = specpress_store_dynamodb::client_for_endpoint(&endpoint).await;
     let table = format!("specpress-test-{}", uuid::Uuid::new_v4().simple());
     specpress_store_dynamodb::schema::ensure_table(&client, &table)
         .await
         .expect("moto table created");
-    Some((Guard::Moto, DynamoStore::new(client, table)))
+    (Guard::Moto, DynamoStore::new(client, table))
 }
 
 macro_rules! backends {
@@ -66,14 +67,10 @@ macro_rules! backends {
         }
         mod moto_server {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            #[cfg_attr(missing_moto, ignore = "needs a moto server (SPECPRESS_TEST_MOTO_ENDPOINT)")]
             async fn $name() {
-                match super::moto().await {
-                    Some((_g, store)) => super::$name(store).await,
-                    None if std::env::var("CI").is_ok_and(|v| v == "true") => {
-                        panic!("CI=true but SPECPRESS_TEST_MOTO_ENDPOINT is not set: the moto run is required in CI")
-                    }
-                    None => eprintln!("SKIPPED (moto): set SPECPRESS_TEST_MOTO_ENDPOINT=http://127.0.0.1:5000 to run against moto"),
-                }
+                let (_g, store) = super::moto().await;
+                super::$name(store).await;
             })*
         }
     };
@@ -104,6 +101,7 @@ backends!(
     a_commit_onto_a_deleted_incarnation_fails_even_when_the_new_one_is_at_the_same_seq,
     legacy_histories_list_every_version_of_the_current_branch_and_only_those,
     a_session_lives_until_it_is_ended_or_expires_and_dies_with_its_token,
+    a_first_release_on_a_branch_makes_it_the_default_only_while_the_default_has_none,
 );
 
 // Concurrency under real DynamoDB semantics: embedded engine only (in process and over HTTP). moto server applies
@@ -228,6 +226,7 @@ fn branch_commit(
         queue_event: true,
         enqueue_in: None,
         blob: None,
+        default_from: None,
     }
 }
 
@@ -707,6 +706,7 @@ async fn an_expired_temporary_version_is_gone_even_before_ttl_deletion(store: Dy
             queue_event: false,
             enqueue_in: None,
             blob: None,
+            default_from: None,
         })
         .await
         .unwrap();
@@ -1705,6 +1705,9 @@ async fn a_recreated_branch_starts_an_empty_history_and_the_old_versions_stay_re
     use specpress_domain::ports::BranchAdminStore;
     let (o, d) = org_with_doc(&store, "again").await;
     let p = TokenOwner::Org(o.id).principal();
+    // The default branch has a release: `feature` stays a branch of its own (a documentation's first release on a
+    // branch would make that branch its default).
+    deploy_to(&store, &p, "again", "main", "openapi: 3.1.0 # main".into()).await;
     let slug = Slug::parse("feature").unwrap();
     let mut old = Vec::new();
     for i in 0..3 {
@@ -1928,6 +1931,9 @@ async fn legacy_histories_list_every_version_of_the_current_branch_and_only_thos
     use specpress_domain::ports::BranchAdminStore;
     let (o, d) = org_with_doc(&store, "legacy").await;
     let p = TokenOwner::Org(o.id).principal();
+    // The default branch has a release: `feature` stays a branch of its own (a documentation's first release on a
+    // branch would make that branch its default).
+    deploy_to(&store, &p, "legacy", "main", "openapi: 3.1.0 # main".into()).await;
     let t = now() - Duration::hours(1);
     let rfc = |t: OffsetDateTime| {
         S(t.format(&time::format_description::well_known::Rfc3339)
@@ -2016,4 +2022,83 @@ async fn legacy_histories_list_every_version_of_the_current_branch_and_only_thos
     for id in [c1, c2, c3, c4.id] {
         assert!(store.get_version(id, now()).await.unwrap().is_some());
     }
+}
+
+/// `v` and `e` moved to `branch`.
+fn on_branch(v: &Version, e: &Event, branch: &BranchName) -> (Version, Event) {
+    let v = Version {
+        branch: branch.slug().clone(),
+        ..v.clone()
+    };
+    let e = Event {
+        branch: branch.slug().clone(),
+        version_id: v.id,
+        ..e.clone()
+    };
+    (v, e)
+}
+
+async fn a_first_release_on_a_branch_makes_it_the_default_only_while_the_default_has_none(
+    store: DynamoStore,
+) {
+    // GIVEN a documentation whose default branch `main` has no release, and one never subscribed to
+    for never_subscribed in [false, true] {
+        let (o, _) = org(&store).await;
+        let d = Documentation {
+            never_subscribed,
+            ..doc(o.id, &format!("first-{never_subscribed}"), None)
+        };
+        store
+            .create_doc(&d, &mint(TokenKind::Doc).hash)
+            .await
+            .unwrap();
+        let blob = permanent_blob(&store).await;
+        let feature = BranchName::parse("feature-x").unwrap();
+        let (v, e) = published(&d, 1, "a", blob.clone());
+        let (v, e) = on_branch(&v, &e, &feature);
+        // WHEN a version is published on `feature-x`, moving the default from `main`
+        store
+            .commit(&Commit {
+                queue_event: !never_subscribed,
+                default_from: Some(d.default_branch.clone()),
+                ..branch_commit(v.clone(), e, feature.clone(), new_branch())
+            })
+            .await
+            .unwrap();
+        // THEN the documentation's default is `feature-x`, in the same write as the version
+        let read = store.get_doc(o.id, d.id).await.unwrap().unwrap();
+        assert_eq!(read.default_branch.as_str(), "feature-x");
+        assert_eq!(read.never_subscribed, never_subscribed, "the flag is kept");
+        assert_eq!(store.get_version(v.id, now()).await.unwrap().unwrap(), v);
+    }
+
+    // GIVEN a documentation whose default branch has a release
+    let (o, d) = org_with_doc(&store, "released").await;
+    let blob = permanent_blob(&store).await;
+    let main = BranchName::parse("main").unwrap();
+    let (v1, e1) = published(&d, 1, "a", blob.clone());
+    store
+        .commit(&branch_commit(v1, e1, main, new_branch()))
+        .await
+        .unwrap();
+    // WHEN a deploy that read it before that release publishes on a branch, moving the default
+    let next = BranchName::parse("next").unwrap();
+    let (v, e) = published(&d, 1, "b", blob);
+    let (v, e) = on_branch(&v, &e, &next);
+    let r = store
+        .commit(&Commit {
+            default_from: Some(d.default_branch.clone()),
+            ..branch_commit(v.clone(), e.clone(), next.clone(), new_branch())
+        })
+        .await;
+    // THEN nothing is written: the default keeps its release
+    assert!(
+        matches!(r, Err(DomainError::Conflict(ConflictKind::Stale))),
+        "{r:?}"
+    );
+    assert!(store.get_version(v.id, now()).await.unwrap().is_none());
+    assert!(store.get_event(e.id).await.unwrap().is_none());
+    assert!(store.get_branch(d.id, next.slug()).await.unwrap().is_none());
+    let read = store.get_doc(o.id, d.id).await.unwrap().unwrap();
+    assert_eq!(read.default_branch.as_str(), "main");
 }

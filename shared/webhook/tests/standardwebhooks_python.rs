@@ -1,9 +1,8 @@
 //! Cross-check against the official Standard Webhooks library (PyPI `standardwebhooks`):
 //! signatures generated here must verify there, and tampered ones must not.
 //!
-//! Python is found through `SPECPRESS_TOOLS_PYTHON` or `<repo>/.tools/venv/bin/python`
-//! (created by `scripts/install-tools.sh`). When it or the library is missing the test fails
-//! with a clear message under `CI=true`, and is skipped loudly otherwise.
+//! Python is the tools' (`specpress_testkit::Tool::Python`, installed by `scripts/install-tools.sh`): when it is
+//! missing the test fails under `CI=true` and is reported as ignored otherwise.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -11,38 +10,6 @@ use std::process::{Command, Stdio};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use specpress_webhook::{WebhookSecret, sign_headers};
-
-fn repo_root() -> PathBuf {
-    let lexical = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    // Canonical, so the venv's `python` sees its real location (a `..` path through a symlink
-    // would make Python miss its `pyvenv.cfg` and silently run without the venv's packages).
-    std::fs::canonicalize(&lexical).unwrap_or(lexical)
-}
-
-/// The python interpreter with `standardwebhooks`, or the reason it is unavailable.
-fn tools_python() -> Result<PathBuf, String> {
-    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-    if !python.exists() {
-        return Err(format!(
-            "python not found at {} (set SPECPRESS_TOOLS_PYTHON or run scripts/install-tools.sh)",
-            python.display()
-        ));
-    }
-    let probe = Command::new(&python)
-        .args(["-c", "import standardwebhooks"])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    if !probe.status.success() {
-        return Err(format!(
-            "{} cannot import standardwebhooks (run scripts/install-tools.sh): {}",
-            python.display(),
-            String::from_utf8_lossy(&probe.stderr)
-        ));
-    }
-    Ok(python)
-}
 
 fn header_json(headers: &http::HeaderMap) -> serde_json::Value {
     let mut map = serde_json::Map::new();
@@ -54,17 +21,12 @@ fn header_json(headers: &http::HeaderMap) -> serde_json::Value {
 }
 
 #[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python with standardwebhooks (scripts/install-tools.sh)"
+)]
 fn official_standardwebhooks_library_verifies_our_signatures_and_rejects_tampering() {
-    let python = match tools_python() {
-        Ok(p) => p,
-        Err(reason) => {
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!("standardwebhooks cross-check cannot run in CI: {reason}");
-            }
-            eprintln!("\n!!! SKIPPING standardwebhooks cross-check: {reason} !!!\n");
-            return;
-        }
-    };
+    let python = specpress_testkit::python_with("standardwebhooks");
     let now = i64::try_from(
         SystemTime::now()
             .duration_since(UNIX_EPOCH)

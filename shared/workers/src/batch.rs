@@ -23,7 +23,15 @@ pub struct BatchOptions {
     /// A retry of a message received this many times or more is sent as a fresh message (delay up to 15 min)
     /// instead of a visibility change, so long retry series never reach the redrive policy's `maxReceiveCount`.
     pub reenqueue_after: u32,
+    /// The budget of a Lambda invocation whose deadline cannot be real (local emulators), from now: the template's
+    /// timeout of the delivery function, [`FALLBACK_TIMEOUT`] unless `SPECPRESS_LOCAL_FUNCTION_TIMEOUT` says
+    /// otherwise.
+    pub fallback_budget: Duration,
 }
+
+/// The budget assumed when a Lambda invocation's deadline cannot be real: the template's timeout of the delivery
+/// function (60 s).
+pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(60);
 
 impl Default for BatchOptions {
     fn default() -> Self {
@@ -32,6 +40,7 @@ impl Default for BatchOptions {
             per_message_budget: Duration::from_secs(20),
             delete_done: false,
             reenqueue_after: 4,
+            fallback_budget: FALLBACK_TIMEOUT,
         }
     }
 }

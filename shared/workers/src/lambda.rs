@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime};
 use aws_lambda_events::event::sqs::{BatchItemFailure, SqsBatchResponse, SqsEvent};
 use lambda_runtime::{LambdaEvent, service_fn};
 use specpress_config::{Config, Runtime, logging};
-use specpress_domain::ports::{MessageQueue, ReceivedMessage};
+use specpress_domain::ports::{MessageQueue, ReceivedMessage, Store};
 use specpress_domain::usecases::delivery::DeliveryService;
 use specpress_engines::Engines;
 use specpress_queue_sqs::SqsQueue;
@@ -40,21 +40,12 @@ impl std::fmt::Debug for Handler {
 /// Lambda's longest function timeout (15 minutes): no real invocation deadline lies further ahead.
 pub const MAX_LAMBDA_TIMEOUT: Duration = Duration::from_secs(900);
 
-/// The budget assumed when an invocation's deadline cannot be real: the template's timeout of the delivery
-/// function (60 s), or `SPECPRESS_LOCAL_FUNCTION_TIMEOUT` seconds, which scripts/aws-local.sh sets from the template.
-pub const FALLBACK_TIMEOUT: Duration = Duration::from_secs(60);
-
 /// Converts the invocation's deadline (wall clock) to an [`Instant`].
 ///
 /// A deadline already past when the invocation starts, or more than [`MAX_LAMBDA_TIMEOUT`] ahead, cannot come from
 /// Lambda (local emulators have sent a deadline in 1970, which made every record look out of time and handed the
-/// whole batch back, forever): it is logged and replaced by now + the fallback budget.
-pub fn deadline_instant(deadline: SystemTime) -> Instant {
-    let fallback = std::env::var("SPECPRESS_LOCAL_FUNCTION_TIMEOUT")
-        .ok()
-        .and_then(|v| v.trim().parse::<u64>().ok())
-        .filter(|s| (1..=900).contains(s))
-        .map_or(FALLBACK_TIMEOUT, Duration::from_secs);
+/// whole batch back, forever): it is logged and replaced by now + `fallback`.
+pub fn deadline_instant(deadline: SystemTime, fallback: Duration) -> Instant {
     deadline_from(deadline, SystemTime::now(), Instant::now(), fallback)
 }
 
@@ -95,7 +86,7 @@ pub async fn handle(
     handler: &Handler,
     event: LambdaEvent<SqsEvent>,
 ) -> Result<SqsBatchResponse, lambda_runtime::Error> {
-    let deadline = deadline_instant(event.context.deadline());
+    let deadline = deadline_instant(event.context.deadline(), handler.options.fallback_budget);
     let mut messages = Vec::with_capacity(event.payload.records.len());
     for record in event.payload.records {
         let Some(message_id) = record.message_id.filter(|id| !id.is_empty()) else {
@@ -138,30 +129,41 @@ pub async fn handle(
     Ok(response)
 }
 
+/// The event path over `store` and the SQS queue of `config` (its URL and the sealing key required): the delivery
+/// service, with the engines for the payloads' diffs, and the queue. The subscriptions API (the webhooks function)
+/// builds its service with it too.
+pub fn sqs_event_path(
+    config: &Config,
+    aws: &aws_config::SdkConfig,
+    store: Arc<dyn Store>,
+) -> Result<(DeliveryService, Arc<dyn MessageQueue>), lambda_runtime::Error> {
+    let queue: Arc<dyn MessageQueue> = Arc::new(SqsQueue::from_config(aws, config)?);
+    let engine = Arc::new(Engines::for_config(config));
+    let service = crate::service::delivery_service(config, store, engine, queue.clone())?;
+    Ok((service, queue))
+}
+
 /// Tracing, the [`Config`] (table, queue and sealing key required), and the event path over DynamoDB and SQS.
 async fn event_path()
 -> Result<(Config, DeliveryService, Arc<dyn MessageQueue>), lambda_runtime::Error> {
     let _ = logging::init_tracing(Runtime::Lambda);
     let config = Config::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-    let queue: Arc<dyn MessageQueue> = Arc::new(SqsQueue::from_config(&aws, &config)?);
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
-    let service = crate::service::delivery_service(
-        &config,
-        Arc::new(store),
-        Arc::new(Engines::default()),
-        queue.clone(),
-    )?;
+    let (service, queue) = sqs_event_path(&config, &aws, Arc::new(store))?;
     Ok((config, service, queue))
 }
 
 /// The SQS consumer Lambda (webhook delivery): runs [`handle`] on every batch until the runtime stops.
 pub async fn run_sqs_consumer() -> Result<(), lambda_runtime::Error> {
-    let (_, service, queue) = event_path().await?;
+    let (config, service, queue) = event_path().await?;
     let handler = Handler {
         service,
         queue,
-        options: BatchOptions::default(),
+        options: BatchOptions {
+            fallback_budget: Duration::from_secs(config.webhooks.local_function_timeout),
+            ..BatchOptions::default()
+        },
     };
     lambda_runtime::run(service_fn(|event| handle(&handler, event))).await
 }

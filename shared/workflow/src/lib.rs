@@ -11,7 +11,11 @@
 //! - [`expr`]: runtime expressions (`$inputs.x`, `$steps.s.outputs.y`, `$response.body#/ptr`, ...) and templates
 //!   (`"Bearer {$inputs.token}"`): parse, and evaluate against a run's context.
 //! - [`criteria`]: success criteria (simple conditions, regex, JSONPath).
-//! - [`run`]: one workflow run, bounded in steps, requests, bytes and time.
+//! - [`run`]: one workflow run, bounded in steps, requests, bytes and time; its secrets kept out of everything it
+//!   returns or logs by one [`Redactor`] per run, applied to whole texts before any cut.
+//!
+//! Origins (of the document's servers at load, of each request at run) are `specpress_fetch::Origin`, the one parser
+//! behind every origin check (the `url` crate's), taken without the HTTP client.
 
 pub mod criteria;
 pub mod expr;
@@ -22,6 +26,6 @@ pub mod run;
 pub use load::{Problem, Reference, load};
 pub use model::*;
 pub use run::{
-    Budget, Outcome, RunError, Secrets, StepReport, Transport, TransportError, WireRequest,
-    WireResponse, run,
+    Budget, Outcome, Redactor, RunError, Secrets, StepReport, Transport, TransportError,
+    WireRequest, WireResponse, run,
 };

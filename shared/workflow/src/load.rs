@@ -3,7 +3,8 @@
 //! Everything a run needs is checked here, at deploy time, so that a bad document is refused with a message its
 //! author can act on instead of failing later inside an MCP tool call. In order:
 //!
-//! 1. **Reading**: JSON or YAML, at most 5 MB and 64 levels deep, no YAML aliases (`load/yaml.rs`).
+//! 1. **Reading**: JSON or YAML, at most 5 MB and 64 levels deep, no YAML aliases: the budgeted reader every API
+//!    document is read with ([`specpress_apispec::read_value`]).
 //! 2. **Format**: a top-level `arazzo: 1.0.x` or `flower: "0.1"`; anything else is one problem naming both.
 //! 3. **JSON Schema** of the format: the official schemas bump-cli 2.11.0 ships (`schemas/`, used as data,
 //!    compiled once, no network). Each violation is reported at its instance pointer; a document that fails its
@@ -23,11 +24,11 @@
 
 mod arazzo;
 mod flower;
-mod yaml;
 
 use std::sync::LazyLock;
 
 use serde_json::Value;
+use specpress_fetch::Origin;
 
 use crate::model::WorkflowSet;
 
@@ -63,16 +64,25 @@ const MAX_SCHEMA_MESSAGE: usize = 400;
 
 /// Reads and validates a workflow document and the files sent with it.
 pub fn load(definition: &str, references: &[Reference]) -> Result<WorkflowSet, Vec<Problem>> {
-    let budget = yaml::Budget {
+    let limits = specpress_apispec::Limits {
         max_bytes: MAX_BYTES,
         max_depth: MAX_DEPTH,
         max_nodes: MAX_NODES,
+        allow_aliases: false,
+        max_aliases: 0,
+        ..specpress_apispec::Limits::default()
     };
-    let doc = yaml::read(definition, &budget).map_err(|m| {
+    let doc = specpress_apispec::read_value(definition, &limits).map_err(|d| {
+        let at = match (d.line, d.column) {
+            (Some(line), Some(column)) => format!(" (line {line}, column {column})"),
+            (Some(line), None) => format!(" (line {line})"),
+            _ => String::new(),
+        };
+        // Located by line and column: the document has no structure to point into yet.
         vec![Problem {
             file: None,
             pointer: String::new(),
-            message: format!("the workflow document cannot be read: {m}"),
+            message: format!("the workflow document cannot be read: {}{at}", d.message),
         }]
     })?;
     let format = detect(&doc).map_err(|p| vec![p])?;
@@ -284,39 +294,62 @@ fn ptr(base: &str, token: impl std::fmt::Display) -> String {
     out
 }
 
-/// The origin (`scheme://host[:port]`, lowercase, default port dropped) of an absolute http(s) URL; `None` for
-/// anything else, or when the scheme or host is not literal text (a `{...}` template).
-fn origin(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    if scheme != "http" && scheme != "https" {
-        return None;
+/// Longest tool name (the MCP specification's rule for tool names).
+pub const MAX_TOOL_NAME: usize = 128;
+
+/// Whether `name` follows the MCP specification's rule for tool names: 1 to [`MAX_TOOL_NAME`] characters of ASCII
+/// letters, digits, `_`, `-` and `.` (no space, no other punctuation, nothing outside ASCII). A workflow id is its
+/// tool's name, so it must.
+pub fn is_tool_name(name: &str) -> bool {
+    (1..=MAX_TOOL_NAME).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// A problem at `pointer` when `id` (a workflow's, or a flow's) cannot be an MCP tool's name.
+fn check_tool_name(id: &str, pointer: String, what: &str, problems: &mut Problems) {
+    if !is_tool_name(id) {
+        problems.at(
+            pointer,
+            format!(
+                "{what} id '{}' cannot name an MCP tool: a tool name is 1 to {MAX_TOOL_NAME} characters of A-Z, a-z, 0-9, '_', '-' and '.'",
+                id.escape_debug()
+            ),
+        );
     }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    // Drop user information; a template cannot make up the host.
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    if authority.is_empty() || authority.contains(['{', '}', ' ', '\\']) {
-        return None;
-    }
-    let authority = authority.to_ascii_lowercase();
-    let (host, port) = match authority.rsplit_once(':') {
-        Some((h, p)) if !h.is_empty() && !p.contains(']') => (h.to_string(), Some(p.to_string())),
-        _ => (authority.clone(), None),
+}
+
+/// What a server URL is to a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ServerOrigin {
+    /// A run may send to it: its origin ([`Origin`], the parser a run sends with).
+    Origin(String),
+    /// Not an absolute `http`/`https` URL with a literal host (relative, another scheme, a `{...}` template in the
+    /// scheme or host): a run cannot use it.
+    NotAbsolute,
+    /// An absolute http(s) URL every run would refuse (user information, a port out of range, a host that is no
+    /// host, an address that is never public): why, for the author.
+    Refused(String),
+}
+
+/// See [`ServerOrigin`].
+fn server_origin(url: &str) -> ServerOrigin {
+    let url = url.trim();
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return ServerOrigin::NotAbsolute;
     };
-    if host.is_empty() {
-        return None;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return ServerOrigin::NotAbsolute;
     }
-    match port.as_deref() {
-        None | Some("") => Some(format!("{scheme}://{host}")),
-        Some(p) if p.bytes().all(|b| b.is_ascii_digit()) => {
-            let default = if scheme == "http" { "80" } else { "443" };
-            if p.trim_start_matches('0') == default {
-                Some(format!("{scheme}://{host}"))
-            } else {
-                Some(format!("{scheme}://{host}:{p}"))
-            }
-        }
-        Some(_) => None,
+    // A template cannot make up the host: what a run may reach must be known now.
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains(['{', '}']) {
+        return ServerOrigin::NotAbsolute;
+    }
+    match Origin::parse(url) {
+        Ok(origin) => ServerOrigin::Origin(origin.into_string()),
+        Err(e) => ServerOrigin::Refused(e.user_message()),
     }
 }
 
@@ -369,18 +402,48 @@ mod tests {
     use super::*;
 
     #[test]
-    fn origins_are_lowercase_without_default_ports() {
+    fn server_origins_are_the_url_crates_and_what_a_run_refuses_is_refused_now() {
+        let origin = |u: &str| ServerOrigin::Origin(u.to_string());
         assert_eq!(
-            origin("HTTPS://API.Example.com:443/v1").as_deref(),
-            Some("https://api.example.com")
+            server_origin("HTTPS://API.Example.com:443/v1"),
+            origin("https://api.example.com")
         );
         assert_eq!(
-            origin("http://localhost:8080").as_deref(),
-            Some("http://localhost:8080")
+            server_origin("http://localhost:8080"),
+            origin("http://localhost:8080")
         );
-        assert_eq!(origin("/v1"), None);
-        assert_eq!(origin("ftp://x.example.com"), None);
-        assert_eq!(origin("https://{region}.example.com"), None);
+        assert_eq!(
+            server_origin("http://host.test:0018081/x"),
+            origin("http://host.test:18081")
+        );
+        assert_eq!(
+            server_origin("https://ex%61mple.com/v1"),
+            origin("https://example.com")
+        );
+        for not_absolute in [
+            "/v1",
+            "ftp://x.example.com",
+            "https://{region}.example.com",
+            "https://api.example.com{$inputs.x}/y",
+            "{$inputs.base}/x",
+        ] {
+            assert_eq!(
+                server_origin(not_absolute),
+                ServerOrigin::NotAbsolute,
+                "{not_absolute}"
+            );
+        }
+        for refused in [
+            "https://user@api.example.com",
+            "https://api.example.com:99999",
+            "http://169.254.169.254/latest",
+            "http://[fd00:ec2::254]/",
+        ] {
+            assert!(
+                matches!(server_origin(refused), ServerOrigin::Refused(_)),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

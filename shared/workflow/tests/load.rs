@@ -684,43 +684,71 @@ fn problems_are_capped() {
     assert_eq!(p.len(), specpress_workflow::load::MAX_PROBLEMS);
 }
 
+/// The corpus holds no Arazzo document; its OpenAPI 3.x documents serve as sources: for each (JSON, within the
+/// loader's size limit), a workflow whose step names the document's first operation by `operationId` loads, and
+/// the step resolves to that operation's method and path.
 #[test]
-fn arazzo_documents_of_the_shared_corpus_load() {
-    let dir = std::path::Path::new("/work/shared/corpus");
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.contains("arazzo"))
-            {
-                found.push(path);
+#[cfg_attr(missing_corpus, ignore = "needs the API corpus (SPECPRESS_CORPUS)")]
+fn a_workflow_over_each_openapi_document_of_the_shared_corpus_resolves_its_operation() {
+    let corpus = specpress_testkit::corpus();
+    let mut checked = 0;
+    for family in ["openapi-3.0", "openapi-3.1"] {
+        let mut files: Vec<_> = std::fs::read_dir(corpus.join(family))
+            .unwrap_or_else(|e| panic!("{family}: {e}"))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).expect("a corpus document");
+            if text.len() > specpress_workflow::load::MAX_BYTES {
+                continue;
             }
+            let doc: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            let (route, method, id) = doc["paths"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .flat_map(|(route, item)| {
+                    item.as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(move |(method, op)| (route, method, op))
+                })
+                .find_map(|(route, method, op)| {
+                    let id = op.get("operationId")?.as_str()?;
+                    Some((route.clone(), method.to_uppercase(), id.to_owned()))
+                })
+                .unwrap_or_else(|| panic!("{}: no operation with an operationId", path.display()));
+            let workflow = format!(
+                "arazzo: 1.0.1\ninfo:\n  title: Corpus\n  version: 1.0.0\nsourceDescriptions:\n  - name: api\n    url: ./api.json\n    type: openapi\nworkflows:\n  - workflowId: first\n    steps:\n      - stepId: call\n        operationId: {}\n",
+                serde_json::Value::from(id.as_str())
+            );
+            let refs = [Reference {
+                location: "./api.json".into(),
+                content: text,
+                name: Some("api".into()),
+            }];
+            let set =
+                load(&workflow, &refs).unwrap_or_else(|p| panic!("{}: {p:#?}", path.display()));
+            let Target::Operation(op) = &set.workflows[0].steps[0].target else {
+                panic!("{}: the step calls no operation", path.display());
+            };
+            assert_eq!(
+                (
+                    op.operation_id.as_deref(),
+                    op.method.as_str(),
+                    op.path.as_str()
+                ),
+                (Some(id.as_str()), method.as_str(), route.as_str()),
+                "{}",
+                path.display()
+            );
+            checked += 1;
         }
     }
-    if found.is_empty() {
-        eprintln!("skipped: no Arazzo document under {}", dir.display());
-        return;
-    }
-    for path in found {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        // Its sources are not in the corpus with it: what counts is that it reads, and every problem is located.
-        if let Err(problems) = load(&text, &[]) {
-            for p in problems {
-                assert!(p.pointer.is_empty() || p.pointer.starts_with('/'), "{p:?}");
-            }
-        }
-    }
+    assert!(checked >= 2, "{checked} corpus documents checked");
 }
 
 const SWAGGER: &str = r#"{
@@ -839,4 +867,98 @@ fn a_security_scheme_a_run_cannot_apply_is_refused_only_when_required() {
     );
     // Only createPet requires it.
     assert_eq!(p.len(), 1, "{p:#?}");
+}
+
+/// The petstore source with its server replaced by `url`.
+fn petstore_served_at(url: &str) -> Vec<Reference> {
+    vec![Reference {
+        location: "./petstore.yaml".into(),
+        content: PETSTORE.replace("https://api.example.com/v1", url),
+        name: Some("petstore".into()),
+    }]
+}
+
+#[test]
+fn a_server_url_a_run_would_refuse_is_a_located_problem_at_deploy() {
+    // GIVEN servers that the run's URL parser refuses: user information, a port out of range, an address that is
+    // never public
+    for (url, words) in [
+        ("https://user@api.example.com/v1", "user name or password"),
+        ("https://api.example.com:99999/v1", "invalid URL"),
+        ("http://169.254.169.254/v1", "link-local"),
+    ] {
+        // WHEN the document is loaded
+        let p = refused(ADOPT, &petstore_served_at(url));
+        // THEN the step calling it names the server and why
+        assert!(
+            p.iter()
+                .any(|x| x.pointer.starts_with("/workflows/0/steps/")
+                    && x.message.contains(url)
+                    && x.message.contains(words)),
+            "{url}: {p:#?}"
+        );
+    }
+}
+
+#[test]
+fn a_server_origin_is_what_a_run_sends_to_whatever_its_spelling() {
+    // GIVEN spellings the URL standard reads one way: leading zeros in the port, a percent-encoded host
+    for (url, origin) in [
+        (
+            "http://api.example.com:0018081/v1",
+            "http://api.example.com:18081",
+        ),
+        ("https://ex%61mple.com/v1", "https://example.com"),
+        ("HTTPS://API.EXAMPLE.COM:443/v1", "https://api.example.com"),
+    ] {
+        // WHEN loaded
+        let set = load(ADOPT, &petstore_served_at(url)).unwrap_or_else(|p| panic!("{url}: {p:#?}"));
+        // THEN the allowed origin is the one the hardened client will compare a run's request with
+        assert_eq!(set.allowed_origins, vec![origin.to_string()], "{url}");
+        let wanted = specpress_fetch::Origin::parse(&format!("{url}/pets"))
+            .expect("a run may send there")
+            .into_string();
+        assert_eq!(wanted, origin);
+    }
+}
+
+#[test]
+fn a_workflow_id_that_cannot_name_an_mcp_tool_is_refused() {
+    // GIVEN workflow ids outside the MCP rule for tool names (1 to 128 of A-Z a-z 0-9 _ - .)
+    let long = "w".repeat(129);
+    for bad in [
+        "adopt pet",
+        "adopt/pet",
+        "adopt\u{1b}[31m",
+        "adopté",
+        long.as_str(),
+    ] {
+        let doc = ADOPT.replace(
+            "workflowId: createAndFetch",
+            &format!("workflowId: {}", serde_json::to_string(bad).expect("json")),
+        );
+        // WHEN loaded, THEN the id is refused where it is written
+        let p = refused(&doc, &petstore());
+        assert_problem(
+            &p,
+            None,
+            "/workflows/0/workflowId",
+            "cannot name an MCP tool",
+        );
+    }
+    // AND the longest name the rule allows, with every character it allows, is a name
+    let ok = format!("a.b-c_D9{}", "x".repeat(120));
+    let doc = ADOPT.replace("workflowId: createAndFetch", &format!("workflowId: {ok}"));
+    assert!(load(&doc, &petstore()).is_ok());
+}
+
+#[test]
+fn a_flow_id_that_cannot_name_an_mcp_tool_is_refused() {
+    let doc = FLOWER.replacen("- id: ", "- id: 'two words' # ", 1);
+    let p = refused(&doc, &[]);
+    assert!(
+        p.iter()
+            .any(|x| x.message.contains("cannot name an MCP tool")),
+        "{p:#?}"
+    );
 }

@@ -1187,3 +1187,191 @@ async fn a_loaded_flower_document_runs_end_to_end() {
     assert_eq!(header(&r[0], "Authorization"), Some("Bearer t"));
     assert_eq!(body_json(&r[1]), json!({"petId": "a b"}));
 }
+
+/// An answer with a content type and a text body.
+fn text_answer(
+    status: u16,
+    content_type: &str,
+    body: String,
+) -> Result<WireResponse, TransportError> {
+    Ok(WireResponse {
+        status,
+        headers: vec![("Content-Type".into(), content_type.into())],
+        body: body.into_bytes(),
+    })
+}
+
+/// Every piece of `secret` of at least `min` characters.
+fn pieces(secret: &str, min: usize) -> Vec<&str> {
+    (min..=secret.len())
+        .flat_map(|len| (0..=secret.len() - len).map(move |s| &secret[s..s + len]))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_secret_the_api_echoes_as_a_json_number_never_reaches_the_outputs() {
+    // GIVEN an API key that is a number, and an API that answers it back as a JSON number
+    let mut numeric = op("GET", "/pin");
+    numeric.security = vec![vec!["queryKey".into()]];
+    let mut s = step("pin", numeric);
+    s.outputs = outputs(&[("pin", "$response.body#/pin"), ("all", "$response.body")]);
+    let mut wf = workflow("pin", vec![s]);
+    wf.outputs = outputs(&[
+        ("pin", "$steps.pin.outputs.pin"),
+        ("all", "$steps.pin.outputs.all"),
+    ]);
+    let transport = Fake::new(|req: &WireRequest, _| {
+        let key = req.url.rsplit("api_key=").next().unwrap_or("0");
+        json_answer(
+            200,
+            serde_json::from_str(&format!("{{\"pin\": {key}, \"list\": [{key}]}}"))
+                .unwrap_or_default(),
+        )
+    });
+
+    // WHEN it runs
+    let outcome = run(
+        &set(vec![wf]),
+        "pin",
+        json!({}),
+        &secrets(&[("queryKey", "918273645")]),
+        &transport,
+        &Budget::default(),
+    )
+    .await
+    .expect("the run succeeds");
+
+    // THEN the number is not there
+    let text = serde_json::to_string(&outcome.outputs).unwrap_or_default();
+    assert!(!text.contains("918273645"), "{text}");
+    assert_eq!(outcome.outputs.get("pin"), Some(&json!("[redacted]")));
+}
+
+#[tokio::test]
+async fn a_failure_excerpt_of_a_page_that_escapes_the_secret_holds_none_of_it() {
+    // GIVEN a Basic credential and an API key, and an API whose error page (not JSON) writes them back escaped as
+    // frameworks do: `\/` and `\u00XX` (a JavaScript string), HTML entities, percent-encoding, the password alone
+    let mut both = op("GET", "/fail");
+    both.security = vec![vec!["basic".into(), "queryKey".into()]];
+    let wf = workflow("fail", vec![step("fail", both)]);
+    let key = "k/ey+QS3cr3t";
+    let page = |req: &WireRequest| {
+        let url = req.url.replace('/', "\\/");
+        format!(
+            "<html><script>var u = \"{url}\"; var k = \"k\\u002fey\\u002bQS3cr3t\";</script>\
+             <p>key k&#x2F;ey&#43;QS3cr3t, k%2fey%2bQS3cr3t, k&sol;ey&plus;QS3cr3t</p>\
+             <p>password: s3cr3t-pw</p><p>auth: {}</p></html>",
+            header(req, "authorization").unwrap_or("")
+        )
+    };
+    let transport = Fake::new(move |req: &WireRequest, _| text_answer(500, "text/html", page(req)));
+
+    // WHEN it runs
+    let message = run(
+        &set(vec![wf]),
+        "fail",
+        json!({}),
+        &secrets(&[("basic", "alice:s3cr3t-pw"), ("queryKey", key)]),
+        &transport,
+        &Budget::default(),
+    )
+    .await
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+
+    // THEN the excerpt is there, and no spelling of a secret
+    assert!(message.contains("the API answered 500"), "{message}");
+    for p in pieces(key, 6).into_iter().chain(pieces("s3cr3t-pw", 6)) {
+        assert!(!message.contains(p), "{p} in {message}");
+    }
+    for encoded in [
+        "k\\u002fey",
+        "k&#x2F;ey",
+        "k%2fey",
+        "k&sol;ey",
+        "YWxpY2U6czNjcjN0LXB3",
+    ] {
+        assert!(!message.contains(encoded), "{encoded} in {message}");
+    }
+}
+
+#[tokio::test]
+async fn a_refused_url_never_shows_a_piece_of_a_key_in_its_query_whatever_the_inputs_length() {
+    // GIVEN a server URL the run refuses (user information) and a key sent in the query, after an input the caller
+    // chooses the length of
+    let key = "QSECRET_abcdef123456";
+    let mut refused_url = op("GET", "/items");
+    refused_url.servers = vec![ServerUrl {
+        url: "https://user@api.example.com".into(),
+        variables: IndexMap::new(),
+    }];
+    refused_url.security = vec![vec!["queryKey".into()]];
+    let mut s = step("list", refused_url);
+    s.parameters = vec![param("q", ParamIn::Query, json!("$inputs.q"))];
+    let wf = workflow("list", vec![s]);
+    let transport = Fake::new(|_, _| json_answer(200, json!({})));
+    for len in 0..120 {
+        // WHEN it runs with an input of each length
+        let message = run(
+            &set(vec![wf.clone()]),
+            "list",
+            json!({"q": "x".repeat(len)}),
+            &secrets(&[("queryKey", key)]),
+            &transport,
+            &Budget::default(),
+        )
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        // THEN it is refused, and no piece of the key is in the message
+        assert!(message.contains("refused"), "{len}: {message}");
+        for p in pieces(key, 4) {
+            assert!(!message.contains(p), "{len}: {p} in {message}");
+        }
+    }
+    assert!(transport.requests().is_empty());
+}
+
+#[tokio::test]
+async fn an_api_that_cuts_what_it_echoes_never_gives_away_a_piece_of_a_key_whatever_the_cut() {
+    // GIVEN an API that echoes the first N characters of the URL it was called with (N chosen by the caller)
+    let key = "QSECRET_abcdef123456";
+    let mut echo = op("GET", "/echo");
+    echo.security = vec![vec!["queryKey".into()]];
+    let mut s = step("echo", echo);
+    s.parameters = vec![param("n", ParamIn::Query, json!("$inputs.n"))];
+    s.outputs = outputs(&[("echo", "$response.body#/echo")]);
+    let mut wf = workflow("echo", vec![s]);
+    wf.outputs = outputs(&[("echo", "$steps.echo.outputs.echo")]);
+    let transport = Fake::new(|req: &WireRequest, _| {
+        let n: usize = req
+            .url
+            .split("n=")
+            .nth(1)
+            .and_then(|r| r.split('&').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let cut: String = req.url.chars().take(n).collect();
+        json_answer(200, json!({ "echo": cut }))
+    });
+    for n in 0..90 {
+        // WHEN the caller chooses every cut
+        let outcome = run(
+            &set(vec![wf.clone()]),
+            "echo",
+            json!({"n": n}),
+            &secrets(&[("queryKey", key)]),
+            &transport,
+            &Budget::default(),
+        )
+        .await
+        .expect("the run succeeds");
+        // THEN what comes back never holds a piece of the key
+        let text = serde_json::to_string(&outcome.outputs).unwrap_or_default();
+        for p in pieces(key, 4) {
+            assert!(!text.contains(p), "{n}: {p} in {text}");
+        }
+    }
+}

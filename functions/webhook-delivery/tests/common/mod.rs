@@ -8,7 +8,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use specpress_api::engine::Engines;
 use specpress_domain::model::{Bundle, Documentation, Version};
 use specpress_domain::ports::MessageQueue;
 use specpress_domain::ports::SpecEngine;
@@ -19,6 +18,7 @@ use specpress_domain::usecases::manage::{Bootstrap, bootstrap_default_org, creat
 use specpress_domain::usecases::outbox::QueuePublisher;
 use specpress_domain::usecases::webhooks as uc;
 use specpress_domain::webhooks::{SecretSealer, Subscription};
+use specpress_engines::Engines;
 use specpress_local::LocalQueue;
 use specpress_local::embedded::{Embedded, Storage};
 use specpress_store_dynamodb::DynamoStore;
@@ -28,30 +28,10 @@ use specpress_workers::{BatchOptions, run_consumer};
 use time::OffsetDateTime;
 use tokio::sync::watch;
 
-/// Fails under CI=true, otherwise prints a loud skip notice; returns `None` so the test returns early.
-pub fn unavailable<T>(what: &str) -> Option<T> {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("required test dependency missing under CI=true: {what}");
-    }
-    eprintln!("\n!!!!! SKIPPED: {what} !!!!!\n");
-    None
-}
-
-/// The shared API corpus (`SPECPRESS_CORPUS`, default `<repo>/../shared/corpus`); `None` (reported by
-/// [`unavailable`]) when it is missing.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SPECPRESS_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        unavailable(&format!(
-            "the API corpus at {} (set SPECPRESS_CORPUS)",
-            dir.display()
-        ))
-    }
+/// The shared API corpus (`specpress_testkit::corpus()`): the tests that read it are ignored outside CI when it is
+/// missing.
+pub fn corpus_dir() -> PathBuf {
+    specpress_testkit::corpus()
 }
 
 /// One corpus document's text.
@@ -83,13 +63,15 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    pub fn start() -> Option<Receiver> {
-        let process = specpress_e2e::webhook_receiver()?;
-        Some(Receiver {
+    /// Starts it with the tools' Python (`specpress_testkit::Tool::Python`: the tests that start one are ignored
+    /// outside CI without it).
+    pub fn start() -> Receiver {
+        let process = specpress_e2e::webhook_receiver();
+        Receiver {
             base: process.base.clone(),
             process,
             http: reqwest::Client::new(),
-        })
+        }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -234,7 +216,7 @@ impl World {
         policy: RetryPolicy,
         queue: Option<Arc<dyn MessageQueue>>,
         publish: Option<Arc<dyn MessageQueue>>,
-    ) -> Option<World> {
+    ) -> World {
         World::build(Setup {
             policy: Some(policy),
             queue,
@@ -245,8 +227,8 @@ impl World {
     }
 
     /// A world as `setup` describes it.
-    pub async fn build(setup: Setup) -> Option<World> {
-        let receiver = Receiver::start()?;
+    pub async fn build(setup: Setup) -> World {
+        let receiver = Receiver::start();
         let embedded = Embedded::start(Storage::Memory)
             .await
             .expect("embedded engine");
@@ -319,7 +301,7 @@ impl World {
                 },
                 other => panic!("unexpected bootstrap {other:?}"),
             };
-        Some(World {
+        World {
             embedded,
             store,
             queue,
@@ -327,7 +309,7 @@ impl World {
             principal,
             receiver,
             shutdown: None,
-        })
+        }
     }
 
     /// Starts the in-process consumer over the world's queue.
@@ -484,9 +466,9 @@ pub struct DeployedPair {
 }
 
 /// Subscribes the receiver at `path` to a new documentation, then deploys the pair through the deploy use case
-/// (validation, storage, the commit with its event). Returns `None` without the corpus.
-pub async fn deploy_pair(w: &World, pair: &CorpusPair, path: &str) -> Option<DeployedPair> {
-    let dir = corpus_dir()?;
+/// (validation, storage, the commit with its event).
+pub async fn deploy_pair(w: &World, pair: &CorpusPair, path: &str) -> DeployedPair {
+    let dir = corpus_dir();
     let doc = w.doc(pair.slug).await;
     let (subscription, _) = w.subscribe_scripted(&doc, path, json!([])).await;
     let (previous, current) = (
@@ -505,12 +487,12 @@ pub async fn deploy_pair(w: &World, pair: &CorpusPair, path: &str) -> Option<Dep
         .expect("the pair diffs");
     w.deploy(&doc, previous, None).await;
     let second = w.deploy(&doc, current, None).await;
-    Some(DeployedPair {
+    DeployedPair {
         doc,
         subscription,
         second,
         full,
-    })
+    }
 }
 
 /// The size of a top-level item's summary in a truncated payload, as `docs/webhooks.md` describes it: without its

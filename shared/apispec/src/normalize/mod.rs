@@ -127,6 +127,18 @@ fn ref_name(r: &str) -> Option<String> {
     crate::pointer::tokens(&format!("/{last}"))?.pop()
 }
 
+/// Where the schema of an operation's `formData` parameters, written into the synthetic file,
+/// comes from: the operation's `parameters`, and each parameter (by name), which is the
+/// property of that name.
+#[derive(Clone, Debug)]
+pub(crate) struct FormSources {
+    pub parameters: Location,
+    pub properties: Vec<(String, Location)>,
+}
+
+/// [`FormSources`] by the key of their schema in the synthetic file.
+pub(crate) type FormSourceMap = std::collections::HashMap<String, FormSources>;
+
 /// Builds the model of one document.
 struct Builder<'a> {
     doc: &'a Document,
@@ -134,6 +146,8 @@ struct Builder<'a> {
     swagger: bool,
     /// The synthetic file's schemas, by key (Swagger 2.0 `formData` objects).
     synthetic: JsonMap<String, Value>,
+    /// Where each synthetic schema's parts are written in the source (see [`FormSources`]).
+    form_sources: FormSourceMap,
     /// The id the synthetic file will have (after every reference).
     synthetic_id: FileId,
     /// Where a `$ref` string written in a file resolves to, once it has resolved: the chain a
@@ -149,12 +163,14 @@ struct Builder<'a> {
 /// [`Builder::resolved`]: (file, `$ref` string) → final location and value.
 type Resolved<'a> = hashbrown::HashMap<(FileId, &'a str), (Location, V<'a>)>;
 
-/// Builds the model; returns the synthetic file's value when one was needed.
-pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
+/// Builds the model; returns the synthetic file's value when one was needed, and where its
+/// schemas come from.
+pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>, FormSourceMap) {
     let mut b = Builder {
         doc,
         swagger: doc.version() == SpecVersion::OpenApi20,
         synthetic: JsonMap::new(),
+        form_sources: FormSourceMap::default(),
         synthetic_id: FileId(doc.files.len() as u32),
         resolved: Default::default(),
         texts: Default::default(),
@@ -169,7 +185,7 @@ pub(crate) fn build(doc: &Document) -> (ApiModel, Option<Value>) {
     } else {
         Some(Value::Object(b.synthetic))
     };
-    (model, synthetic)
+    (model, synthetic, b.form_sources)
 }
 
 impl<'a> Builder<'a> {

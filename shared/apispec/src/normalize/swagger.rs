@@ -149,6 +149,14 @@ impl<'a> Builder<'a> {
             pointer: String::new(),
         }
         .child(&synth_key);
+        let sources = super::FormSources {
+            parameters: oloc.child("parameters"),
+            properties: form
+                .iter()
+                .filter_map(|(at, p)| Some((s(*p, "name")?, at.clone())))
+                .collect(),
+        };
+        self.form_sources.insert(synth_key.clone(), sources);
         self.synthetic.insert(synth_key, schema);
         let default = if has_file {
             "multipart/form-data"

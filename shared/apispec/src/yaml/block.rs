@@ -16,12 +16,28 @@
 //!
 //! Recursion follows nesting, which the loader bounds (`max_depth`): it refuses the collection that would go
 //! deeper, and this reader stops there.
+//!
+//! The reader feeds a [`Sink`]: the loader, or the position scanner of `crate::locate`, which reads the same
+//! events again to find where values are (each event's span starts at the byte offset of its token: a key's
+//! first character, a value's, a sequence item's; the line and column are not counted here).
 
 use std::borrow::Cow;
 
 use saphyr_parser::{Event, Marker, ScalarStyle, Span};
 
 use super::Loader;
+
+/// What the reader feeds its events to. `false` stops the reading (the reader then returns [`Declined`]).
+pub(crate) trait Sink<'a> {
+    fn take(&mut self, event: Event<'a>, span: Span) -> bool;
+}
+
+impl<'a> Sink<'a> for Loader<'a, '_> {
+    #[inline]
+    fn take(&mut self, event: Event<'a>, span: Span) -> bool {
+        self.event(event, span).is_ok()
+    }
+}
 
 /// The document is outside the subset, or the loader refused it: read it with saphyr-parser instead.
 #[derive(Debug)]
@@ -32,8 +48,8 @@ type R<T> = Result<T, Declined>;
 /// An implicit key: its text, its style, and the position after its `:`.
 type Key<'a> = (Cow<'a, str>, ScalarStyle, usize);
 
-/// Reads `text` into `loader`.
-pub(crate) fn read<'a>(text: &'a str, loader: &mut Loader<'a, '_>) -> R<()> {
+/// Reads `text` into `sink` (the loader, or a position scanner).
+pub(crate) fn read<'a, S: Sink<'a>>(text: &'a str, sink: &mut S) -> R<()> {
     if !printable(text.as_bytes()) {
         return Err(Declined);
     }
@@ -41,7 +57,8 @@ pub(crate) fn read<'a>(text: &'a str, loader: &mut Loader<'a, '_>) -> R<()> {
         text,
         bytes: text.as_bytes(),
         pos: 0,
-        loader,
+        token: 0,
+        sink,
     };
     r.emit(Event::StreamStart)?;
     r.emit(Event::DocumentStart(false))?;
@@ -157,20 +174,24 @@ fn indicator(b: u8) -> bool {
     )
 }
 
-struct Reader<'a, 'l, 'b> {
+struct Reader<'a, 'l, S> {
     text: &'a str,
     bytes: &'a [u8],
     /// Start of the next line to read.
     pos: usize,
-    loader: &'l mut Loader<'a, 'b>,
+    /// Byte offset of the token the next event stands for (the start of its span).
+    token: usize,
+    sink: &'l mut S,
 }
 
-impl<'a> Reader<'a, '_, '_> {
+impl<'a, S: Sink<'a>> Reader<'a, '_, S> {
     fn emit(&mut self, event: Event<'a>) -> R<()> {
-        let at = Marker::new(0, 1, 0);
-        self.loader
-            .event(event, Span::new(at, at))
-            .map_err(|_| Declined)
+        let at = Marker::new(self.token, 1, 0);
+        if self.sink.take(event, Span::new(at, at)) {
+            Ok(())
+        } else {
+            Err(Declined)
+        }
     }
 
     fn scalar(&mut self, value: Cow<'a, str>, style: ScalarStyle) -> R<()> {
@@ -296,11 +317,14 @@ impl<'a> Reader<'a, '_, '_> {
     }
 
     /// A block mapping at column `col`, its first key already read.
+    /// Every key of it is on a line that [`Reader::peek`] moved `pos` to, `col` bytes from the line's start.
     fn mapping(&mut self, col: usize, first: Key<'a>) -> R<()> {
+        self.token = self.pos + col;
         self.emit(Event::MappingStart(0, None))?;
         let mut key = first;
         loop {
             let (text, style, after) = key;
+            self.token = self.pos + col;
             self.scalar(text, style)?;
             let end = self.line_at_end(after);
             self.value(after, end, col as isize, true)?;
@@ -317,6 +341,7 @@ impl<'a> Reader<'a, '_, '_> {
 
     /// A block sequence whose dashes are at column `col`.
     fn sequence(&mut self, col: usize) -> R<()> {
+        self.token = self.pos + col;
         self.emit(Event::SequenceStart(0, None))?;
         loop {
             let line = match self.peek()? {
@@ -344,6 +369,7 @@ impl<'a> Reader<'a, '_, '_> {
     /// `compact`: a sequence at the parent's own column may be the value (`key:` then `- item` lines).
     fn value(&mut self, after: usize, end: usize, parent: isize, compact: bool) -> R<()> {
         let p = self.skip_spaces(after, end);
+        self.token = p;
         if p == end || self.bytes[p] == b'#' {
             if p == after && p < end {
                 return Err(Declined);
@@ -601,6 +627,7 @@ impl<'a> Reader<'a, '_, '_> {
             i += 1;
         } else {
             loop {
+                self.token = i;
                 match self.at(i) {
                     b'"' | b'\'' => {
                         let (v, style, close) = self.quoted_scalar(i, None)?;

@@ -439,6 +439,7 @@ impl<'a, 'b> Loader<'a, 'b> {
             Some(root) => Ok(Loaded {
                 value: tree.finish(root),
                 nodes: nodes - b.nodes_before,
+                block: false,
             }),
             None => Err(Diagnostic {
                 code: "empty-document",

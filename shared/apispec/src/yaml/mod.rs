@@ -31,6 +31,7 @@ mod block;
 mod loader;
 mod scalar;
 
+pub(crate) use block::{Sink, read as read_block};
 pub(crate) use loader::Loader;
 
 use crate::Diagnostic;
@@ -74,6 +75,8 @@ impl YamlBudget {
 pub(crate) struct Loaded {
     pub value: Tree,
     pub nodes: usize,
+    /// Read by the block reader (so the text is in its subset: see `crate::locate`).
+    pub block: bool,
 }
 /// Parses `text` as a single YAML document within the budget.
 ///
@@ -83,8 +86,9 @@ pub(crate) struct Loaded {
 pub(crate) fn load(text: &str, b: &YamlBudget) -> Result<Loaded, Diagnostic> {
     let mut loader = Loader::new(text, b);
     if block::read(text, &mut loader).is_ok()
-        && let Ok(loaded) = loader.finish()
+        && let Ok(mut loaded) = loader.finish()
     {
+        loaded.block = true;
         return Ok(loaded);
     }
     load_with_saphyr(text, b)

@@ -253,6 +253,11 @@ impl RuleId {
     pub fn id(self) -> &'static str {
         &self.rule().id
     }
+    /// For a schema rule, its check's suffix without the role (`type-changed`).
+    pub(crate) fn schema_check_suffix(self) -> Option<&'static str> {
+        let i = (self.0 as usize).checked_sub(STRUCTURE.len())?;
+        SCHEMA_CHECKS.get(i % SCHEMA_CHECKS.len()).map(|c| c.suffix)
+    }
 }
 
 /// Wraps a schema snippet into a complete example document for a role.
@@ -402,6 +407,29 @@ pub fn catalogue_markdown() -> String {
          directly or through components that did not change, is flagged and links to it.\n\n",
     );
     out.push_str(
+        "Every breaking change carries a migration note (the JSON's `changes[].migration`, Markdown): where the \
+         element is, its old and new rule, what a client must do, and the requests or response examples before and \
+         after, or for a removed operation its deprecation notice and the alternatives on its path or resource. \
+         [migration-notes.md](migration-notes.md) says what a note contains.\n\n",
+    );
+    out.push_str(
+        "Every JSON `changes[]` entry carries an `id`, `location` and `previous_location`. The `id` (16 hex \
+         digits) is the same for the same change whatever the documents' key order, their syntax (JSON or YAML), \
+         whether a schema is a shared component used through `$ref` or written in place, and how the document \
+         is split into files, and the same on every re-diff: it hashes the rule id, the status, the semantic \
+         path of the element (an operation by method and path template, then a parameter by `in` and name, a \
+         media type, a response by status code, a property by name, ...; never a JSON pointer) and the plain \
+         values changed (enum values, types, limits). A change inside a shared component starts its path at the \
+         component's first use (the shortest path from an operation, then the first in order), so the same \
+         schema written in place there has the same id. `location` is `{file, line, column}` in the current \
+         document (`file` is `null` for the main definition, else a referenced file by the name its `$ref`s \
+         give it; line and column from 1, the column in characters, at the element's key or item); \
+         `previous_location` is the same in the previous document; each is `null` where the element is not \
+         in that document. `specpress diff A B --format github` prints them as GitHub Actions annotations: \
+         `::error` for each breaking change, `::warning` for each warning and deprecation, with the file as \
+         given on the command line.\n\n",
+    );
+    out.push_str(
         "Beta elements (`x-beta: true`, Bump.sh's convention) carry no compatibility promise. A change is beta when \
          the element it touches, or an element enclosing it (operation, webhook, parameter, request body, response, \
          schema property, named schema, AsyncAPI channel, operation or message), is marked `x-beta: true` in the \
@@ -412,6 +440,23 @@ pub fn catalogue_markdown() -> String {
          element that leaves beta is noted (`beta-ended`) and judged normally from the next diff on. A change in a \
          shared component is judged at the component: it is beta when the component, or the element inside it, is \
          marked, not because a beta operation uses it. The documents' root `x-beta` marks nothing.\n\n",
+    );
+    out.push_str(
+        "Stability levels (`x-stability-level`: `draft`, `alpha`, `beta`, `stable`, lowest first) work the same \
+         way on the same elements: a change to an element whose level, or the level of an element enclosing it, \
+         is below `stable` in the **previous** version is never breaking; what would be breaking becomes a \
+         warning whose message ends with `(draft: not breaking)`, `(alpha: not breaking)` or `(beta: not \
+         breaking)`. A missing `x-stability-level`, and any value other than the four (in any case), count as \
+         `stable`; an element also marked `x-beta: true` is at most `beta`. Lowering the level \
+         (`stability-level-lowered`: `stable` → `beta`, `beta` → `alpha`, ...; adding `x-stability-level: beta` to \
+         an element without one is a lowering from `stable`) withdraws a promise clients relied on and is \
+         breaking, its message naming both levels, unless an element enclosing it is itself below `stable` in the \
+         previous version; raising it is noted (`stability-level-raised`, info), and the element's changes in \
+         that diff are still judged at its previous level. Moving from `x-beta: true` to `x-stability-level: \
+         beta` changes no level and reports only `beta-ended`. As for `x-beta`, a schema marked below `stable` \
+         makes the changes inside it not breaking wherever it is used (a named schema is judged at the \
+         component), but a stable operation using a schema does not become unstable, nor does an unstable \
+         operation make a shared schema's changes unstable.\n\n",
     );
     let mut families: Vec<&str> = Vec::new();
     for r in rules {

@@ -362,4 +362,8 @@ structure_rules! {
         "paths: {/a: {get: {@R}}}", "paths: {/a: {get: {x-beta: true, @R}}}";
     BetaEnded => "beta-ended", Info, Both, "beta", true, "x-beta", "An element is no longer marked `x-beta: true`: it left beta (graduated), and its later changes are judged normally. Its changes in this diff are still judged as beta (not breaking).", OpenApi31,
         "paths: {/a: {get: {x-beta: true, @R}}}", "paths: {/a: {get: {@R}}}";
+    StabilityLevelLowered => "stability-level-lowered", Breaking, Both, "beta", true, "x-stability-level", "The `x-stability-level` of an element (operation, webhook, parameter, request body, response, named schema, schema property, AsyncAPI operation or message) was lowered (`stable` → `beta` → `alpha` → `draft`): it withdraws a compatibility promise clients relied on. A missing or unknown level counts as `stable`.", OpenApi31,
+        "paths: {/a: {get: {x-stability-level: stable, @R}}}", "paths: {/a: {get: {x-stability-level: beta, @R}}}";
+    StabilityLevelRaised => "stability-level-raised", Info, Both, "beta", true, "x-stability-level", "The `x-stability-level` of an element was raised (`draft` → `alpha` → `beta` → `stable`); its changes in this diff are still judged at its previous level.", OpenApi31,
+        "paths: {/a: {get: {x-stability-level: alpha, @R}}}", "paths: {/a: {get: {x-stability-level: beta, @R}}}";
 }

@@ -291,7 +291,9 @@ impl<'a> Context<'a> {
     }
 
     /// Compares a resolved inline pair once per role, within the walk's budgets; identical
-    /// subtrees only link the shared components they use.
+    /// subtrees only link the shared components they use. A pair reached again is not compared
+    /// again: the place that reached it is recorded with what its first comparison found (see
+    /// [`crate::context::SharedVisit`]).
     fn visit(
         &mut self,
         owner: usize,
@@ -315,6 +317,7 @@ impl<'a> Context<'a> {
                     return;
                 };
                 if state.roles & bit != 0 {
+                    self.found.reached_again((i, role), owner, crumbs);
                     return;
                 }
                 state.roles |= bit;
@@ -330,9 +333,35 @@ impl<'a> Context<'a> {
             }
         };
         self.visits += 1;
+        let start = self.found.visit_started((index, role));
+        let at = (previous_at, current_at);
+        self.visit_pair(
+            owner,
+            crumbs,
+            role,
+            at,
+            (previous, current),
+            depth,
+            (index, cached),
+        );
+        self.found.visit_ended(start, owner, crumbs);
+    }
+
+    /// [`Context::visit`] of a pair met for the first time in its role.
+    #[allow(clippy::too_many_arguments)]
+    fn visit_pair(
+        &mut self,
+        owner: usize,
+        crumbs: &mut Vec<Crumb>,
+        role: Role,
+        at: (&Location, &Location),
+        (previous, current): (V<'a>, V<'a>),
+        depth: usize,
+        (index, cached): (usize, Option<Option<ComponentRefs>>),
+    ) {
+        let (previous_at, current_at) = at;
         // Fast path: identical subtrees hold no change of their own; only the shared
         // definitions they use must still be linked (and compared, once).
-        let at = (previous_at, current_at);
         if previous_at.file == current_at.file
             && self.link_refs(
                 owner,
@@ -399,6 +428,8 @@ impl<'a> Context<'a> {
     /// above (too large to take them in): 0.5-1% of the instructions of a diff (callgrind).
     #[inline(never)]
     fn compare(&mut self, pair: &Pair<'_, 'a>, crumbs: &mut Vec<Crumb>) {
+        let at = (pair.previous_at, pair.current_at);
+        self.schema_level(pair.owner, crumbs, at);
         self.annotations(pair, crumbs);
         self.types(pair, crumbs);
         self.set_unset(pair, crumbs, &keywords::FORMAT);

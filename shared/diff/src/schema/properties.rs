@@ -252,13 +252,14 @@ impl<'a> Context<'a> {
         let creq_eff = effective(creq, c_ro, c_wo);
         let preq_eff = effective(preq, p_ro, p_wo);
         crumbs.push(Crumb::new(NodeKind::Property, name));
-        // `x-beta` of each side from the values at hand (each side's `$ref` followed once).
-        let marked = (
-            self.previous.nav.flag(pat.file, pval, "x-beta"),
-            self.current.nav.flag(cat.file, cval, "x-beta"),
+        // `x-beta` and `x-stability-level` of each side from the values at hand (each side's
+        // `$ref` followed once).
+        let marks = (
+            self.previous.nav.marks(pat.file, pval),
+            self.current.nav.marks(cat.file, cval),
         );
         let subject = format_args!("property `{name}`");
-        self.beta_marked(owner, crumbs, subject, marked, (pat, cat));
+        self.marked(owner, crumbs, subject, marks, (pat, cat));
         let required = match (preq_eff, creq_eff) {
             (false, true) => Some((SchemaCheck::PropertyBecameRequired, "required", false)),
             (true, false) => Some((SchemaCheck::PropertyBecameOptional, "optional", true)),

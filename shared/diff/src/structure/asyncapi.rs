@@ -3,8 +3,8 @@
 //! headers schemas, judged by direction), and channels with their parameters.
 
 use serde_json::json;
-use specpress_slug::slug;
 use specpress_apispec::{ApiModel, Channel, Direction, Location, Map, Message, MessageOperation};
+use specpress_slug::slug;
 
 use super::matching::{Entry, entries};
 use super::presence::{CHANNEL, CHANNEL_PARAMETER, RECEIVED_MESSAGE, SENT_MESSAGE};
@@ -30,8 +30,9 @@ impl<'a> Context<'a> {
         self.found.add_owner(owner)
     }
 
-    /// Marks `owner` beta when the previous version of its operation, or of the operation's
-    /// channel, is marked `x-beta` (see `crate::beta`).
+    /// Marks `owner` unstable when the previous version of its operation, or of the
+    /// operation's channel, is below stable (`x-beta`, `x-stability-level`; see
+    /// `crate::beta`).
     fn mark_beta_operation(&mut self, owner: usize, before: &MessageOperation) {
         let channel = self
             .previous
@@ -39,10 +40,11 @@ impl<'a> Context<'a> {
             .model()
             .channels
             .get(&before.key.channel);
-        let beta = self.previous_beta(&before.source)
-            || channel.is_some_and(|c| self.previous_beta(&c.source));
+        let unstable = self
+            .previous_unstable(&before.source)
+            .or_else(|| channel.and_then(|c| self.previous_unstable(&c.source)));
         if let Some(o) = self.found.owners.get_mut(owner) {
-            o.beta = beta;
+            o.unstable = unstable;
         }
     }
 

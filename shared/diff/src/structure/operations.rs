@@ -4,8 +4,8 @@
 //! removed.
 
 use serde_json::json;
-use specpress_slug::slug;
 use specpress_apispec::{ApiModel, Map, Operation, OperationKind};
+use specpress_slug::slug;
 
 use super::matching::{Entry, Near, entries};
 use super::presence::{CALLBACK, COMPONENT_SCHEMA};
@@ -45,11 +45,11 @@ impl<'a> Context<'a> {
         // The id is the slug of the name, and the ignore rules' key is derived from
         // `endpoint` when needed (`Owner::item_id`, `Owner::matcher`).
         owner.endpoint = Some(endpoint);
-        // Beta in the previous version: nothing under it breaks (see `crate::beta`).
-        owner.beta = match (status, previous) {
-            (Status::Removed, _) => self.previous_beta(&op.source),
-            (Status::Modified, Some(before)) => self.previous_beta(&before.source),
-            _ => false,
+        // Below stable in the previous version: nothing under it breaks (see `crate::beta`).
+        owner.unstable = match (status, previous) {
+            (Status::Removed, _) => self.previous_unstable(&op.source),
+            (Status::Modified, Some(before)) => self.previous_unstable(&before.source),
+            _ => None,
         };
         self.found.add_owner(owner)
     }

@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::json;
-use specpress_slug::slug;
 use specpress_apispec::{ApiModel, Location, Map, SecurityRequirement, SecurityScheme};
+use specpress_slug::slug;
 
 use super::matching::{Entry, entries};
 use super::presence::{OAUTH_FLOW, SECURITY_SCHEME};

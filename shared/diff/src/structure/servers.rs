@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use serde_json::json;
-use specpress_slug::slug;
 use specpress_apispec::{Location, Server, ServerVariable};
+use specpress_slug::slug;
 
 use super::matching::{Entry, entries};
 use super::presence::{ENDPOINT_SERVER, SERVER_VARIABLE};

@@ -1,5 +1,5 @@
 //! The diff engine as the public-diff use cases need it (implemented over `specpress-apispec` + `specpress-diff` in
-//! `functions/diffs`, off the async executor), and what it answers.
+//! `shared/api-diffs`, off the async executor), and what it answers.
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@ use time::OffsetDateTime;
 
 use crate::error::Result;
 use crate::model::{
-    Branch, BranchGeneration, BranchName, Documentation, Event, Version, VersionId,
+    Branch, BranchGeneration, BranchName, Documentation, Event, Slug, Version, VersionId,
 };
 use crate::ports::blobs::EncodedBundle;
 use crate::token::TokenHash;
@@ -69,6 +69,12 @@ pub struct Commit {
     /// For a published version: its definition, stored permanently with the commit (inside the transaction when
     /// it fits in one item, else just before it; content-addressed and idempotent either way).
     pub blob: Option<EncodedBundle>,
+    /// For a published version on a branch other than the documentation's default: the default branch as read,
+    /// which has no published version. The branch this version is published on becomes the default in the same
+    /// transaction, which holds only if the default is still that branch and it still has no published version
+    /// (else `Conflict(Stale)` and nothing is written). A documentation whose first release went to a branch shows
+    /// that release at its URL, not an empty default branch.
+    pub default_from: Option<Slug>,
 }
 
 /// Versions.

@@ -260,7 +260,7 @@ impl Plan {
         publisher: &dyn EventPublisher,
         target: &Target,
     ) -> Result<Attempt> {
-        let doc = target.doc()?;
+        let mut doc = target.doc()?;
         let branch = self.branch_name.clone().unwrap_or_else(|| {
             BranchName::from_stored(
                 doc.default_branch.as_str().to_owned(),
@@ -288,13 +288,26 @@ impl Plan {
             .as_ref()
             .map(|v| v.id)
             .or(head.as_ref().map(|h| h.version_id));
-        let commit = self.commit(target, &doc, branch, current.as_ref(), previous_version_id);
+        let moves_default = self.moves_default(store, target, &doc, &branch).await?;
+        let slug = branch.slug().clone();
+        let commit = self.commit(
+            target,
+            &doc,
+            branch,
+            current.as_ref(),
+            previous_version_id,
+            moves_default,
+        );
         match store.commit(&commit).await {
             Ok(()) => {
                 if let Some(event) = commit.event.as_ref().filter(|_| commit.queue_event) {
                     // Hand the committed event to the webhook queue. Best effort: a failure is logged and the
                     // outbox sweeper re-sends the event, so the deploy never fails because of it.
                     crate::usecases::outbox::hand_over(store, publisher, event).await;
+                }
+                if moves_default {
+                    doc.default_branch = slug;
+                    doc.modified_at = self.now;
                 }
                 Ok(Attempt::Done(DeployOutcome::Created {
                     version: commit.version,
@@ -316,8 +329,29 @@ impl Plan {
         }
     }
 
+    /// Whether publishing on `branch` makes it the documentation's default branch: it is not the default, and the
+    /// default has no published version (a documentation created by this very deploy has none). Then the first
+    /// branch to get a release is the one the documentation's URL shows, not an empty default.
+    async fn moves_default(
+        &self,
+        store: &dyn Store,
+        target: &Target,
+        doc: &Documentation,
+        branch: &BranchName,
+    ) -> Result<bool> {
+        if self.temporary || branch.slug() == &doc.default_branch {
+            return Ok(false);
+        }
+        if target.to_create.is_some() {
+            return Ok(true);
+        }
+        let default = store.get_branch(doc.id, &doc.default_branch).await?;
+        Ok(default.is_none_or(|b| b.head.is_none()))
+    }
+
     /// The commit of a new version on `branch` (whose current state is `current`): for a published version, the
-    /// branch move expected from that state and the event.
+    /// branch move expected from that state and the event; with `moves_default`, the documentation's default branch
+    /// moved to `branch` (a documentation created by the commit is created with it as its default).
     fn commit(
         &self,
         target: &Target,
@@ -325,7 +359,9 @@ impl Plan {
         branch: BranchName,
         current: Option<&Branch>,
         previous_version_id: Option<VersionId>,
+        moves_default: bool,
     ) -> Commit {
+        let new_default = moves_default.then(|| branch.slug().clone());
         let seq = current.map(|b| b.seq).unwrap_or(0);
         let version = Version {
             id: VersionId::new(),
@@ -357,11 +393,17 @@ impl Plan {
             };
             (Some((branch, expect)), Some(event))
         };
+        let create_doc = target.to_create.clone().map(|mut d| {
+            if let Some(slug) = &new_default {
+                d.default_branch = slug.clone();
+            }
+            (d, self.doc_token.hash.clone())
+        });
         Commit {
-            create_doc: target
-                .to_create
-                .clone()
-                .map(|d| (d, self.doc_token.hash.clone())),
+            default_from: new_default
+                .filter(|_| create_doc.is_none())
+                .map(|_| doc.default_branch.clone()),
+            create_doc,
             version,
             branch: branch_move,
             event,

@@ -1,7 +1,8 @@
-//! MCP servers (`/api/v1/mcp-servers`, docs/api.md "MCP servers"): create, list, read, update, delete, rotate the
-//! server's token, deploy a workflow document (bump-cli `deploy --mcp-server`), list versions, write-only secrets;
-//! and the two reads of the public side: [`open_runtime`] (the MCP endpoint, with a credential) and [`public_view`]
-//! (the server's page, without).
+//! MCP servers (`/api/v1/mcp-servers`, docs/api.md "MCP servers"): create, list, read, update (name, description,
+//! visibility), delete, rotate the server's token, deploy a workflow document (bump-cli `deploy --mcp-server`), list
+//! versions, write-only secrets; and the two reads of the public side: [`open_runtime`] (the MCP endpoint, with a
+//! credential) and [`open_page`] (the server's page: anyone's for a public server, only the caller with its token or
+//! its organization's for a private one, which answers everyone else exactly as an unknown server does).
 //!
 //! Every management call needs an organization token; a server of another organization answers exactly like an
 //! unknown one (404). The workflow engine is the caller's: [`deploy`] takes the validation as a closure returning the
@@ -14,7 +15,7 @@ use time::OffsetDateTime;
 
 use crate::error::{ConflictKind, DomainError, Result};
 use crate::mcp::*;
-use crate::model::{Bundle, Retention, Slug};
+use crate::model::{Bundle, Retention, Slug, Visibility};
 use crate::ports::{BlobStore, McpServerStore, TokenStore};
 use crate::token::{MintedToken, Principal, Scope, TokenHash, TokenKind, mint};
 use crate::usecases::auth::require_org;
@@ -90,6 +91,7 @@ fn new_server(
         slug,
         name,
         description,
+        visibility: Visibility::Public,
         token_hash: token.hash.clone(),
         current_version_id: None,
         current_digest: None,
@@ -150,9 +152,11 @@ pub struct UpdateServer {
     pub name: Option<String>,
     /// New description (`Some(None)` clears).
     pub description: Option<Option<String>>,
+    /// New visibility (`public` or `private`, as written: checked here).
+    pub visibility: Option<String>,
 }
 
-/// Updates a server's name and description.
+/// Updates a server's name, description and visibility (all checked before anything is written).
 pub async fn update<S: McpServerStore + ?Sized>(
     store: &S,
     p: &Principal,
@@ -166,6 +170,9 @@ pub async fn update<S: McpServerStore + ?Sized>(
     }
     if let Some(d) = input.description {
         server.description = check_description(d)?;
+    }
+    if let Some(v) = input.visibility {
+        server.visibility = Visibility::parse("visibility", &v)?;
     }
     server.updated_at = now;
     store.update_mcp_server(&server).await?;
@@ -477,31 +484,9 @@ pub async fn open_runtime<S>(
 where
     S: McpServerStore + BlobStore + TokenStore + ?Sized,
 {
-    let server = match find_public(store, key).await? {
-        Some(s) => Some(s),
-        None => {
-            // A miss costs one read where a hit costs two (marker or pointer, then the server): read a pointer no
-            // server has, so an unknown server answers after the same storage work as a wrong credential.
-            store
-                .get_mcp_server_public(McpServerId(uuid::Uuid::nil()))
-                .await?;
-            None
-        }
-    };
-    let presented = TokenHash::of(credential);
-    let principal = store.principal_by_token(&presented).await?;
-    const NO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-    let stored = server.as_ref().map_or(NO_HASH, |s| s.token_hash.as_str());
-    let token_ok: bool = presented
-        .as_str()
-        .as_bytes()
-        .ct_eq(stored.as_bytes())
-        .into();
-    let org_ok = matches!(
-        (&principal, &server),
-        (Some(Principal { org_id, scope: Scope::Org }), Some(s)) if *org_id == s.org_id
-    );
-    let Some(server) = server.filter(|_| token_ok || org_ok) else {
+    let server = find_public_padded(store, key).await?;
+    let opens = credential_opens(store, server.as_ref(), credential).await?;
+    let Some(server) = server.filter(|_| opens.opens) else {
         return Ok(None);
     };
     let current = current_version(store, &server).await?;
@@ -517,15 +502,82 @@ where
     }))
 }
 
-/// What the public page of a server shows (no credential, no secret): the server and its current version. `None`
-/// for an unknown server.
-pub async fn public_view<S>(store: &S, key: &str) -> Result<Option<PublicView>>
+/// The server `key` names (id or slug), any organization's; a miss costs the same storage work as a hit.
+async fn find_public_padded<S: McpServerStore + ?Sized>(
+    store: &S,
+    key: &str,
+) -> Result<Option<McpServer>> {
+    match find_public(store, key).await? {
+        Some(s) => Ok(Some(s)),
+        None => {
+            // A miss costs one read where a hit costs two (marker or pointer, then the server): read a pointer no
+            // server has, so an unknown server answers after the same storage work as a known one.
+            store
+                .get_mcp_server_public(McpServerId(uuid::Uuid::nil()))
+                .await?;
+            Ok(None)
+        }
+    }
+}
+
+/// What a credential is to a server.
+struct CredentialCheck {
+    /// It is the server's current token, or a token of its organization's scope.
+    opens: bool,
+    /// It is neither a live token nor the server's token.
+    failed: bool,
+}
+
+/// Whether `credential` opens `server` (`None`: an unknown server, which nothing opens): one token lookup and one
+/// constant-time comparison whatever the server, so that the answer takes the same work for every server and none.
+async fn credential_opens<S: TokenStore + ?Sized>(
+    store: &S,
+    server: Option<&McpServer>,
+    credential: &str,
+) -> Result<CredentialCheck> {
+    let presented = TokenHash::of(credential);
+    let principal = store.principal_by_token(&presented).await?;
+    const NO_HASH: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+    let stored = server.map_or(NO_HASH, |s| s.token_hash.as_str());
+    let token_ok: bool = presented
+        .as_str()
+        .as_bytes()
+        .ct_eq(stored.as_bytes())
+        .into();
+    let org_ok = matches!(
+        (&principal, server),
+        (Some(Principal { org_id, scope: Scope::Org }), Some(s)) if *org_id == s.org_id
+    );
+    Ok(CredentialCheck {
+        opens: server.is_some() && (token_ok || org_ok),
+        failed: principal.is_none() && !token_ok,
+    })
+}
+
+/// What the page of the server `key` names (id or slug) shows the caller presenting `credential` (a token, or
+/// none): a public server to anyone; a private one only when `credential` is its token or its organization's
+/// ([`PageAccess::Shown`]). Everything else is [`PageAccess::NotFound`], exactly as for an unknown server, after
+/// the same storage work: the server (a miss padded to a hit's reads), then, when a credential was presented and
+/// the server is not public, one token lookup; nothing more until the caller may see it.
+pub async fn open_page<S>(store: &S, key: &str, credential: Option<&str>) -> Result<PageAccess>
 where
-    S: McpServerStore + BlobStore + ?Sized,
+    S: McpServerStore + BlobStore + TokenStore + ?Sized,
 {
-    let Some(server) = find_public(store, key).await? else {
-        return Ok(None);
+    let server = find_public_padded(store, key).await?;
+    let public = server
+        .as_ref()
+        .is_some_and(|s| s.visibility == Visibility::Public);
+    let (opens, credential_failed) = match credential {
+        _ if public => (true, false),
+        Some(c) => {
+            let check = credential_opens(store, server.as_ref(), c).await?;
+            (check.opens, check.failed)
+        }
+        None => (false, false),
+    };
+    let Some(server) = server.filter(|_| opens) else {
+        return Ok(PageAccess::NotFound { credential_failed });
     };
     let current = current_version(store, &server).await?;
-    Ok(Some(PublicView { server, current }))
+    Ok(PageAccess::Shown(Box::new(PublicView { server, current })))
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::migrate::Notes;
 use super::{Changes, Group, Item, Linker, MAX_DEPTH, MAX_MESSAGES, MAX_NODES, ReleaseChanges};
 use askama::Template;
 
@@ -89,6 +90,8 @@ impl<'a> ItemHead<'a> {
 pub(super) struct MessageView<'a> {
     pub(super) level: Option<(&'static str, &'static str)>,
     pub(super) text: &'a str,
+    /// The anchor index of its migration note in the "How to migrate" section, when it has one there.
+    pub(super) note: Option<usize>,
 }
 
 /// What a release without a diff tree says instead (template `changes/state.html`).
@@ -145,6 +148,8 @@ struct TreeView<'a> {
     groups: Vec<GroupView<'a>>,
     /// Items not shown (page budget, depth).
     cut: usize,
+    /// The "How to migrate" section.
+    migrate: Html,
 }
 
 struct GroupView<'a> {
@@ -193,6 +198,7 @@ pub(super) fn tree(out: &mut Out, changes: &Changes, heading: u8, link: Linker<'
         .collect();
     let mut budget = MAX_NODES;
     let mut cut = 0usize;
+    let mut notes = Notes::default();
     let mut groups = Vec::new();
     for g in Group::ALL {
         let items: Vec<(usize, &Item)> = changes
@@ -208,21 +214,25 @@ pub(super) fn tree(out: &mut Out, changes: &Changes, heading: u8, link: Linker<'
         for &(index, item) in &items {
             if budget == 0 {
                 cut += 1;
+                notes.skip(std::slice::from_ref(item));
                 continue;
             }
             budget -= 1;
+            let top_messages = messages(item, (&item.name, None), &mut notes);
             let mut nodes = Vec::new();
             let mut walk = Walk {
                 budget: &mut budget,
                 cut: &mut cut,
                 anchors: &anchors,
                 nodes: &mut nodes,
+                notes: &mut notes,
+                top: &item.name,
             };
             walk.children(&item.children, 1);
             shown.push(TopItem {
                 index,
                 head: ItemHead::new(item, Some(link)),
-                messages: messages(item),
+                messages: top_messages,
                 affected: item.affected.len(),
                 nodes,
             });
@@ -234,29 +244,43 @@ pub(super) fn tree(out: &mut Out, changes: &Changes, heading: u8, link: Linker<'
             items: shown,
         });
     }
+    let h = heading.clamp(2, 5);
     let view = TreeView {
-        h: heading.clamp(2, 5),
+        h,
         groups,
         cut,
+        migrate: notes.section(h),
     };
     out.html(&tpl::render(&view, 16384));
 }
 
-/// An item's messages (the first [`MAX_MESSAGES`] that say something).
-pub(super) fn messages(item: &Item) -> Vec<MessageView<'_>> {
-    item.changes
-        .iter()
-        .filter(|m| !m.message.is_empty())
-        .take(MAX_MESSAGES)
-        .map(|m| MessageView {
+/// An item's messages (the first [`MAX_MESSAGES`] that say something), each breaking one's migration note taken
+/// into `notes` (`at`: the top-level item's name, and the kind and name of this item when it is below it).
+pub(super) fn messages<'a>(
+    item: &'a Item,
+    at: (&'a str, Option<(&'a str, &'a str)>),
+    notes: &mut Notes<'a>,
+) -> Vec<MessageView<'a>> {
+    let mut shown = 0usize;
+    let mut out = Vec::new();
+    for m in &item.changes {
+        if m.message.is_empty() || shown == MAX_MESSAGES {
+            // A note whose message is not shown is still counted (the JSON has it).
+            notes.skip_message(m);
+            continue;
+        }
+        shown += 1;
+        out.push(MessageView {
             level: match m.level.as_str() {
                 "breaking" => Some(("brk", "Breaking")),
                 "warning" => Some(("warn", "Warning")),
                 _ => None,
             },
             text: &m.message,
-        })
-        .collect()
+            note: notes.add(at.0, at.1, m),
+        });
+    }
+    out
 }
 
 /// The walk of a top-level item's descendants into [`Node`]s, within the page budget.
@@ -265,6 +289,9 @@ struct Walk<'w, 'a> {
     cut: &'w mut usize,
     anchors: &'w HashMap<&'a str, usize>,
     nodes: &'w mut Vec<Node<'a>>,
+    notes: &'w mut Notes<'a>,
+    /// The top-level item's name.
+    top: &'a str,
 }
 
 impl<'a> Walk<'_, 'a> {
@@ -274,22 +301,26 @@ impl<'a> Walk<'_, 'a> {
         }
         if depth > MAX_DEPTH {
             *self.cut += count(items);
+            self.notes.skip(items);
             return;
         }
         self.nodes.push(Node::Open);
         for item in items {
             if *self.budget == 0 {
                 *self.cut += 1 + count(&item.children);
+                self.notes.skip(std::slice::from_ref(item));
                 continue;
             }
             *self.budget -= 1;
+            let head = ItemHead::new(item, None);
+            let at = (self.top, Some((head.kind.trim_end(), head.name)));
             self.nodes.push(Node::Item {
-                head: ItemHead::new(item, None),
+                messages: messages(item, at, self.notes),
+                head,
                 shared: item
                     .reference
                     .as_deref()
                     .and_then(|r| self.anchors.get(r).copied()),
-                messages: messages(item),
             });
             self.children(&item.children, depth + 1);
             self.nodes.push(Node::End);
@@ -428,5 +459,96 @@ mod tests {
         assert!(Changes::parse("{\"a\":1}").is_err());
         assert!(Changes::parse("null").unwrap().is_empty());
         assert!(Changes::parse("[]").unwrap().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod migrate_tests {
+    use super::super::{Changes, MAX_NOTES, no_links};
+    use super::*;
+
+    /// A breaking change at a parameter with a note (whose code holds hostile text), and one at the top level.
+    const DETAILS: &str = r#"[
+      {"id":"get-pets","name":"GET /pets <b>","status":"modified","type":"endpoint","breaking":true,
+       "current":{"path":"/pets","verb":"GET"},
+       "children":[{"id":"p","name":"limit","status":"modified","type":"parameter","breaking":true,
+                    "changes":[{"message":"parameter `limit` became required","level":"breaking",
+                                "migration":"**Where:** operation `GET /pets`\n\n**What to do:** Send it.\n\n```sh\ncurl --url '<script>alert(1)</script>'\n```\n"}],
+                    "children":[]}]},
+      {"id":"get-pets-id","name":"GET /pets/{id}","status":"removed","type":"endpoint","breaking":true,
+       "previous":{"path":"/pets/{id}","verb":"GET"},
+       "changes":[{"message":"the operation was removed","level":"breaking","migration":"**Alternatives:** none."},
+                  {"message":"a warning","level":"warning","migration":"not a breaking change: not shown"}],
+       "children":[]}
+    ]"#;
+
+    fn page(details: &str) -> String {
+        let c = Changes::parse(details).expect("details");
+        let mut out = Out::new();
+        tree(&mut out, &c, 2, &no_links);
+        out.finish().into_string()
+    }
+
+    #[test]
+    fn the_page_shows_how_to_migrate_with_each_note_linked_from_its_change() {
+        let html = page(DETAILS);
+        let section = html.find(">How to migrate</h2>").expect(&html);
+        assert!(html.find("Breaking changes").expect("groups") < section);
+        assert!(
+            html.contains("became required <a class=\"mref\" href=\"#m0\">How to migrate</a>"),
+            "{html}"
+        );
+        assert!(html.contains("id=\"m0\"><h3><code>GET /pets &lt;b&gt;</code> › <span class=\"ck\">parameter</span> <code>limit</code></h3>"), "{html}");
+        assert!(
+            html.contains("<strong>What to do:</strong> Send it."),
+            "{html}"
+        );
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>"),
+            "{html}"
+        );
+        assert!(html.contains("id=\"m1\""), "{html}");
+        assert!(!html.contains("not a breaking change"), "{html}");
+        assert!(!html.contains("id=\"m2\""), "{html}");
+    }
+
+    #[test]
+    fn a_diff_without_notes_has_no_section() {
+        let html = page(&DETAILS.replace("\"migration\"", "\"other\""));
+        assert!(!html.contains("How to migrate"), "{html}");
+    }
+
+    #[test]
+    fn notes_past_the_page_budget_are_counted_not_shown() {
+        let mut items = Vec::new();
+        for i in 0..(MAX_NOTES + 7) {
+            items.push(serde_json::json!({"id": format!("i{i}"), "name": format!("GET /p{i}"), "status": "removed",
+                "type": "endpoint", "breaking": true,
+                "changes": [{"message": "removed", "level": "breaking", "migration": "Stop calling it."}], "children": []}));
+        }
+        let html = page(&serde_json::Value::Array(items).to_string());
+        assert_eq!(html.matches("class=\"mign\"").count(), MAX_NOTES);
+        assert!(
+            html.contains("7 more migration notes are not shown here"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn the_markdown_form_has_a_how_to_migrate_section_with_escaped_headings() {
+        let c = Changes::parse(DETAILS).expect("details");
+        let md = c.migration_markdown();
+        assert!(md.starts_with("## How to migrate\n\n### GET /pets \\<b\\> › parameter limit\n\nparameter \\`limit\\` became required\n\n**Where:**"), "{md}");
+        assert!(
+            md.contains(
+                "### GET /pets/\\{id\\}\n\nthe operation was removed\n\n**Alternatives:** none."
+            ),
+            "{md}"
+        );
+        assert!(!md.contains("not shown"), "{md}");
+        assert_eq!(
+            Changes::parse("[]").expect("empty").migration_markdown(),
+            ""
+        );
     }
 }

@@ -11,13 +11,12 @@
 use askama::Template;
 use serde_json::Value;
 use specpress_apispec::{Operation, ParameterIn, Server};
+use specpress_samples::{Mode, body_example, param_value};
 
 use crate::TryItMode;
 use crate::html::{Html, truncate};
 use crate::schema::Ctx;
 use crate::tpl;
-
-use super::samples::model::{body_example, param_value};
 
 /// Bytes of the prefilled body.
 const MAX_BODY: usize = 16 * 1024;
@@ -134,7 +133,7 @@ fn params(c: &Ctx<'_>, op: &Operation) -> Vec<Field> {
                 ParameterIn::Cookie => return None,
             };
             let value = if p.required {
-                param_value(c, &p.source, p.schema.as_ref(), &p.name)
+                param_value(c.doc, &p.source, p.schema.as_ref(), &p.name)
             } else {
                 String::new()
             };
@@ -212,7 +211,7 @@ fn auth(c: &Ctx<'_>, op: &Operation) -> Vec<AuthField> {
 fn body<'a>(c: &Ctx<'_>, op: &'a Operation) -> Option<BodyField<'a>> {
     let (media_type, m) = op.request_body.as_ref()?.content.first()?;
     let text = if media_type.contains("json") {
-        let example = body_example(c, m.schema.as_ref(), &m.source);
+        let example = body_example(c.doc, m.schema.as_ref(), &m.source, Mode::Request);
         match example {
             Value::Null => String::new(),
             v => serde_json::to_string_pretty(&v).unwrap_or_default(),

@@ -108,14 +108,19 @@ impl SearchIndex {
         query: &str,
         limit: usize,
     ) -> Result<Found<'s>, QueryError> {
-        let words = query_words(query)?;
+        Ok(self.search_words(site, &query_words(query)?, limit))
+    }
+
+    /// [`SearchIndex::search`] of a query's words already read ([`query_words`]: a query searched in several indexes
+    /// is read once).
+    pub fn search_words<'s>(&'s self, site: &'s Site, words: &[String], limit: usize) -> Found<'s> {
         let n = self.entries.len();
         let mut total = vec![0f32; n];
         let mut matched = vec![0u8; n];
         let mut approx = vec![false; n];
         let mut best = vec![(0f32, false); n];
         let mut touched: Vec<u32> = Vec::new();
-        for word in &words {
+        for word in words {
             for (t, quality, approximate) in self.expand(word) {
                 for &p in self.postings_of(t) {
                     let e = (p >> 3) as usize;
@@ -200,11 +205,11 @@ impl SearchIndex {
                 }
             })
             .collect();
-        Ok(Found {
+        Found {
             hits,
             total: count,
             partial,
-        })
+        }
     }
 }
 

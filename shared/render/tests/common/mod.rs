@@ -5,25 +5,10 @@ use std::path::{Path, PathBuf};
 
 use specpress_render::{AssetUrls, BranchLink, NavLink, PageContext, VersionInfo, asset_urls};
 
-/// The shared corpus (`SPECPRESS_CORPUS`, default `<repo>/../shared/corpus`). When it is missing the calling test
-/// fails under `CI=true` and is skipped loudly otherwise.
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SPECPRESS_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let msg = format!(
-        "corpus folder {} is missing (set SPECPRESS_CORPUS)",
-        dir.display()
-    );
-    if std::env::var("CI").as_deref() == Ok("true") {
-        panic!("{msg}");
-    }
-    eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-    None
+/// The shared corpus (`specpress_testkit::corpus()`: `SPECPRESS_CORPUS`, default `<repo>/../shared/corpus`). A test
+/// that reads it is marked `#[cfg_attr(missing_corpus, ignore = ...)]`; when it is missing anyway it panics.
+pub fn corpus_dir() -> PathBuf {
+    specpress_testkit::corpus()
 }
 
 /// Every document of the corpus, sorted.

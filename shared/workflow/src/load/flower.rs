@@ -11,7 +11,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{Problems, expressions_in, origin, ptr, strings_in};
+use super::{
+    Problems, ServerOrigin, check_tool_name, expressions_in, ptr, server_origin, strings_in,
+};
 use crate::model::{
     Action, ActionKind, Criterion, CriterionKind, Format, Operation, ParamIn, Step, StepBody,
     StepParameter, Target, Workflow, WorkflowSet,
@@ -35,6 +37,7 @@ pub(super) fn build(doc: &Value, problems: &mut Problems) -> Option<WorkflowSet>
             continue;
         };
         let flow_id = str_of(flow, "id").unwrap_or_default();
+        check_tool_name(&flow_id, ptr(&at, "id"), "flow", problems);
         if let Some(first) = seen_flows.insert(flow_id.clone(), i) {
             problems.at(
                 ptr(&at, "id"),
@@ -201,14 +204,18 @@ fn build_step(
             "the step's request has no `url`; write the absolute URL to call",
         );
     } else {
-        match origin(&url) {
-            Some(o) => {
+        match server_origin(&url) {
+            ServerOrigin::Origin(o) => {
                 origins.insert(o);
                 refs.value(&Value::String(url.clone()), &url_at, problems);
             }
-            None => problems.at(
+            ServerOrigin::NotAbsolute => problems.at(
                 url_at,
                 format!("'{url}' is not an absolute http(s) URL with a literal scheme and host; templates (`{{$inputs.x}}`) may only follow the host, so that the origins a run may reach are known at deploy time"),
+            ),
+            ServerOrigin::Refused(why) => problems.at(
+                url_at,
+                format!("'{url}' cannot be called by a run: {why}"),
             ),
         }
     }

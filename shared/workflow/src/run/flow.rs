@@ -12,10 +12,9 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use super::request::{Built, build_request, check_origin, response_view};
-use super::secrets::Redactor;
 use super::{
-    Budget, MAX_NESTING, REDACTED, RunError, Secrets, StepReport, Transport, TransportError,
-    find_workflow, validate_inputs,
+    Budget, MAX_NESTING, REDACTED, Redactor, RunError, Secrets, StepReport, Transport,
+    TransportError, find_workflow, validate_inputs,
 };
 use crate::criteria;
 use crate::expr::{self, Context, RequestView, ResponseView, WorkflowValues};
@@ -338,12 +337,16 @@ impl<'r, T: Transport> Runner<'r, T> {
     /// The error of a failed step: its status and a short, redacted excerpt of the answer.
     fn failure(&self, step: &Step, attempt: &Attempt) -> RunError {
         if let Some(failure) = &attempt.failure {
+            // A transport's message is redacted whole before it is cut.
+            let r = self.redactor;
             let message = match failure {
                 TransportError::Timeout => "the API did not answer in time".to_string(),
                 TransportError::Failed(m) => {
-                    format!("the request failed: {}", expr::shorten(m, 200))
+                    format!("the request failed: {}", expr::shorten(&r.text(m), 200))
                 }
-                TransportError::Refused(m) => format!("refused: {}", expr::shorten(m, 200)),
+                TransportError::Refused(m) => {
+                    format!("refused: {}", expr::shorten(&r.text(m), 200))
+                }
                 TransportError::TooLarge => "the answer is too large".to_string(),
             };
             return RunError::step(&step.id, message);
@@ -351,6 +354,7 @@ impl<'r, T: Transport> Runner<'r, T> {
         let Some(response) = &attempt.response else {
             return RunError::step(&step.id, "its success criteria did not hold");
         };
+        // The answer was redacted whole when it arrived ([`Runner::received`]); it is cut only now.
         let text = expr::to_text(&response.body);
         let excerpt: String = self
             .redactor
@@ -467,7 +471,7 @@ impl<'r, T: Transport> Runner<'r, T> {
                                 ),
                             ));
                         }
-                        let response = response_view(wire);
+                        let response = self.received(response_view(wire));
                         Ok(Attempt {
                             request: Some(view),
                             response: Some(response),
@@ -477,7 +481,7 @@ impl<'r, T: Transport> Runner<'r, T> {
                     }
                     Err(TransportError::Refused(m)) => Err(RunError::step(
                         &step.id,
-                        format!("refused: {}", expr::shorten(&m, 200)),
+                        format!("refused: {}", expr::shorten(&self.redactor.text(&m), 200)),
                     )),
                     Err(TransportError::TooLarge) => Err(RunError::step(
                         &step.id,
@@ -495,6 +499,22 @@ impl<'r, T: Transport> Runner<'r, T> {
                 }
             }
         }
+    }
+
+    /// An answer as the run sees it: every header and the body redacted whole (strings, member names, numbers),
+    /// before success criteria, outputs or a failure excerpt read it.
+    fn received(&self, mut response: ResponseView) -> ResponseView {
+        let r = self.redactor;
+        if r.is_empty() {
+            return response;
+        }
+        response.headers = response
+            .headers
+            .into_iter()
+            .map(|(k, v)| (r.text(&k), r.text(&v)))
+            .collect();
+        response.body = r.value(response.body);
+        response
     }
 
     /// What `$request.*`, `$url` and `$method` see: secrets replaced.

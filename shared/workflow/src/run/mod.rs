@@ -17,9 +17,14 @@
 //!   means "none needed". **The secret wins**: a parameter the document sets with the same name and place
 //!   (`Authorization`, the API key's header, query parameter or cookie) is dropped, so a document cannot replace
 //!   the credential.
-//! - Secrets never leave: every secret, its percent-encoded and JSON-escaped forms and the header values built
-//!   from it (`Bearer s`, `Basic <base64>`, the base64) are replaced by `[redacted]` in outputs and in error
-//!   messages, and in what `$request.*` expressions see.
+//! - Secrets never leave ([`Redactor`], `redact.rs`): one redactor per run, built from its secrets, is applied
+//!   to every text where it enters the run, whole, before anything is cut, logged or returned: the request as
+//!   `$request.*`, `$url` see it, each answer (its headers and body, strings and numbers) as soon as it arrives, so
+//!   that success criteria, outputs, failure excerpts and error messages only ever see redacted text, and a
+//!   transport's message. Outputs and errors are redacted once more on the way out. A refusal names the origin it
+//!   refused, never the URL and its query.
+//! - Origins are the `url` crate's, through [`specpress_fetch::Origin`]: the very check `load` made of each server
+//!   at deploy, so a URL a run refuses was refused at deploy already (unless an input changed its host).
 //! - A document may not set the `Host`, `Content-Length`, `Transfer-Encoding` or `Connection` headers, nor put a
 //!   line break in a header.
 //! - Values: a parameter whose value is `null` (a missing optional input) is not sent. An array query value is sent
@@ -28,9 +33,10 @@
 //!
 //! This file holds the public types and [`run`] itself (inputs checked, outputs redacted and bounded); `flow` runs
 //! the steps (actions, retries, the budget), `request` builds the wire request of an operation step and reads its
-//! answer, `secrets` puts the credentials into a request and keeps them out of everything else.
+//! answer, `secrets` puts the credentials into a request, `redact` keeps them out of everything else.
 
 mod flow;
+mod redact;
 mod request;
 mod secrets;
 
@@ -47,9 +53,8 @@ use tokio::time::Instant;
 use crate::expr;
 use crate::model::{Workflow, WorkflowSet};
 use flow::Runner;
-use secrets::Redactor;
 
-pub use request::origin_of;
+pub use redact::{MIN_PIECE, Redactor, SecretUse};
 
 /// What replaces a secret in outputs and messages.
 pub const REDACTED: &str = "[redacted]";

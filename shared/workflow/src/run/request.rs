@@ -5,6 +5,7 @@
 
 use percent_encoding::utf8_percent_encode;
 use serde_json::Value;
+use specpress_fetch::Origin;
 
 use super::secrets::inject;
 use super::{COMPONENT, RunError, Secrets, WireRequest, WireResponse};
@@ -396,64 +397,17 @@ fn set_pointer(target: &mut Value, pointer: &str, value: Value) -> Result<(), St
     }
 }
 
-/// The origin of an absolute http(s) URL: `scheme://host[:port]`, lowercase, default port dropped.
-pub fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let scheme = scheme.to_ascii_lowercase();
-    let default_port = match scheme.as_str() {
-        "http" => "80",
-        "https" => "443",
-        _ => return None,
-    };
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = &rest[..end];
-    if authority.is_empty() || authority.contains('@') || authority.contains('\\') {
-        return None;
-    }
-    let (host, port) = if let Some(stripped) = authority.strip_prefix('[') {
-        let close = stripped.find(']')?;
-        let host = &authority[..close + 2];
-        match &stripped[close + 1..] {
-            "" => (host, None),
-            p => (host, Some(p.strip_prefix(':')?)),
-        }
-    } else {
-        match authority.rsplit_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (authority, None),
-        }
-    };
-    if host.is_empty()
-        || host
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == '%' && !host.starts_with('['))
-    {
-        return None;
-    }
-    let host = host.to_ascii_lowercase();
-    match port {
-        None => Some(format!("{scheme}://{host}")),
-        Some(p) if p.is_empty() || p == default_port => Some(format!("{scheme}://{host}")),
-        Some(p) if p.bytes().all(|b| b.is_ascii_digit()) && p.len() <= 5 => {
-            let p = p.trim_start_matches('0');
-            if p == default_port {
-                Some(format!("{scheme}://{host}"))
-            } else {
-                Some(format!("{scheme}://{host}:{p}"))
-            }
-        }
-        Some(_) => None,
-    }
-}
-
+/// Whether `url` may be sent to: an absolute http(s) URL ([`Origin::parse`], the rule deploy applied to the
+/// document's servers) on one of the `allowed` origins. The refusal names the origin, or why there is none, never
+/// the URL: its query may carry an API key.
 pub(super) fn check_origin(allowed: &[String], url: &str) -> Result<(), String> {
-    let Some(origin) = origin_of(url) else {
-        return Err(format!(
-            "refused: `{}` is not an absolute http(s) URL",
-            expr::shorten(url, 100)
-        ));
-    };
-    if allowed.iter().any(|a| a.eq_ignore_ascii_case(&origin)) {
+    let origin = Origin::parse(url).map_err(|e| {
+        format!(
+            "refused: the request URL is not one a run may send to ({})",
+            e.user_message()
+        )
+    })?;
+    if origin.is_among(allowed) {
         Ok(())
     } else {
         Err(format!(
@@ -498,23 +452,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn origins_are_normalized() {
-        assert_eq!(
-            origin_of("HTTPS://API.Example.com:443/x").as_deref(),
-            Some("https://api.example.com")
-        );
-        assert_eq!(
-            origin_of("http://a.test:8080?q").as_deref(),
-            Some("http://a.test:8080")
-        );
-        assert_eq!(
-            origin_of("http://[::1]:80/").as_deref(),
-            Some("http://[::1]")
-        );
-        assert_eq!(origin_of("https://user@evil.test/"), None);
-        assert_eq!(origin_of("ftp://a.test/"), None);
-        assert_eq!(origin_of("/relative"), None);
-        assert_eq!(origin_of("https://a.test:99999999/"), None);
+    fn a_refusal_names_the_origin_never_the_url_and_its_query() {
+        let allowed = ["https://api.example.com".to_string()];
+        assert!(check_origin(&allowed, "HTTPS://API.Example.com:443/x?key=k").is_ok());
+        for url in [
+            "https://evil.example/x?key=k-secret-1",
+            "https://user@api.example.com/x?key=k-secret-1",
+            "https://api.example.com:99999/x?key=k-secret-1",
+            "/relative?key=k-secret-1",
+        ] {
+            let message = check_origin(&allowed, url).expect_err("refused");
+            assert!(!message.contains("k-secret-1"), "{message}");
+            assert!(!message.contains('?'), "{message}");
+        }
     }
 
     #[test]

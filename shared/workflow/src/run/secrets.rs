@@ -1,11 +1,9 @@
-//! Secrets in a run: put into the request by the operation's security requirement ([`inject`]), and kept out of
-//! everything else ([`Redactor`]: outputs, error messages, what `$request.*` expressions see).
+//! Secrets in a run: put into the request by the operation's security requirement ([`inject`]); the
+//! [`Redactor`](super::Redactor) keeps them out of everything else.
 
 use base64::Engine as _;
-use percent_encoding::utf8_percent_encode;
-use serde_json::Value;
 
-use super::{COMPONENT, REDACTED, RunError, Secrets};
+use super::{RunError, Secrets};
 use crate::model::{Operation, ParamIn, SchemeKind, WorkflowSet};
 
 /// Applies the first security alternative of `op` whose schemes all have secrets: **the secret wins**, a header,
@@ -87,67 +85,4 @@ pub(super) fn inject(
         }
     }
     Ok(secret_headers)
-}
-
-/// Replaces secrets (and what is derived from them) in text and values.
-pub(super) struct Redactor {
-    /// Longest first, none empty.
-    needles: Vec<String>,
-}
-
-impl Redactor {
-    pub(super) fn new(set: &WorkflowSet, secrets: &dyn Secrets) -> Self {
-        let mut needles = Vec::new();
-        for scheme in &set.schemes {
-            let Some(secret) = secrets.get(&scheme.name) else {
-                continue;
-            };
-            if secret.is_empty() {
-                continue;
-            }
-            needles.push(secret.to_string());
-            needles.push(utf8_percent_encode(secret, COMPONENT).to_string());
-            let json = Value::String(secret.to_string()).to_string();
-            needles.push(json.trim_matches('"').to_string());
-            match scheme.kind {
-                SchemeKind::Bearer => needles.push(format!("Bearer {secret}")),
-                SchemeKind::Basic => {
-                    let b64 = base64::engine::general_purpose::STANDARD.encode(secret);
-                    needles.push(format!("Basic {b64}"));
-                    needles.push(b64);
-                }
-                SchemeKind::ApiKey { .. } => {}
-            }
-        }
-        needles.retain(|n| !n.is_empty());
-        needles.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-        needles.dedup();
-        Redactor { needles }
-    }
-
-    pub(super) fn text(&self, s: &str) -> String {
-        let mut out = s.to_string();
-        for needle in &self.needles {
-            if out.contains(needle.as_str()) {
-                out = out.replace(needle.as_str(), REDACTED);
-            }
-        }
-        out
-    }
-
-    pub(super) fn value(&self, v: Value) -> Value {
-        if self.needles.is_empty() {
-            return v;
-        }
-        match v {
-            Value::String(s) => Value::String(self.text(&s)),
-            Value::Array(a) => Value::Array(a.into_iter().map(|x| self.value(x)).collect()),
-            Value::Object(m) => Value::Object(
-                m.into_iter()
-                    .map(|(k, x)| (self.text(&k), self.value(x)))
-                    .collect(),
-            ),
-            other => other,
-        }
-    }
 }

@@ -25,7 +25,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use specpress_apispec as spec;
 
-use super::{Problems, Reference, ptr};
+use super::{Problems, Reference, check_tool_name, ptr};
 use crate::model::{
     Format, Operation, ParamIn, SchemeKind, SecurityScheme, Step, StepBody, StepParameter, Target,
     Workflow, WorkflowSet,
@@ -57,6 +57,8 @@ struct Ctx<'a> {
     unsupported: BTreeMap<String, String>,
     /// Operations (source index, method, path) whose servers and security were judged: each is reported once.
     judged: HashSet<(usize, String, String)>,
+    /// Servers (source index, URL) a run would refuse, reported once each.
+    refused_servers: HashSet<(usize, String)>,
 }
 
 pub(super) fn build(
@@ -102,6 +104,7 @@ pub(super) fn build(
         schemes: BTreeMap::new(),
         unsupported: BTreeMap::new(),
         judged: HashSet::new(),
+        refused_servers: HashSet::new(),
     };
     read_sources(root, references, &mut ctx);
 
@@ -111,6 +114,12 @@ pub(super) fn build(
             .get("workflowId")
             .and_then(Value::as_str)
             .unwrap_or_default();
+        check_tool_name(
+            id,
+            ptr(&ptr("/workflows", i), "workflowId"),
+            "workflow",
+            ctx.problems,
+        );
         if let Some(first) = seen.insert(id, i) {
             ctx.problems.at(
                 ptr(&ptr("/workflows", i), "workflowId"),

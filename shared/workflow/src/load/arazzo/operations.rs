@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use specpress_apispec as spec;
 
 use super::{Ctx, Scope, Source, str_of};
-use crate::load::{MAX_BYTES, Reference, origin, ptr};
+use crate::load::{MAX_BYTES, Reference, ServerOrigin, ptr, server_origin};
 use crate::model::{DeclaredParameter, Operation, ParamIn, SchemeKind, ServerUrl, Target};
 
 /// Reads the `sourceDescriptions`: each one found among the references and valid becomes a [`Source`].
@@ -340,6 +340,7 @@ fn resolve(
     let model = src.doc.model();
     let mut servers: Vec<ServerUrl> = Vec::new();
     let mut unusable: Vec<String> = Vec::new();
+    let mut refused = false;
     for server in op.servers.iter().flatten().chain(model.servers.iter()) {
         let variables: IndexMap<String, String> = server
             .variables
@@ -353,15 +354,28 @@ fn resolve(
         if servers.iter().any(|s| s.url == server.url) {
             continue;
         }
-        match origin(&url) {
-            Some(o) => {
+        match server_origin(&url) {
+            ServerOrigin::Origin(o) => {
                 ctx.origins.insert(o);
                 servers.push(ServerUrl {
                     url: server.url.clone(),
                     variables,
                 });
             }
-            None => unusable.push(server.url.clone()),
+            ServerOrigin::NotAbsolute => unusable.push(server.url.clone()),
+            // A server a run would refuse is refused now, once per source and server.
+            ServerOrigin::Refused(why) => {
+                refused = true;
+                if ctx.refused_servers.insert((source, url.clone())) {
+                    ctx.problems.at(
+                        at,
+                        format!(
+                            "server '{url}' of source description '{}' cannot be called by a run: {why}",
+                            src.name
+                        ),
+                    );
+                }
+            }
         }
     }
     let label = format!(
@@ -371,7 +385,8 @@ fn resolve(
     let first_time = ctx
         .judged
         .insert((source, op.key.method.clone(), op.path.clone()));
-    if servers.is_empty() && first_time {
+    // A server refused is reported once, above; an operation left without one for that reason alone says no more.
+    if servers.is_empty() && first_time && !(refused && unusable.is_empty()) {
         let written = if unusable.is_empty() {
             "it declares none".to_string()
         } else {

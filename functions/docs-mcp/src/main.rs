@@ -1,0 +1,8 @@
+//! The docs MCP Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run).
+
+use specpress_alloc as _;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    specpress_http_lambda::run(|w| Ok(specpress_docs_mcp::router(w.state))).await
+}

@@ -1,0 +1,8 @@
+//! The Try it Lambda: wiring only (the HTTP Lambda helper: tracing, configuration, clients built once, run).
+
+use specpress_alloc as _;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    specpress_http_lambda::run(|w| Ok(specpress_try_it::router(w.state))).await
+}
