@@ -23,11 +23,11 @@ impl<'c> AsyncHttpClient<'c> for FetchHttp {
             let url = parts.uri.to_string();
             // The request goes where openidconnect addresses it (the issuer's discovery document, the endpoints
             // and keys it names); the client's address rules apply to each.
-            let origin = url::Url::parse(&url).map(|u| Origin::of(&u).into_string()).map_err(|e| {
-                FetchError::InvalidUrl {
+            let origin = url::Url::parse(&url)
+                .map(|u| Origin::of(&u).into_string())
+                .map_err(|e| FetchError::InvalidUrl {
                     reason: e.to_string(),
-                }
-            })?;
+                })?;
             let headers = parts
                 .headers
                 .iter()

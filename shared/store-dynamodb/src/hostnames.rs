@@ -18,9 +18,9 @@ use time::OffsetDateTime;
 
 use crate::DynamoStore;
 use crate::attr::*;
-use crate::transact::transact_conditional;
 use crate::items::keyed;
 use crate::readers::target_key;
+use crate::transact::transact_conditional;
 
 const ROUTE_SK: &str = "ROUTE";
 /// The route belongs to this target (`:o`, `:k`, `:i`).

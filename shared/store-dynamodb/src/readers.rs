@@ -143,14 +143,16 @@ impl ReaderStore for DynamoStore {
             self.put(lookup, Some(NOT_EXISTS))?,
             self.put(listing, Some(NOT_EXISTS))?,
         ];
-        match crate::transact::transact(self.client(), items,
-                &[
-                    ConflictKind::Stale,
-                    ConflictKind::AlreadyExists,
-                    ConflictKind::AlreadyExists,
-                ],
-            )
-            .await
+        match crate::transact::transact(
+            self.client(),
+            items,
+            &[
+                ConflictKind::Stale,
+                ConflictKind::AlreadyExists,
+                ConflictKind::AlreadyExists,
+            ],
+        )
+        .await
         {
             Err(DomainError::Conflict(ConflictKind::Stale)) => {
                 Err(DomainError::NotFound("Not found".into()))

@@ -154,7 +154,6 @@ impl SsoStore for DynamoStore {
             self.put(grant_item(grant, grant_hash), Some(NOT_EXISTS))?,
             self.put(crate::sessions::session_item(session), Some(NOT_EXISTS))?,
         ];
-        crate::transact::transact(self.client(), items, &[ConflictKind::AlreadyExists; 2])
-            .await
+        crate::transact::transact(self.client(), items, &[ConflictKind::AlreadyExists; 2]).await
     }
 }
