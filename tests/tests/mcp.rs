@@ -686,3 +686,61 @@ fn mcp_requests_are_limited_per_client() {
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(printed.contains("connect_error"), "{printed}");
 }
+
+#[test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python (scripts/install-tools.sh)"
+)]
+fn a_reader_token_opens_a_private_documentations_server_until_it_is_revoked() {
+    let w = world();
+    let url = w.site.url("/doc/vault/mcp");
+    let (s, created) = w.site.api(
+        Method::POST,
+        "/api/v1/docs/vault/reader_tokens",
+        Some(json!({"name": "Agent"})),
+    );
+    assert_eq!(s, 201, "{created}");
+    let token = created["token"].as_str().expect("token").to_owned();
+    let id = created["id"].as_str().expect("id").to_owned();
+    let unknown = session(
+        &w.python,
+        &w.site.url("/doc/no-such-doc/mcp"),
+        json!({}),
+        json!([]),
+    );
+    for auth in [format!("Bearer {token}"), format!("Token {token}")] {
+        let s = session(
+            &w.python,
+            &url,
+            json!({"Authorization": auth}),
+            json!([["search", {"query": "pets"}]]),
+        );
+        assert_eq!(tool_names(&s), TOOLS);
+        assert!(!ok(&s, 0)["results"].as_array().expect("results").is_empty());
+    }
+    // A public documentation's server reads as ever with it.
+    let s = session(
+        &w.python,
+        &w.site.url("/doc/pets/mcp"),
+        json!({"Authorization": format!("Bearer {token}")}),
+        json!([]),
+    );
+    assert_eq!(tool_names(&s), TOOLS);
+    let (s, _) = w.site.api(
+        Method::DELETE,
+        &format!("/api/v1/docs/vault/reader_tokens/{id}"),
+        None,
+    );
+    assert_eq!(s, 204);
+    let revoked = session(
+        &w.python,
+        &url,
+        json!({"Authorization": format!("Bearer {token}")}),
+        json!([]),
+    );
+    assert_eq!(
+        revoked, unknown,
+        "revoked: as if the documentation did not exist"
+    );
+}

@@ -303,8 +303,7 @@ fn every_public_url_of_a_private_documentation_is_a_404_to_anonymous_readers_and
     let (s, b) = site.api(Method::POST, "/api/v1/docs/vault/rotate_token", None);
     assert_eq!(s, 200, "{b}");
     let rotated = b["token"].as_str().expect("new token").to_owned();
-    // Each URL checked with the dead token spends two of this client's failed token checks (docs/auth.md: 10 at
-    // once by default; tests/tests/sessions.rs checks the limit): a sample, leaving some for the checks below.
+    // A sample of the URLs (a dead minted token spends none of the client's budget: docs/auth.md).
     assert_hidden(
         site,
         As::Token(&w.doc_token),
@@ -645,4 +644,409 @@ fn changing_visibility_takes_the_organization_or_hub_token_and_a_well_formed_bod
         Some(json!({"name": "Bad", "visibility": "hidden"})),
     );
     assert_eq!(s, 422, "{b}");
+}
+
+/// Creates a reader token with the organization token; answers the 201 body.
+fn reader_token(site: &Site, path: &str, body: Value) -> Value {
+    let (s, b) = site.api(Method::POST, path, Some(body));
+    assert_eq!(s, 201, "{path}: {b}");
+    b
+}
+
+/// A request with or without a token: status and body.
+fn call(
+    site: &Site,
+    token: Option<&str>,
+    method: &Method,
+    path: &str,
+    body: &Value,
+) -> (u16, String) {
+    let mut rb = site.http.request(method.clone(), site.url(path));
+    if let Some(t) = token {
+        rb = rb.header("Authorization", format!("Token {t}"));
+    }
+    if !body.is_null() {
+        rb = rb.json(body);
+    }
+    let r = rb.send().expect("answers");
+    (r.status().as_u16(), r.text().unwrap_or_default())
+}
+
+/// Every write and management read of `/api/v1`, as a reader token might try them on the world's objects.
+fn api_calls(w: &World) -> Vec<(Method, String, Value)> {
+    let definition = fixture("petstore.yaml");
+    vec![
+        (
+            Method::POST,
+            "/api/v1/versions".into(),
+            json!({"documentation": "vault", "definition": definition}),
+        ),
+        (
+            Method::POST,
+            "/api/v1/previews".into(),
+            json!({"definition": definition}),
+        ),
+        (
+            Method::POST,
+            "/api/v1/validations".into(),
+            json!({"documentation": "vault", "definition": definition}),
+        ),
+        (Method::POST, "/api/v1/hubs".into(), json!({"name": "Mine"})),
+        (Method::POST, "/api/v1/docs".into(), json!({"name": "Mine"})),
+        (Method::GET, "/api/v1/docs".into(), Value::Null),
+        (Method::GET, "/api/v1/docs/vault".into(), Value::Null),
+        (
+            Method::PATCH,
+            "/api/v1/docs/vault".into(),
+            json!({"visibility": "public"}),
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/docs/vault".into(),
+            json!({"sso_readers": true}),
+        ),
+        (
+            Method::POST,
+            "/api/v1/docs/vault/rotate_token".into(),
+            Value::Null,
+        ),
+        (
+            Method::POST,
+            "/api/v1/hubs/internal/rotate_token".into(),
+            Value::Null,
+        ),
+        (Method::POST, "/api/v1/org/rotate_token".into(), Value::Null),
+        (Method::GET, "/api/v1/hubs".into(), Value::Null),
+        (Method::GET, "/api/v1/hubs/internal".into(), Value::Null),
+        (
+            Method::GET,
+            "/api/v1/hubs/internal/apis".into(),
+            Value::Null,
+        ),
+        (
+            Method::PATCH,
+            "/api/v1/hubs/internal".into(),
+            json!({"visibility": "public"}),
+        ),
+        (
+            Method::GET,
+            "/api/v1/docs/vault/reader_tokens".into(),
+            Value::Null,
+        ),
+        (
+            Method::POST,
+            "/api/v1/docs/vault/reader_tokens".into(),
+            json!({"name": "mine"}),
+        ),
+        (
+            Method::GET,
+            "/api/v1/hubs/internal/reader_tokens".into(),
+            Value::Null,
+        ),
+        (
+            Method::POST,
+            "/api/v1/hubs/internal/reader_tokens".into(),
+            json!({"name": "mine"}),
+        ),
+        (
+            Method::GET,
+            "/api/v1/docs/vault/branches".into(),
+            Value::Null,
+        ),
+        (
+            Method::DELETE,
+            "/api/v1/docs/vault/branches/next".into(),
+            Value::Null,
+        ),
+        (
+            Method::GET,
+            "/api/v1/docs/vault/versions".into(),
+            Value::Null,
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/versions/{}", w.v1),
+            Value::Null,
+        ),
+        (Method::GET, "/api/v1/webhooks".into(), Value::Null),
+        (
+            Method::POST,
+            "/api/v1/webhooks".into(),
+            json!({"url": "https://hooks.example.com/x", "events": ["version.created"]}),
+        ),
+        (Method::GET, "/api/v1/mcp-servers".into(), Value::Null),
+        (
+            Method::POST,
+            "/api/v1/diffs".into(),
+            json!({"definition": definition}),
+        ),
+    ]
+}
+
+#[test]
+fn a_reader_token_opens_what_it_names_on_every_reader_surface_cannot_write_and_dies_when_revoked_or_expired()
+ {
+    let w = world();
+    let site = &w.site;
+    let urls = urls_of(site, As::Anonymous, "vault", &w.doc_id, &w.v1, &w.v2);
+    for d in ["vault", "open"] {
+        let (s, b) = site.api(
+            Method::PATCH,
+            &format!("/api/v1/docs/{d}"),
+            Some(json!({"visibility": "private"})),
+        );
+        assert_eq!(s, 200, "{b}");
+    }
+
+    // Created by the documentation's own token; the secret is in this answer only.
+    let (s, created) = api_as(
+        site,
+        &w.doc_token,
+        Method::POST,
+        "/api/v1/docs/vault/reader_tokens",
+        Some(json!({"name": "Partner X"})),
+    );
+    assert_eq!(s, 201, "{created}");
+    let token = created["token"].as_str().expect("token").to_owned();
+    assert!(token.starts_with("sp_read_"), "{token}");
+    assert_eq!(created["name"], "Partner X");
+    assert!(created["expires_at"].is_null(), "{created}");
+    assert!(created["created_at"].is_string(), "{created}");
+    let id = created["id"].as_str().expect("id").to_owned();
+
+    // Every reader surface of what it names, privately; a sibling in the same hub stays hidden.
+    assert_shown(site, As::Token(&token), &urls);
+    let (s, _, _) = get(site, As::Token(&token), "/doc/open");
+    assert_eq!(s, 404, "never a sibling");
+    let (s, _, body) = get(site, As::Token(&token), "/hub/internal");
+    assert_eq!(s, 200);
+    assert!(
+        body.contains("/doc/vault") && !body.contains("/doc/open"),
+        "the hub lists what the token opens only"
+    );
+
+    // Every write and management read answers exactly as with no token at all.
+    for (method, path, body) in api_calls(&w) {
+        let with = call(site, Some(&token), &method, &path, &body);
+        let without = call(site, None, &method, &path, &body);
+        if with.0 < 300 {
+            // What anyone may do without a token (a preview, a diff) is done again: new ids, the same status.
+            assert_eq!(with.0, without.0, "{method} {path}");
+            assert!(
+                !path.contains("vault") && !path.contains("internal"),
+                "{method} {path}: {with:?}"
+            );
+        } else {
+            assert_eq!(with, without, "{method} {path}");
+        }
+    }
+    let (s, d) = site.api(Method::GET, "/api/v1/docs/vault", None);
+    assert_eq!(
+        (s, d["visibility"].as_str()),
+        (200, Some("private")),
+        "nothing changed"
+    );
+    let (s, _, _) = get(site, As::Token(&w.doc_token), "/doc/vault");
+    assert_eq!(s, 200, "the documentation token was not rotated");
+
+    // Listed without its secret, with its last use.
+    let (s, list) = site.api(Method::GET, "/api/v1/docs/vault/reader_tokens", None);
+    assert_eq!(s, 200, "{list}");
+    let entries = list.as_array().expect("a list");
+    assert_eq!(entries.len(), 1, "{list}");
+    assert_eq!(entries[0]["id"], id.as_str());
+    assert_eq!(entries[0]["name"], "Partner X");
+    assert!(
+        entries[0].get("token").is_none(),
+        "never the secret: {list}"
+    );
+    assert!(!list.to_string().contains(&token), "never the secret");
+    assert!(entries[0]["last_used_at"].is_string(), "used: {list}");
+
+    // A session started with it; revoking ends the token and the session at once.
+    let cookie = sign_in(site, &token, "/doc/vault");
+    let (s, _, _) = get(site, As::Cookie(&cookie), "/doc/vault");
+    assert_eq!(s, 200, "the session opens it");
+    let (s, _, _) = get(site, As::Cookie(&cookie), "/doc/open");
+    assert_eq!(s, 404, "the session opens what the token names only");
+    let (s, _) = site.api(
+        Method::DELETE,
+        &format!("/api/v1/docs/vault/reader_tokens/{id}"),
+        None,
+    );
+    assert_eq!(s, 204);
+    let (s, _) = site.api(
+        Method::DELETE,
+        &format!("/api/v1/docs/vault/reader_tokens/{id}"),
+        None,
+    );
+    assert_eq!(s, 404, "already revoked");
+    assert_hidden(site, As::Token(&token), &urls[..6], "vault", &w.doc_id);
+    let (s, h, _) = get(site, As::Cookie(&cookie), "/doc/vault");
+    assert_eq!(s, 404, "the session ended with its token");
+    assert!(
+        header(&h, "set-cookie").contains("Max-Age=0"),
+        "the cookie is dropped"
+    );
+    let (_, list) = site.api(Method::GET, "/api/v1/docs/vault/reader_tokens", None);
+    assert_eq!(list, json!([]));
+
+    // An expiry: live until then, dead from then on (its sessions too).
+    let soon = time::OffsetDateTime::now_utc() + time::Duration::seconds(3);
+    let soon = soon
+        .format(&time::format_description::well_known::Rfc3339)
+        .expect("formatted");
+    let expiring = reader_token(
+        site,
+        "/api/v1/docs/vault/reader_tokens",
+        json!({"name": "Short", "expires_at": soon}),
+    );
+    assert!(expiring["expires_at"].is_string(), "{expiring}");
+    let short = expiring["token"].as_str().expect("token").to_owned();
+    let (s, _, _) = get(site, As::Token(&short), "/doc/vault");
+    assert_eq!(s, 200);
+    let cookie = sign_in(site, &short, "/doc/vault");
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let (s, _, _) = get(site, As::Token(&short), "/doc/vault");
+    assert_eq!(s, 404, "expired");
+    let (s, _, _) = get(site, As::Cookie(&cookie), "/doc/vault");
+    assert_eq!(s, 404, "its session expired with it");
+
+    // A hub's reader token opens the hub and every documentation in it, and nothing outside.
+    let (s, b) = site.api(
+        Method::PATCH,
+        "/api/v1/hubs/internal",
+        Some(json!({"visibility": "private"})),
+    );
+    assert_eq!(s, 200, "{b}");
+    let outside = create(
+        site,
+        "/api/v1/docs",
+        json!({"name": "Outside", "slug": "outside", "visibility": "private"}),
+    );
+    site.deploy("outside", None, fixture("petstore.yaml"));
+    assert_eq!(outside["visibility"], "private");
+    let (s, hub_reader) = api_as(
+        site,
+        &w.hub_token,
+        Method::POST,
+        "/api/v1/hubs/internal/reader_tokens",
+        Some(json!({"name": "Hub partner"})),
+    );
+    assert_eq!(s, 201, "{hub_reader}");
+    let hub_reader = hub_reader["token"].as_str().expect("token").to_owned();
+    for u in [
+        "/hub/internal",
+        "/hub/internal/llms.txt",
+        "/doc/vault",
+        "/doc/open",
+        "/doc/open.md",
+    ] {
+        let (s, h, _) = get(site, As::Token(&hub_reader), u);
+        assert_eq!(s, 200, "{u}");
+        assert_eq!(header(&h, "cache-control"), "private, no-store", "{u}");
+    }
+    let (s, _, _) = get(site, As::Token(&hub_reader), "/doc/outside");
+    assert_eq!(s, 404, "nothing outside its hub");
+    let (s, _, _) = get(site, As::Token(ORG), "/doc/outside");
+    assert_eq!(s, 200);
+}
+
+#[test]
+fn reader_tokens_take_a_name_a_future_expiry_and_a_token_that_reaches_what_they_name() {
+    let w = world();
+    let site = &w.site;
+    let past = "2001-01-01T00:00:00Z";
+    for (body, field, words) in [
+        (json!({}), "name", "name is required"),
+        (json!({"name": ""}), "name", "name must be 1 to"),
+        (json!({"name": 7}), "name", "name must be a string"),
+        (
+            json!({"name": "x", "expires_at": "tomorrow"}),
+            "expires_at",
+            "RFC 3339",
+        ),
+        (
+            json!({"name": "x", "expires_at": past}),
+            "expires_at",
+            "in the future",
+        ),
+        (
+            json!({"name": "x", "scope": "all"}),
+            "body",
+            "unknown field",
+        ),
+    ] {
+        let (s, b) = site.api(
+            Method::POST,
+            "/api/v1/docs/vault/reader_tokens",
+            Some(body.clone()),
+        );
+        assert_eq!(s, 422, "{body}: {b}");
+        assert!(b["errors"][field].is_array(), "{body}: {b}");
+        assert!(b.to_string().contains(words), "{body}: {b}");
+    }
+    // A documentation token reaches its own documentation only; a hub token its hub and its documentations.
+    let other = create(
+        site,
+        "/api/v1/docs",
+        json!({"name": "Other", "slug": "other"}),
+    );
+    let other_token = other["token"].as_str().expect("token");
+    let (s, _) = api_as(
+        site,
+        other_token,
+        Method::POST,
+        "/api/v1/docs/vault/reader_tokens",
+        Some(json!({"name": "x"})),
+    );
+    assert_eq!(s, 404);
+    let (s, _) = api_as(
+        site,
+        other_token,
+        Method::GET,
+        "/api/v1/docs/vault/reader_tokens",
+        None,
+    );
+    assert_eq!(s, 404);
+    let (s, _) = api_as(
+        site,
+        &w.doc_token,
+        Method::POST,
+        "/api/v1/hubs/internal/reader_tokens",
+        Some(json!({"name": "x"})),
+    );
+    assert_eq!(s, 404);
+    let (s, b) = api_as(
+        site,
+        &w.hub_token,
+        Method::POST,
+        "/api/v1/docs/vault/reader_tokens",
+        Some(json!({"name": "x"})),
+    );
+    assert_eq!(s, 201, "{b}");
+    // A token of another documentation cannot revoke it, nor can an unknown id be revoked.
+    let id = b["id"].as_str().expect("id");
+    let (s, _) = api_as(
+        site,
+        other_token,
+        Method::DELETE,
+        &format!("/api/v1/docs/vault/reader_tokens/{id}"),
+        None,
+    );
+    assert_eq!(s, 404);
+    let (s, _) = site.api(
+        Method::DELETE,
+        &format!("/api/v1/docs/open/reader_tokens/{id}"),
+        None,
+    );
+    assert_eq!(s, 404, "not a token of that documentation");
+    let (s, _) = site.api(
+        Method::DELETE,
+        "/api/v1/docs/vault/reader_tokens/not-an-id",
+        None,
+    );
+    assert_eq!(s, 404);
+    let (_, list) = site.api(Method::GET, "/api/v1/docs/vault/reader_tokens", None);
+    assert_eq!(list.as_array().map(Vec::len), Some(1), "{list}");
 }

@@ -240,6 +240,11 @@ fn failed_credential_checks_are_limited_per_client_and_a_valid_token_is_never_sl
     // Readers without credentials are not concerned.
     let (s, _, _) = w.get("/doc/open", &[]);
     assert_eq!(s, 200);
+    // The pages follow the API's rule: a token the service minted is never slowed (it cannot be guessed).
+    let minted_header = format!("Token {minted}");
+    let (s, h, _) = w.get("/doc/open", &[("Authorization", minted_header.as_str())]);
+    assert_eq!(s, 200, "a minted token reads while the budget is spent");
+    assert_eq!(header(&h, "cache-control"), "private, no-store");
     // The API shares the budget: the configured organization token (not in the minted format, so guessable) waits
     // like any guess, a token the service minted goes through.
     let (s, b) = w.api(Method::GET, "/api/v1/docs", None);

@@ -30,6 +30,7 @@ pub fn app(state: AppState, engine: Arc<dyn SpecEngine>) -> Router {
         specpress_api_diffs::router(state.clone()),
         specpress_api_branches::router(state.clone()),
         specpress_api_hubs::router(state.clone()),
+        specpress_api_readers::router(state.clone()),
         specpress_site::router_with(state.clone(), library.clone()),
         specpress_docs_mcp::router_with(state.clone(), library.clone()),
         specpress_try_it::router_with(state.clone(), library),

@@ -150,6 +150,12 @@ pub struct UpdateRequest {
     /// `null`, as above.
     #[serde(default, deserialize_with = "present")]
     pub try_it: Option<Option<String>>,
+    /// `true` or `false`: readers signed in through the organization's OpenID provider may read it while private.
+    #[serde(default, deserialize_with = "specpress_api::reader_settings::present")]
+    pub sso_readers: Option<serde_json::Value>,
+    /// The https origins that may frame its pages in embed mode (at most 20; `[]` for none).
+    #[serde(default, deserialize_with = "specpress_api::reader_settings::present")]
+    pub embed_origins: Option<serde_json::Value>,
 }
 
 /// A member that is present, even as `null`, is `Some` (absent is `None`, by `default`).
@@ -186,6 +192,9 @@ pub struct DocOut {
     pub effective_visibility: &'static str,
     /// Whether readers may send requests from its operation pages: `off` (default), `direct` or `proxy`.
     pub try_it: &'static str,
+    /// `sso_readers` and `embed_origins` (one documentation's `GET` and `PATCH`; not in lists).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub readers: Option<specpress_api::reader_settings::ReaderSettingsOut>,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: time::OffsetDateTime,
     #[serde(with = "time::serde::rfc3339")]

@@ -7,6 +7,7 @@ use axum::{Extension, Json};
 use serde_json::json;
 use specpress_api::auth::{Auth, AuthToken, MaybeAuth};
 use specpress_api::body::JsonBody;
+use specpress_api::reader_settings::ReaderSettingsPatch;
 use specpress_api::urls::{PublicBase, diff_public_url, doc_public_url, preview_public_url};
 use specpress_api::{AppState, Result};
 use specpress_domain::DomainError;
@@ -15,6 +16,7 @@ use specpress_domain::usecases::deploy::{
     DeployInput, DeployOutcome, check_validation_target, deploy,
 };
 use specpress_domain::usecases::manage::{self, RotateTarget};
+use specpress_domain::usecases::readers::{self, Target};
 use specpress_domain::usecases::{previews, versions};
 use tracing::instrument;
 
@@ -193,9 +195,11 @@ fn not_null<'a>(field: &str, value: &'a Option<String>) -> Result<&'a str> {
         .ok_or_else(|| DomainError::invalid(field, format!("{field} cannot be null")).into())
 }
 
-/// What a documentation's `PATCH` sets: `visibility`, `try_it`, or both; at least one of them (an empty body is a
-/// 422, never a silent no-op). Both are checked before anything is changed.
-fn doc_changes(req: &UpdateRequest) -> Result<(Option<Visibility>, Option<TryIt>)> {
+/// What a documentation's `PATCH` sets: `visibility`, `try_it`, `sso_readers`, `embed_origins`, any of them; at
+/// least one (an empty body is a 422, never a silent no-op). All are checked before anything is changed.
+fn doc_changes(
+    req: &UpdateRequest,
+) -> Result<(Option<Visibility>, Option<TryIt>, ReaderSettingsPatch)> {
     let visibility = match &req.visibility {
         None => None,
         Some(v) => Some(Visibility::parse("visibility", not_null("visibility", v)?)?),
@@ -204,14 +208,15 @@ fn doc_changes(req: &UpdateRequest) -> Result<(Option<Visibility>, Option<TryIt>
         None => None,
         Some(v) => Some(TryIt::parse("try_it", not_null("try_it", v)?)?),
     };
-    if visibility.is_none() && try_it.is_none() {
+    let readers = ReaderSettingsPatch::parse(req.sso_readers.as_ref(), req.embed_origins.as_ref())?;
+    if visibility.is_none() && try_it.is_none() && readers.is_empty() {
         return Err(DomainError::invalid(
             "visibility",
-            "visibility (\"public\" or \"private\") or try_it (\"off\", \"direct\" or \"proxy\") is required",
+            "visibility (\"public\" or \"private\"), try_it (\"off\", \"direct\" or \"proxy\"), sso_readers (true or false) or embed_origins (a list of https origins) is required",
         )
         .into());
     }
-    Ok((visibility, try_it))
+    Ok((visibility, try_it, readers))
 }
 
 /// `POST /hubs` (organization token): 201 `{id, slug, name, token}`.
@@ -288,6 +293,7 @@ fn doc_out(base: &str, d: Documentation, effective: Visibility) -> DocOut {
         default_branch: d.default_branch.to_string(),
         visibility: d.visibility.as_str(),
         try_it: d.try_it.as_str(),
+        readers: None,
         created_at: d.created_at,
         modified_at: d.modified_at,
     }
@@ -303,11 +309,15 @@ pub async fn get_doc(
 ) -> Result<Json<DocOut>> {
     let d = manage::get_doc(st.store.as_ref(), &p, &doc).await?;
     let effective = manage::effective_visibility(st.store.as_ref(), &d).await?;
-    Ok(Json(doc_out(&base, d, effective)))
+    let settings = readers::reader_settings(st.store.as_ref(), &p, Target::Doc(&doc)).await?;
+    let mut out = doc_out(&base, d, effective);
+    out.readers = Some(settings.into());
+    Ok(Json(out))
 }
 
-/// `PATCH /docs/{doc}` `{"visibility": "public" | "private", "try_it": "off" | "direct" | "proxy"}` (either or both;
-/// organization token, or its hub's token): 200 the documentation as changed.
+/// `PATCH /docs/{doc}` `{"visibility": "public" | "private", "try_it": "off" | "direct" | "proxy", "sso_readers": bool,
+/// "embed_origins": ["https://..."]}` (any of them; organization token, or its hub's token): 200 the documentation as
+/// changed, with its reader settings.
 #[instrument(skip_all)]
 pub async fn update_doc(
     State(st): State<AppState>,
@@ -316,8 +326,16 @@ pub async fn update_doc(
     Path(doc): Path<String>,
     JsonBody(req): JsonBody<UpdateRequest>,
 ) -> Result<Json<DocOut>> {
-    let (visibility, try_it) = doc_changes(&req)?;
+    let (visibility, try_it, reader_changes) = doc_changes(&req)?;
     let mut d = manage::get_doc(st.store.as_ref(), &p, &doc).await?;
+    // Reader settings first: the use case refuses a documentation token (403) before anything else is changed.
+    let settings = if reader_changes.is_empty() {
+        readers::reader_settings(st.store.as_ref(), &p, Target::Doc(&doc)).await?
+    } else {
+        reader_changes
+            .apply(st.store.as_ref(), &p, Target::Doc(&doc), st.now())
+            .await?
+    };
     if let Some(v) = visibility {
         d = manage::set_doc_visibility(st.store.as_ref(), &p, &doc, v, st.now()).await?;
     }
@@ -325,7 +343,9 @@ pub async fn update_doc(
         d = manage::set_doc_try_it(st.store.as_ref(), &p, &doc, t, st.now()).await?;
     }
     let effective = manage::effective_visibility(st.store.as_ref(), &d).await?;
-    Ok(Json(doc_out(&base, d, effective)))
+    let mut out = doc_out(&base, d, effective);
+    out.readers = Some(settings.into());
+    Ok(Json(out))
 }
 
 /// `GET /docs[?hub=]` (organization token).

@@ -5,8 +5,10 @@
 //!   `apis[]`; each API's `version` and property `type` come from the head of its default branch, and the property
 //!   `url` downloads that very definition.
 //! - `GET /api/v1/hubs/{hub}/apis`: the same APIs, paginated.
-//! - `PATCH /api/v1/hubs/{hub}` `{"visibility": "public" | "private"}` (hub or organization token): who may read
-//!   the hub's public page; a private hub makes every documentation in it private too.
+//! - `PATCH /api/v1/hubs/{hub}` `{"visibility": "public" | "private", "sso_readers": bool, "embed_origins": [..]}`
+//!   (any of them; hub or organization token): who may read the hub's public page (a private hub makes every
+//!   documentation in it private too), whether readers signed in through the organization's OpenID provider may,
+//!   and the https origins that may frame its pages. `GET` of one hub and the `PATCH` answer show the last two.
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -16,12 +18,14 @@ use serde::{Deserialize, Serialize};
 use specpress_api::auth::Auth;
 use specpress_api::body::JsonBody;
 use specpress_api::pagination::{ListRequest, paginate};
+use specpress_api::reader_settings::{ReaderSettingsOut, ReaderSettingsPatch};
 use specpress_api::urls::PublicBase;
 use specpress_api::{ApiError, AppState};
 use specpress_domain::DomainError;
 use specpress_domain::model::{Hub, Version, Visibility};
 use specpress_domain::usecases::hubs::{self, HubApi};
 use specpress_domain::usecases::manage;
+use specpress_domain::usecases::readers::{self, Target};
 use time::OffsetDateTime;
 use time::macros::format_description;
 
@@ -56,6 +60,9 @@ struct HubJson {
     modified: String,
     /// `public` or `private`: who may read the hub's public page (not an APIs.json field).
     visibility: &'static str,
+    /// `sso_readers` and `embed_origins` (one hub's `GET` and `PATCH`; not in lists).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    readers: Option<ReaderSettingsOut>,
     specification_version: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     apis: Option<Vec<ApiJson>>,
@@ -71,6 +78,7 @@ fn hub_json(base: &str, hub: &Hub, apis: Option<Vec<ApiJson>>) -> HubJson {
         created: date(hub.created_at),
         modified: date(hub.modified_at),
         visibility: hub.visibility.as_str(),
+        readers: None,
         specification_version: APIS_JSON_VERSION,
         apis,
     }
@@ -164,8 +172,11 @@ async fn show(
     Path(hub): Path<String>,
 ) -> Result<Response, ApiError> {
     let found = hubs::hub_with_apis(&*state.store, &p, &hub, state.now()).await?;
+    let settings = readers::reader_settings(&*state.store, &p, Target::Hub(&hub)).await?;
     let apis = found.apis.iter().map(|a| api_json(&base, a)).collect();
-    Ok(axum::Json(hub_json(&base, &found.hub, Some(apis))).into_response())
+    let mut out = hub_json(&base, &found.hub, Some(apis));
+    out.readers = Some(settings.into());
+    Ok(axum::Json(out).into_response())
 }
 
 async fn apis(
@@ -188,6 +199,10 @@ async fn apis(
 #[serde(deny_unknown_fields)]
 struct UpdateRequest {
     visibility: Option<String>,
+    #[serde(default, deserialize_with = "specpress_api::reader_settings::present")]
+    sso_readers: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "specpress_api::reader_settings::present")]
+    embed_origins: Option<serde_json::Value>,
 }
 
 async fn update(
@@ -197,16 +212,31 @@ async fn update(
     Path(hub): Path<String>,
     JsonBody(req): JsonBody<UpdateRequest>,
 ) -> Result<Response, ApiError> {
-    let visibility = match req.visibility.as_deref() {
-        Some(v) => Visibility::parse("visibility", v)?,
-        None => {
-            return Err(DomainError::invalid(
-                "visibility",
-                "visibility is required (\"public\" or \"private\")",
-            )
-            .into());
-        }
+    let visibility = req
+        .visibility
+        .as_deref()
+        .map(|v| Visibility::parse("visibility", v))
+        .transpose()?;
+    let changes = ReaderSettingsPatch::parse(req.sso_readers.as_ref(), req.embed_origins.as_ref())?;
+    if visibility.is_none() && changes.is_empty() {
+        return Err(DomainError::invalid(
+            "visibility",
+            "visibility is required (\"public\" or \"private\"), or sso_readers (true or false) or embed_origins (a list of https origins)",
+        )
+        .into());
+    }
+    let settings = if changes.is_empty() {
+        readers::reader_settings(&*state.store, &p, Target::Hub(&hub)).await?
+    } else {
+        changes
+            .apply(&*state.store, &p, Target::Hub(&hub), state.now())
+            .await?
     };
-    let hub = manage::set_hub_visibility(&*state.store, &p, &hub, visibility, state.now()).await?;
-    Ok(axum::Json(hub_json(&base, &hub, None)).into_response())
+    let found = match visibility {
+        Some(v) => manage::set_hub_visibility(&*state.store, &p, &hub, v, state.now()).await?,
+        None => hubs::get_hub(&*state.store, &p, &hub).await?,
+    };
+    let mut out = hub_json(&base, &found, None);
+    out.readers = Some(settings.into());
+    Ok(axum::Json(out).into_response())
 }

@@ -116,7 +116,8 @@ pub struct Auth(pub Principal);
 #[derive(Debug, Clone)]
 pub struct AuthToken(pub Principal, pub TokenHash);
 
-/// An optional caller (`POST /validations`): no header is fine, a wrong token is still 401.
+/// An optional caller (`POST /validations`): no header is fine (nor a reader token: as no token), a wrong token is
+/// still 401.
 #[derive(Debug, Clone)]
 pub struct MaybeAuth(pub Option<Principal>);
 
@@ -184,6 +185,12 @@ impl FromRequestParts<AppState> for MaybeAuth {
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
         if parts.headers.get(header::AUTHORIZATION).is_none() {
+            return Ok(MaybeAuth(None));
+        }
+        // A reader token (issue 40) is no API token: here, as everywhere in the API, it is answered as no token.
+        if presented_token(&parts.headers)
+            .is_some_and(|t| check_format(&t) == Some(specpress_domain::token::TokenKind::Read))
+        {
             return Ok(MaybeAuth(None));
         }
         Auth::from_request_parts(parts, state)

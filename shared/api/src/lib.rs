@@ -11,6 +11,7 @@
 //! - [`limit::RateLimiter`]: per-client rate limits (the diff routes; failed credential checks of the public site).
 //! - [`session`]: the public site's session cookies; [`readers`]: who is reading the public routes (the site, the
 //!   documentation's MCP servers, "Try it").
+//! - [`reader_settings`]: the reader settings (`sso_readers`, `embed_origins`) of the documentation and hub `PATCH`.
 //! - [`compression::response_compression`]: answers compressed as the client accepts (gzip, br).
 //!
 //! A router is a `fn router(state: AppState, ..) -> axum::Router` in a library crate of its API area (paths under
@@ -23,6 +24,7 @@ pub mod compression;
 pub mod error;
 pub mod limit;
 pub mod pagination;
+pub mod reader_settings;
 pub mod readers;
 pub mod security;
 pub mod session;

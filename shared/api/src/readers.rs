@@ -25,15 +25,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use specpress_domain::DomainError;
 use specpress_domain::ports::Store;
-use specpress_domain::token::Principal;
-use specpress_domain::usecases::auth::{self, authenticate};
+use specpress_domain::readers::Credential;
 use specpress_domain::usecases::public::Reader;
+use specpress_domain::usecases::readers;
 use time::OffsetDateTime;
 
-use crate::auth::presented_token;
-use crate::limit::{RateLimiter, client_of, set_retry_after};
+use crate::auth::{CredentialLimit, presented_token};
+use crate::limit::{RateLimiter, set_retry_after};
 use crate::session;
 use crate::urls::{own_origin, public_base};
 use crate::{ApiConfig, AppState};
@@ -43,9 +42,9 @@ use crate::{ApiConfig, AppState};
 pub struct Viewer(pub Reader);
 
 impl Viewer {
-    /// Whether the reader presented live credentials (a token or a session).
+    /// Whether the reader presented live credentials (a token, a reader token, a session of any kind).
     pub fn is_member(&self) -> bool {
-        matches!(self.0, Reader::Member(_))
+        self.0.is_signed_in()
     }
 }
 
@@ -72,21 +71,9 @@ impl Credentials {
         Credentials(app.auth_failures.clone())
     }
 
-    /// `Err(retry_after)` when the client's budget is spent (nothing is taken).
-    pub fn left(&self, client: &str) -> Result<(), Duration> {
-        match &self.0 {
-            Some(limiter) => limiter.peek(client),
-            None => Ok(()),
-        }
-    }
-
-    /// Spends one failed credential check of the client's budget.
-    pub fn spend(&self, client: &str) {
-        if let Some(limiter) = &self.0 {
-            // A client that spent the last of its budget meanwhile was already answered: its next request is
-            // refused.
-            let _ = limiter.check(client);
-        }
+    /// The failed-credential limit of one request under this budget (the API's rule, [`CredentialLimit`]).
+    pub fn limit(&self, extensions: &axum::http::Extensions) -> CredentialLimit<'_> {
+        CredentialLimit::new(self.0.as_deref(), extensions)
     }
 }
 
@@ -160,16 +147,24 @@ impl Resolved {
     }
 }
 
-/// The principal of a live token: `Ok(None)` for a token that is not one; `Err` when it could not be checked
-/// (storage failing; logged).
-async fn check_token(store: &dyn Store, token: &str) -> Result<Option<Principal>, ()> {
-    match authenticate(store, token).await {
-        Ok(p) => Ok(Some(p)),
-        Err(DomainError::Unauthorized) => Ok(None),
+/// What a live token presented on a reader surface is: `Ok(None)` for a token that is not one; `Err` when it could
+/// not be checked (storage failing; logged).
+async fn check_token(store: &dyn Store, token: &str) -> Result<Option<Reader>, ()> {
+    match readers::reader_credential(store, token, OffsetDateTime::now_utc()).await {
+        Ok(c) => Ok(c.map(reader_of)),
         Err(e) => {
             tracing::error!(error = %e, "a reader's token could not be checked");
             Err(())
         }
+    }
+}
+
+/// The reader a live credential makes.
+pub fn reader_of(credential: Credential) -> Reader {
+    match credential {
+        Credential::Member(p) => Reader::Member(p),
+        Credential::ReaderToken(t) => Reader::ReaderToken(t),
+        Credential::Sso(g) => Reader::Sso(g),
     }
 }
 
@@ -180,38 +175,44 @@ async fn resolve(r: &Readers, parts: &Parts) -> Resolved {
     if !has_token && cookie.is_none() {
         return Resolved::anonymous(false);
     }
-    let client = client_of(&parts.extensions);
-    if let Err(retry) = r.credentials.left(&client) {
-        return Resolved::Limited(retry);
-    }
+    // The API's rule (`CredentialLimit`): a token in the format Specpress mints is never refused by the budget nor
+    // spends it; anything else (another token, a session cookie) is refused while the client's budget is spent.
+    let limit = CredentialLimit::new(r.credentials.0.as_deref(), &parts.extensions);
     if has_token {
-        let principal = match presented_token(headers) {
-            Some(t) => check_token(r.store.as_ref(), &t).await,
+        let token = presented_token(headers);
+        if let Err(retry) = limit.admit(token.as_deref()) {
+            return Resolved::Limited(retry);
+        }
+        let found = match &token {
+            Some(t) => check_token(r.store.as_ref(), t).await,
             None => Ok(None),
         };
-        return match principal {
-            Ok(Some(p)) => Resolved::Reader {
-                reader: Reader::Member(p),
+        return match found {
+            Ok(Some(reader)) => Resolved::Reader {
+                reader,
                 stale_cookie: false,
             },
             Ok(None) => {
-                r.credentials.spend(&client);
+                limit.failed(token.as_deref());
                 Resolved::anonymous(false)
             }
             // Storage failing: never more than anonymous, and not the client's fault.
             Err(()) => Resolved::anonymous(false),
         };
     }
+    if let Err(retry) = limit.admit(None) {
+        return Resolved::Limited(retry);
+    }
     let Some(id) = cookie.and_then(|v| session::open(v, SystemTime::now())) else {
         // Not a cookie of ours, edited, or past its life: a session that does not open.
-        r.credentials.spend(&client);
+        limit.failed(None);
         return Resolved::anonymous(true);
     };
     // A session that opens was minted by this service (its id cannot be guessed): when it has ended (signed out,
-    // expired, its token rotated) the cookie is dropped, and nothing is spent.
-    match auth::session_principal(r.store.as_ref(), &id, OffsetDateTime::now_utc()).await {
-        Ok(Some(p)) => Resolved::Reader {
-            reader: Reader::Member(p),
+    // expired, its token rotated or revoked) the cookie is dropped, and nothing is spent.
+    match readers::session_credential(r.store.as_ref(), &id, OffsetDateTime::now_utc()).await {
+        Ok(Some(c)) => Resolved::Reader {
+            reader: reader_of(c),
             stale_cookie: false,
         },
         Ok(None) => Resolved::anonymous(true),
@@ -246,7 +247,7 @@ pub async fn readers(State(r): State<Readers>, req: Request, next: Next) -> Resp
         }
     };
     let secure = stale_cookie && over_https(&r.config, &parts.headers);
-    let member = matches!(reader, Reader::Member(_));
+    let member = reader.is_signed_in();
     parts.extensions.insert(Viewer(reader));
     if member {
         // A signed-in reader's answers differ from an anonymous reader's (private documentation, the session in the

@@ -2,15 +2,20 @@
 //! with the [`ports::Store`] supertrait), and the use cases the functions call.
 //!
 //! This crate knows nothing of DynamoDB, SQS, HTTP or Lambda. Adapters implement the ports; functions wire them
-//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`).
+//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`,
+//! `session`, `readers`, `sso`, `hostname`, `embed`).
 
 pub mod branch_rules;
 pub mod digest;
+pub mod embed;
 pub mod error;
+pub mod hostname;
 pub mod mcp;
 pub mod model;
 pub mod ports;
+pub mod readers;
 pub mod session;
+pub mod sso;
 pub mod token;
 pub mod urls;
 pub mod usecases;

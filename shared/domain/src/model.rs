@@ -61,6 +61,43 @@ id_type!(/// One incarnation of a branch: minted when the branch item is created
 id_type!(/// Public diff id.
     DiffId);
 
+/// What a reader token, a custom hostname or reader settings belong to: one documentation or one hub.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "id", rename_all = "lowercase")]
+pub enum DocOrHub {
+    /// A documentation.
+    Doc(DocId),
+    /// A hub (and, for reading, every documentation in it).
+    Hub(HubId),
+}
+
+impl DocOrHub {
+    /// `doc` or `hub`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            DocOrHub::Doc(_) => "doc",
+            DocOrHub::Hub(_) => "hub",
+        }
+    }
+
+    /// The id's text.
+    pub fn id_string(self) -> String {
+        match self {
+            DocOrHub::Doc(d) => d.to_string(),
+            DocOrHub::Hub(h) => h.to_string(),
+        }
+    }
+
+    /// Rebuilds a stored value from its kind and id (`None` for anything else).
+    pub fn from_parts(kind: &str, id: &str) -> Option<Self> {
+        match kind {
+            "doc" => DocId::parse(id).map(DocOrHub::Doc),
+            "hub" => HubId::parse(id).map(DocOrHub::Hub),
+            _ => None,
+        }
+    }
+}
+
 /// A URL-safe identifier: `[a-z0-9]` runs joined by single `-`, 1 to 64 characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]

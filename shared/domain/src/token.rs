@@ -26,6 +26,9 @@ pub enum TokenKind {
     Doc,
     /// One MCP server (its runtime credential; never an API token: no `TOKEN#` item names it).
     Mcp,
+    /// A reader token (`sp_read_`): reads one documentation or hub on every reader surface (pages, `.md`, feeds,
+    /// sign-in sessions, MCP) and nothing else. It is never a [`Principal`]: the API answers it as no token.
+    Read,
 }
 
 impl TokenKind {
@@ -36,6 +39,7 @@ impl TokenKind {
             TokenKind::Hub => "hub",
             TokenKind::Doc => "doc",
             TokenKind::Mcp => "mcp",
+            TokenKind::Read => "read",
         }
     }
 
@@ -46,6 +50,7 @@ impl TokenKind {
             "hub" => Some(TokenKind::Hub),
             "doc" => Some(TokenKind::Doc),
             "mcp" => Some(TokenKind::Mcp),
+            "read" => Some(TokenKind::Read),
             _ => None,
         }
     }
@@ -234,6 +239,18 @@ mod tests {
             check_format("sp_xyz_0123456789012345678901234567890123456"),
             None
         );
+    }
+
+    #[test]
+    fn reader_tokens_have_their_own_prefix_and_pass_the_same_checks() {
+        let t = mint(TokenKind::Read);
+        assert!(t.secret.starts_with("sp_read_"));
+        assert_eq!(t.secret.len(), "sp_read_".len() + RANDOM_LEN + CHECK_LEN);
+        assert_eq!(check_format(&t.secret), Some(TokenKind::Read));
+        // The same random part under another kind's prefix fails the checksum: a reader token cannot be turned
+        // into a documentation token by editing its prefix.
+        let forged = t.secret.replacen("sp_read_", "sp_doc_", 1);
+        assert_eq!(check_format(&forged), None);
     }
 
     #[test]

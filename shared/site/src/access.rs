@@ -2,7 +2,8 @@
 //! "Try it").
 //!
 //! - `GET /sign-in[?next=/doc/...]`: the form (a token, posted), or, signed in, who you are and a sign-out button.
-//! - `POST /sign-in`: a valid token starts a session (a stored item, [`auth::start_session`]; an `HttpOnly`,
+//! - `POST /sign-in`: a valid token (organization, hub, documentation or reader token) starts a session (a stored
+//!   item, [`readers::start_reader_session`], never outliving a reader token's expiry; an `HttpOnly`,
 //!   `SameSite=Lax` cookie naming it, `Secure` over HTTPS, lasting [`SESSION_HOURS`] hours) and returns to `next`;
 //!   a refused token answers 401 with the form again, and spends one failed credential check of the client's
 //!   budget (a client whose budget is spent gets 429 with `Retry-After`, before the token is checked).
@@ -23,7 +24,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use specpress_api::ApiConfig;
-use specpress_api::limit::{client_of, retry_after_secs, set_retry_after};
+use specpress_api::limit::{retry_after_secs, set_retry_after};
 use specpress_api::readers::{Credentials, Viewer, over_https, same_origin};
 use specpress_api::session::{self, SESSION_HOURS};
 use specpress_domain::DomainError;
@@ -31,6 +32,7 @@ use specpress_domain::ports::Store;
 use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::auth::{self, MAX_TOKEN_LEN};
 use specpress_domain::usecases::public::Reader;
+use specpress_domain::usecases::readers;
 use time::OffsetDateTime;
 use tracing::instrument;
 
@@ -92,12 +94,22 @@ fn token_words(p: &Principal) -> &'static str {
     }
 }
 
+/// How the sign-in page names what the reader signed in with (`None`: not signed in).
+fn reader_words(reader: &Reader) -> Option<&'static str> {
+    match reader {
+        Reader::Anonymous => None,
+        Reader::Member(p) => Some(token_words(p)),
+        Reader::ReaderToken(_) => Some("a reader token"),
+        Reader::Sso(_) => Some("your organization's identity provider"),
+    }
+}
+
 /// The sign-in page: its status, the form or the signed-in state, never cached or indexed.
 fn sign_in_page(
     status: StatusCode,
     next: &str,
     message: Option<&str>,
-    who: Option<&Principal>,
+    who: Option<&'static str>,
 ) -> Response {
     let heading = if who.is_some() {
         "Signed in"
@@ -110,7 +122,7 @@ fn sign_in_page(
         sign_out_action: SIGN_OUT_PATH,
         next: local_path(next),
         message,
-        signed_in_as: who.map(token_words),
+        signed_in_as: who,
         hours: SESSION_HOURS,
         max_token: MAX_TOKEN_LEN,
     });
@@ -149,10 +161,7 @@ pub async fn sign_in_form(Viewer(reader): Viewer, parts: Parts) -> Response {
         .filter(|q| q.len() <= MAX_NEXT * 3)
         .and_then(|q| form_value(q, "next"))
         .unwrap_or_default();
-    match &reader {
-        Reader::Member(p) => sign_in_page(StatusCode::OK, &next, None, Some(p)),
-        Reader::Anonymous => sign_in_page(StatusCode::OK, &next, None, None),
-    }
+    sign_in_page(StatusCode::OK, &next, None, reader_words(&reader))
 }
 
 /// The answer to a post that did not come from this site's pages.
@@ -170,20 +179,6 @@ pub async fn sign_in(State(access): State<Access>, req: Request) -> Response {
             "Sign in from this site's own sign-in page.",
         );
     }
-    let client = client_of(&parts.extensions);
-    if let Err(retry) = access.credentials.left(&client) {
-        let mut resp = sign_in_page(
-            StatusCode::TOO_MANY_REQUESTS,
-            "",
-            Some(&format!(
-                "Too many sign-in attempts with tokens that are not valid came from your network. Try again in {} s.",
-                retry_after_secs(retry)
-            )),
-            None,
-        );
-        set_retry_after(&mut resp, retry);
-        return resp;
-    }
     let Ok(bytes) = axum::body::to_bytes(body, MAX_FORM_BYTES).await else {
         return sign_in_page(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -196,8 +191,24 @@ pub async fn sign_in(State(access): State<Access>, req: Request) -> Response {
     let next = form_value(&text, "next").unwrap_or_default();
     let token = form_value(&text, "token").unwrap_or_default();
     let token = token.trim();
+    // The API's rule (`CredentialLimit`): a token in the format Specpress mints is never refused by the budget nor
+    // spends it; anything else is refused while the client's budget is spent, before it is checked.
+    let limit = access.credentials.limit(&parts.extensions);
+    if let Err(retry) = limit.admit(Some(token)) {
+        let mut resp = sign_in_page(
+            StatusCode::TOO_MANY_REQUESTS,
+            "",
+            Some(&format!(
+                "Too many sign-in attempts with tokens that are not valid came from your network. Try again in {} s.",
+                retry_after_secs(retry)
+            )),
+            None,
+        );
+        set_retry_after(&mut resp, retry);
+        return resp;
+    }
     let refused = |message: &str| {
-        access.credentials.spend(&client);
+        limit.failed(Some(token));
         sign_in_page(StatusCode::UNAUTHORIZED, &next, Some(message), None)
     };
     if token.is_empty() {
@@ -206,7 +217,7 @@ pub async fn sign_in(State(access): State<Access>, req: Request) -> Response {
     if token.len() > MAX_TOKEN_LEN {
         return refused("This token is not valid.");
     }
-    let started = auth::start_session(
+    let started = readers::start_reader_session(
         access.store.as_ref(),
         token,
         OffsetDateTime::now_utc(),

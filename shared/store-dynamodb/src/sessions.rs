@@ -20,7 +20,7 @@ pub fn session_pk(id: &SessionId) -> String {
 /// Sort key of a session.
 pub const SESSION_SK: &str = "SESSION";
 
-fn session_item(session: &Session) -> Item {
+pub(crate) fn session_item(session: &Session) -> Item {
     let mut i = keyed(session_pk(&session.id), SESSION_SK);
     i.insert("token_hash".into(), s(session.token_hash.as_str()));
     i.insert("created_at".into(), ts(session.created_at));

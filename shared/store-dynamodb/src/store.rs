@@ -54,7 +54,7 @@ impl DynamoStore {
         &self.client
     }
 
-    fn put(&self, item: Item, condition: Option<&str>) -> Result<TransactWriteItem> {
+    pub(crate) fn put(&self, item: Item, condition: Option<&str>) -> Result<TransactWriteItem> {
         let put = Put::builder()
             .table_name(&self.table)
             .set_item(Some(item))
@@ -64,7 +64,7 @@ impl DynamoStore {
         Ok(TransactWriteItem::builder().put(put).build())
     }
 
-    async fn get(&self, pk: String, sk: &str) -> Result<Option<Item>> {
+    pub(crate) async fn get(&self, pk: String, sk: &str) -> Result<Option<Item>> {
         let out = self
             .client
             .get_item()
@@ -275,14 +275,9 @@ impl TokenStore for DynamoStore {
         let Some(i) = self.get(token_pk(hash.as_str()), TOKEN_SK).await? else {
             return Ok(None);
         };
-        let org_id = OrgId(parse_uuid(&i, "org_id")?);
-        let scope = match get_s(&i, "kind")? {
-            "org" => Scope::Org,
-            "hub" => Scope::Hub(HubId(parse_uuid(&i, "hub_id")?)),
-            "doc" => Scope::Doc(DocId(parse_uuid(&i, "doc_id")?)),
-            _ => return Err(bad("kind")),
-        };
-        Ok(Some(Principal { org_id, scope }))
+        // Reader tokens and provider grants share the item layout but are no principal: the API answers them as no
+        // token (issue 40).
+        principal_from(&i)
     }
 
     async fn rotate_token(
@@ -382,6 +377,20 @@ impl OrgStore for DynamoStore {
             None => Ok(None),
         }
     }
+}
+
+/// The principal of an organization, hub or documentation token's item; `None` for the other kinds of items under
+/// `TOKEN#` (reader tokens, provider grants).
+pub(crate) fn principal_from(i: &Item) -> Result<Option<Principal>> {
+    let org_id = OrgId(parse_uuid(i, "org_id")?);
+    let scope = match get_s(i, "kind")? {
+        "org" => Scope::Org,
+        "hub" => Scope::Hub(HubId(parse_uuid(i, "hub_id")?)),
+        "doc" => Scope::Doc(DocId(parse_uuid(i, "doc_id")?)),
+        "read" | "sso" => return Ok(None),
+        _ => return Err(bad("kind")),
+    };
+    Ok(Some(Principal { org_id, scope }))
 }
 
 impl DynamoStore {

@@ -23,6 +23,11 @@
 //! | `engine.rs`, `diff_engine.rs` | [`SpecEngine`], [`DiffEngine`] |
 //! | `fetcher.rs` | [`DocumentFetcher`] (definitions by URL) |
 //! | `mcp_servers.rs` | [`McpServerStore`] (MCP servers, their versions and sealed secrets) |
+//! | `readers.rs` | [`ReaderStore`] (reader tokens, credentials by hash, reader settings) |
+//! | `sso.rs` | [`SsoStore`] (the organization's OpenID provider settings, sign-in grants) |
+//! | `hostnames.rs` | [`HostnameStore`] (custom hostnames) |
+//! | `identity.rs` | [`IdentityProvider`] (an OpenID provider's code flow) |
+//! | `dns.rs` | [`TxtResolver`] (TXT lookups for hostname verification) |
 //!
 //! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
 //! narrowest trait they need. Conventions every storage implementation follows (the DynamoDB adapter is the
@@ -38,18 +43,23 @@ mod deliveries;
 mod diff_engine;
 mod diffs;
 mod digests;
+mod dns;
 mod docs;
 mod engine;
 mod events;
 mod fetcher;
+mod hostnames;
 mod hubs;
+mod identity;
 mod mcp_servers;
 mod orgs;
 mod previews;
 mod publisher;
 mod queue;
+mod readers;
 mod sender;
 mod sessions;
+mod sso;
 mod subscriptions;
 mod tokens;
 mod versions;
@@ -60,18 +70,23 @@ pub use deliveries::DeliveryStore;
 pub use diff_engine::{Comparison, DiffEngine, Rendered};
 pub use diffs::DiffStore;
 pub use digests::DigestStore;
+pub use dns::{LookupFailed, TxtResolver};
 pub use docs::DocStore;
 pub use engine::{DiffSummary, SpecEngine};
 pub use events::EventStore;
 pub use fetcher::DocumentFetcher;
+pub use hostnames::HostnameStore;
 pub use hubs::HubStore;
+pub use identity::IdentityProvider;
 pub use mcp_servers::McpServerStore;
 pub use orgs::OrgStore;
 pub use previews::PreviewStore;
 pub use publisher::{EventPublisher, EventRoute, NoPublisher};
 pub use queue::{MessageQueue, ReceivedMessage};
+pub use readers::ReaderStore;
 pub use sender::{PostOutcome, WebhookSender};
 pub use sessions::SessionStore;
+pub use sso::SsoStore;
 pub use subscriptions::SubscriptionStore;
 pub use tokens::TokenStore;
 pub use versions::{BranchExpectation, Commit, VersionStore};
@@ -105,4 +120,7 @@ store_of!(
     SessionStore,
     DigestStore,
     McpServerStore,
+    ReaderStore,
+    SsoStore,
+    HostnameStore,
 );

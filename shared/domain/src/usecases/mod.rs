@@ -6,13 +6,16 @@ pub mod branches;
 pub mod delivery;
 pub mod deploy;
 pub mod diffs;
+pub mod hostnames;
 pub mod hubs;
 pub mod manage;
 pub mod mcp_servers;
 pub mod outbox;
 pub mod previews;
 pub mod public;
+pub mod readers;
 pub mod resolve;
+pub mod sso;
 pub mod versions;
 pub mod webhooks;
 

@@ -13,7 +13,10 @@ use crate::model::{
     BlobRef, Branch, Bundle, DocId, Documentation, Hub, PreviewId, Slug, Version, VersionId,
     Visibility,
 };
+use crate::model::{DocOrHub, OrgId};
 use crate::ports::Store;
+use crate::readers::{ReaderSettings, ReaderToken, sso_may_read_doc, sso_may_read_hub};
+use crate::sso::SsoGrant;
 use crate::token::Principal;
 use crate::usecases::auth::{can_access_doc, can_access_hub};
 use crate::usecases::branches::{History, HistoryStart, history_page};
@@ -36,27 +39,94 @@ pub enum Reader {
     /// A reader who presented a live token (in `Authorization`, or through a session cookie made from one): also
     /// sees the private documentations and hubs that token reaches.
     Member(Principal),
+    /// A reader who presented a live reader token (`sp_read_...`), or a session started with one: also sees the
+    /// documentation or hub it names (a hub's: its documentations too), nothing else.
+    ReaderToken(ReaderToken),
+    /// A reader signed in through the organization's OpenID provider: also sees its private documentations and hubs
+    /// whose settings let provider readers in (`sso_readers`, [`crate::readers::sso_may_read_doc`]).
+    Sso(SsoGrant),
 }
 
 impl Reader {
-    /// Whether this reader may see `doc`, whose hub (if any) is `hub`.
+    /// Whether the reader presented live credentials of any kind (their answers are never stored by shared caches).
+    pub fn is_signed_in(&self) -> bool {
+        !matches!(self, Reader::Anonymous)
+    }
+
+    /// Whether this reader may see `doc`, whose hub (if any) is `hub`, as far as the documentation and hub alone
+    /// tell: a provider reader also needs their reader settings ([`may_read_doc`]), so this answers `false` for one
+    /// when the documentation is private.
     pub fn may_read_doc(&self, doc: &Documentation, hub: Option<&Hub>) -> bool {
         if !is_private(doc, hub) {
             return true;
         }
         match self {
-            Reader::Anonymous => false,
+            Reader::Anonymous | Reader::Sso(_) => false,
             Reader::Member(p) => can_access_doc(p, doc),
+            Reader::ReaderToken(t) => t.may_read_doc(doc),
         }
     }
 
-    /// Whether this reader may see the hub's own pages.
+    /// Whether this reader may see the hub's own pages, as far as the hub alone tells (see [`Reader::may_read_doc`]).
     pub fn may_read_hub(&self, hub: &Hub) -> bool {
         match (hub.visibility, self) {
             (Visibility::Public, _) => true,
-            (Visibility::Private, Reader::Anonymous) => false,
+            (Visibility::Private, Reader::Anonymous | Reader::Sso(_)) => false,
             (Visibility::Private, Reader::Member(p)) => can_access_hub(p, hub),
+            (Visibility::Private, Reader::ReaderToken(t)) => t.may_read_hub(hub),
         }
+    }
+}
+
+/// The reader settings of a documentation or hub (the defaults when it is gone meanwhile: nothing opened).
+async fn settings_of(store: &dyn Store, org: OrgId, of: DocOrHub) -> Result<ReaderSettings> {
+    Ok(store.reader_settings(org, of).await?.unwrap_or_default())
+}
+
+/// Whether `reader` may see `doc`, whose hub (if any) is `hub`: [`Reader::may_read_doc`], and for a reader signed in
+/// through the organization's provider, the reader settings of each private layer (one read each, only then).
+pub async fn may_read_doc(
+    store: &dyn Store,
+    reader: &Reader,
+    doc: &Documentation,
+    hub: Option<&Hub>,
+) -> Result<bool> {
+    let Reader::Sso(grant) = reader else {
+        return Ok(reader.may_read_doc(doc, hub));
+    };
+    if !is_private(doc, hub) {
+        return Ok(true);
+    }
+    if grant.org_id != doc.org_id {
+        return Ok(false);
+    }
+    let doc_settings = if doc.visibility.is_private() {
+        settings_of(store, doc.org_id, DocOrHub::Doc(doc.id)).await?
+    } else {
+        ReaderSettings::default()
+    };
+    let hub_settings = match hub {
+        Some(h) if h.visibility.is_private() => {
+            settings_of(store, h.org_id, DocOrHub::Hub(h.id)).await?
+        }
+        _ => ReaderSettings::default(),
+    };
+    Ok(sso_may_read_doc(
+        grant,
+        doc,
+        &doc_settings,
+        hub.map(|h| (h, &hub_settings)),
+    ))
+}
+
+/// Whether `reader` may see the hub's own pages ([`Reader::may_read_hub`], and a provider reader's settings check).
+pub async fn may_read_hub(store: &dyn Store, reader: &Reader, hub: &Hub) -> Result<bool> {
+    match reader {
+        Reader::Sso(grant) if hub.visibility.is_private() && grant.org_id == hub.org_id => {
+            let settings = settings_of(store, hub.org_id, DocOrHub::Hub(hub.id)).await?;
+            Ok(sso_may_read_hub(grant, hub, &settings))
+        }
+        _ => Ok(reader.may_read_hub(hub)),
     }
 }
 
@@ -140,7 +210,7 @@ pub async fn find_doc(store: &dyn Store, reader: &Reader, key: &str) -> Result<P
         // A public documentation outside any hub is shown: nothing to hide, no read to match.
         None => None,
     };
-    if !reader.may_read_doc(&doc, hub.as_ref()) {
+    if !may_read_doc(store, reader, &doc, hub.as_ref()).await? {
         return Err(doc_not_found());
     }
     Ok(PublicDoc {
@@ -226,7 +296,7 @@ fn hub_not_found() -> DomainError {
 pub async fn find_hub(store: &dyn Store, reader: &Reader, key: &str) -> Result<Hub> {
     let slug = Slug::parse(key).map_err(|_| hub_not_found())?;
     match store.hub_by_public_slug(&slug).await? {
-        Some(hub) if reader.may_read_hub(&hub) => Ok(hub),
+        Some(hub) if may_read_hub(store, reader, &hub).await? => Ok(hub),
         _ => Err(hub_not_found()),
     }
 }
@@ -239,9 +309,14 @@ pub async fn hub_apis(
     hub: &Hub,
     now: OffsetDateTime,
 ) -> Result<Vec<HubApi>> {
-    let mut apis = crate::usecases::hubs::hub_apis(store, hub, now).await?;
-    apis.retain(|a| reader.may_read_doc(&a.doc, Some(hub)));
-    Ok(apis)
+    let apis = crate::usecases::hubs::hub_apis(store, hub, now).await?;
+    let mut shown = Vec::with_capacity(apis.len());
+    for a in apis {
+        if may_read_doc(store, reader, &a.doc, Some(hub)).await? {
+            shown.push(a);
+        }
+    }
+    Ok(shown)
 }
 
 /// A branch of a documentation found for a public page; `None` when it does not exist.
@@ -302,8 +377,13 @@ pub async fn previous_version(
 
 /// The documentations a hub lists on its public pages that the reader may see, by slug.
 pub async fn hub_docs(store: &dyn Store, reader: &Reader, hub: &Hub) -> Result<Vec<PublicDoc>> {
-    let mut docs = store.list_docs(hub.org_id, Some(hub.id)).await?;
-    docs.retain(|d| reader.may_read_doc(d, Some(hub)));
+    let listed = store.list_docs(hub.org_id, Some(hub.id)).await?;
+    let mut docs = Vec::with_capacity(listed.len());
+    for d in listed {
+        if may_read_doc(store, reader, &d, Some(hub)).await? {
+            docs.push(d);
+        }
+    }
     docs.sort_by(|a, b| a.slug.as_str().cmp(b.slug.as_str()));
     Ok(docs
         .into_iter()
