@@ -2,8 +2,8 @@
 //! way `SPECPRESS_DNS_RESOLVER` names it. The zone is a JSON file the server reads on every query, so a test changes
 //! records between lookups as an owner changes DNS.
 //!
-//! Python is `SPECPRESS_TOOLS_PYTHON` or `<repo>/.tools/venv/bin/python` (scripts/install-tools.sh installs
-//! `dnslib` there). When it or `dnslib` is missing, the tests fail under `CI=true` and are skipped loudly otherwise.
+//! Python is the tools' (`specpress_testkit::Tool::Python`; scripts/install-tools.sh installs `dnslib` there): when
+//! it or `dnslib` is missing, the tests fail under `CI=true` and are reported as ignored otherwise.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -18,29 +18,6 @@ use specpress_domain::token::{Principal, Scope};
 use specpress_domain::usecases::readers::Target;
 use specpress_domain::usecases::{hostnames, manage};
 use time::OffsetDateTime;
-
-fn repo_root() -> PathBuf {
-    let lexical = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::fs::canonicalize(&lexical).unwrap_or(lexical)
-}
-
-/// The Python with `dnslib`, or why there is none.
-fn tools_python() -> Result<PathBuf, String> {
-    let python = std::env::var_os("SPECPRESS_TOOLS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join(".tools/venv/bin/python"));
-    let probe = Command::new(&python)
-        .args(["-c", "import dnslib"])
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", python.display()))?;
-    if !probe.status.success() {
-        return Err(format!(
-            "{} cannot import dnslib (run scripts/install-tools.sh)",
-            python.display()
-        ));
-    }
-    Ok(python)
-}
 
 /// A running zone server; killed when dropped.
 struct Zone {
@@ -69,20 +46,13 @@ impl Zone {
     }
 }
 
-/// Starts the zone server, or `None` (after saying why) when Python or dnslib is missing outside CI.
-fn zone(initial: serde_json::Value) -> Option<Zone> {
-    let python = match tools_python() {
-        Ok(p) => p,
-        Err(why) if std::env::var("CI").is_ok_and(|v| v == "true") => panic!("{why}"),
-        Err(why) => {
-            eprintln!("SKIPPED: {why}");
-            return None;
-        }
-    };
+/// Starts the zone server on the tools' Python with `dnslib` (`specpress_testkit::Tool::Python`).
+fn zone(initial: serde_json::Value) -> Zone {
+    let python = specpress_testkit::python_with("dnslib");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("zone.json");
     std::fs::write(&file, initial.to_string()).unwrap();
-    let script: &Path = &repo_root().join("tests/dns/zone.py");
+    let script: &Path = &specpress_testkit::repo_root().join("tests/dns/zone.py");
     let mut child = Command::new(python)
         .arg(script)
         .arg(&file)
@@ -99,22 +69,24 @@ fn zone(initial: serde_json::Value) -> Option<Zone> {
         .strip_prefix("PORT ")
         .and_then(|p| p.parse().ok())
         .unwrap_or_else(|| panic!("zone server did not start: {line:?}"));
-    Some(Zone {
+    Zone {
         child,
         file,
         port,
         _dir: dir,
-    })
+    }
 }
 
 #[tokio::test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python with dnslib (scripts/install-tools.sh)"
+)]
 async fn txt_records_are_read_joined_and_never_cached() {
-    let Some(z) = zone(json!({
+    let z = zone(json!({
         "_specpress.docs.example.com.": {"TXT": [["specpress-verification=", "abc"], ["v=spf1 -all"]]},
         "_specpress.a.example.com.": {"A": ["192.0.2.1"]},
-    })) else {
-        return;
-    };
+    }));
     let dns = z.resolver();
     assert_eq!(
         dns.txt_records("_specpress.docs.example.com")
@@ -158,14 +130,16 @@ async fn txt_records_are_read_joined_and_never_cached() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python with dnslib (scripts/install-tools.sh)"
+)]
 async fn failures_are_told_apart_from_absent_records() {
-    let Some(z) = zone(json!({
+    let z = zone(json!({
         "_specpress.broken.example.com.": {"rcode": "SERVFAIL"},
         "_specpress.refusing.example.com.": {"rcode": "REFUSED"},
         "_specpress.silent.example.com.": {"drop": true},
-    })) else {
-        return;
-    };
+    }));
     let dns = z.resolver();
     for name in [
         "_specpress.broken.example.com",
@@ -190,10 +164,12 @@ async fn failures_are_told_apart_from_absent_records() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python with dnslib (scripts/install-tools.sh)"
+)]
 async fn a_hostname_is_verified_through_a_dns_server() {
-    let Some(z) = zone(json!({})) else {
-        return;
-    };
+    let z = zone(json!({}));
     let dns = z.resolver();
     let e = specpress_local::embedded::Embedded::start_with(
         specpress_local::embedded::Storage::Memory,

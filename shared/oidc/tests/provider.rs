@@ -1,11 +1,10 @@
 //! The relying party against a real OpenID provider run locally: npm `oidc-provider` (tests/oidc/provider.mjs) on
 //! 127.0.0.1, its development login driven over HTTP as a browser would (cookies, forms, no redirect followed
 //! blindly). Node resolves the package from `SPECPRESS_NODE_MODULES` or `<repo>/.tools/npm/node_modules`
-//! (scripts/install-tools.sh installs it there); when it is missing, the tests fail under `CI=true` and are skipped
-//! loudly otherwise.
+//! (scripts/install-tools.sh installs it there), found through `specpress_testkit::Tool::NodeModules`: when it is
+//! missing, the tests fail under `CI=true` and are reported as ignored otherwise.
 
 use std::io::{BufRead, BufReader, Write as _};
-use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 
@@ -16,11 +15,6 @@ use specpress_oidc::{OidcClient, OidcError};
 const CLIENT_ID: &str = "specpress";
 const CLIENT_SECRET: &str = "a-client-secret-long-enough-for-hs256";
 const REDIRECT: &str = "http://127.0.0.1:9/sign-in/oidc/callback";
-
-fn repo_root() -> PathBuf {
-    let lexical = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    std::fs::canonicalize(&lexical).unwrap_or(lexical)
-}
 
 /// A running provider; stopped when dropped.
 struct Provider {
@@ -40,22 +34,14 @@ impl Drop for Provider {
 }
 
 impl Provider {
-    /// Starts the provider, or `None` (having said why) when Node or `oidc-provider` is missing outside CI.
-    fn start() -> Option<Provider> {
-        let modules = std::env::var_os("SPECPRESS_NODE_MODULES")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| repo_root().join(".tools/npm/node_modules"));
-        if !modules.join("oidc-provider/package.json").exists() {
-            let msg = format!(
-                "npm `oidc-provider` is required in {} (scripts/install-tools.sh)",
-                modules.display()
-            );
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("{msg}");
-            }
-            eprintln!("\n!!!!!!!! SKIPPED: {msg} !!!!!!!!\n");
-            return None;
-        }
+    /// Starts the provider (the tools' Node modules must hold `oidc-provider`).
+    fn start() -> Provider {
+        let modules = specpress_testkit::tool(specpress_testkit::Tool::NodeModules);
+        assert!(
+            modules.join("oidc-provider/package.json").exists(),
+            "npm `oidc-provider` is required in {} (scripts/install-tools.sh)",
+            modules.display()
+        );
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("provider.json");
         let accounts = serde_json::json!({
@@ -72,7 +58,7 @@ impl Provider {
         )
         .unwrap();
         let mut child = Command::new("node")
-            .arg(repo_root().join("tests/oidc/provider.mjs"))
+            .arg(specpress_testkit::repo_root().join("tests/oidc/provider.mjs"))
             .arg(&config)
             .env("NODE_PATH", &modules)
             .stdin(Stdio::piped())
@@ -99,7 +85,7 @@ impl Provider {
         p.issuer = p
             .expect_line("ISSUER ")
             .expect("the provider printed its issuer");
-        Some(p)
+        p
     }
 
     fn expect_line(&self, prefix: &str) -> Option<String> {
@@ -198,8 +184,12 @@ fn client() -> OidcClient {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    missing_node_modules,
+    ignore = "needs the tools' Node modules with oidc-provider (scripts/install-tools.sh)"
+)]
 async fn a_reader_signs_in_through_a_real_provider_with_pkce_state_and_nonce() {
-    let Some(p) = Provider::start() else { return };
+    let p = Provider::start();
     let oidc = client();
     let config = p.config(Some("groups"));
     let (url, secrets) = oidc.authorization(&config, REDIRECT).await.unwrap();
@@ -259,8 +249,12 @@ async fn a_reader_signs_in_through_a_real_provider_with_pkce_state_and_nonce() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    missing_node_modules,
+    ignore = "needs the tools' Node modules with oidc-provider (scripts/install-tools.sh)"
+)]
 async fn a_code_needs_its_verifier_its_nonce_the_right_secret_and_works_once() {
-    let Some(p) = Provider::start() else { return };
+    let p = Provider::start();
     let oidc = client();
     let config = p.config(None);
     let refused = |r: Result<_, OidcError>| matches!(r, Err(OidcError::Refused(_)));
@@ -314,10 +308,12 @@ async fn a_code_needs_its_verifier_its_nonce_the_right_secret_and_works_once() {
 }
 
 #[tokio::test]
+#[cfg_attr(
+    missing_node_modules,
+    ignore = "needs the tools' Node modules with oidc-provider (scripts/install-tools.sh)"
+)]
 async fn rotated_signing_keys_are_fetched_again_when_a_token_names_an_unknown_kid() {
-    let Some(mut p) = Provider::start() else {
-        return;
-    };
+    let mut p = Provider::start();
     let oidc = client();
     let config = p.config(None);
     let (url, secrets) = oidc.authorization(&config, REDIRECT).await.unwrap();
@@ -338,8 +334,12 @@ async fn rotated_signing_keys_are_fetched_again_when_a_token_names_an_unknown_ki
 }
 
 #[tokio::test]
+#[cfg_attr(
+    missing_node_modules,
+    ignore = "needs the tools' Node modules with oidc-provider (scripts/install-tools.sh)"
+)]
 async fn the_issuer_must_be_the_document_s_and_loopback_needs_the_switch() {
-    let Some(p) = Provider::start() else { return };
+    let p = Provider::start();
     let mut other = p.config(None);
     other.issuer = format!("{}/", p.issuer);
     let e = client().authorization(&other, REDIRECT).await.unwrap_err();
