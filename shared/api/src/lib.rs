@@ -21,6 +21,7 @@ pub mod auth;
 pub mod body;
 pub mod compression;
 pub mod error;
+pub mod hosts;
 pub mod limit;
 pub mod pagination;
 pub mod readers;
