@@ -4,5 +4,13 @@ use specpress_alloc as _;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    specpress_http_lambda::run(|w| Ok(specpress_site::router(w.state))).await
+    specpress_http_lambda::run(|w| {
+        // `Host`-based routing: the pages of a verified custom hostname (`specpress_api::hosts`).
+        let state = w.state.clone();
+        Ok(specpress_api::hosts::routed(
+            state,
+            specpress_site::router(w.state),
+        ))
+    })
+    .await
 }

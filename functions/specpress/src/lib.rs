@@ -24,6 +24,23 @@ use specpress_reader::Library;
 /// public site, the documentation's MCP servers and "Try it" share one reader layer (its caches), as they did when
 /// one function served them all.
 pub fn app(state: AppState, engine: Arc<dyn SpecEngine>) -> Router {
+    specpress_api::hosts::routed(state.clone(), merged(state, engine))
+}
+
+/// The custom hostname routes over the resolver `SPECPRESS_DNS_RESOLVER` names (the system's otherwise); left out,
+/// loudly, when it cannot be set up.
+fn domains(state: &AppState) -> Option<Router> {
+    match specpress_dns::DnsTxt::from_env() {
+        Ok(dns) => Some(specpress_api_domains::router(state.clone(), Arc::new(dns))),
+        Err(e) => {
+            tracing::error!(error = %e, "the custom hostname routes are unavailable");
+            None
+        }
+    }
+}
+
+/// [`app`]'s routers, without `Host`-based routing in front.
+fn merged(state: AppState, engine: Arc<dyn SpecEngine>) -> Router {
     let library = Arc::new(Library::from_config(state.store.clone(), &state.settings));
     let routers = [
         specpress_api_deploy::router(state.clone(), engine),
@@ -35,11 +52,14 @@ pub fn app(state: AppState, engine: Arc<dyn SpecEngine>) -> Router {
         specpress_docs_mcp::router_with(state.clone(), library.clone()),
         specpress_try_it::router_with(state.clone(), library),
     ];
-    let merged = routers.into_iter().fold(Router::new(), Router::merge);
+    let merged = routers
+        .into_iter()
+        .chain(domains(&state))
+        .fold(Router::new(), Router::merge);
     with_common_layers(merged.fallback(specpress_api::error::not_found_route))
 }
 
-/// Every route `specpress serve` runs: [`app`] plus the routers over the webhook machinery `webhooks` runs (its
+/// Every route `specpress serve` runs (`Host`-based routing in front, once): [`app`]'s plus the routers over the webhook machinery `webhooks` runs (its
 /// publisher takes the deploys' committed events). The MCP servers routes seal their secrets with the same key as
 /// webhook secrets, and the workflow MCP endpoints open them with it.
 pub fn app_with_webhooks(
@@ -49,7 +69,7 @@ pub fn app_with_webhooks(
 ) -> Router {
     let state = state.with_publisher(webhooks.publisher.clone());
     let mcp = specpress_mcp_servers_api::router(state.clone(), webhooks.sealer.clone());
-    let app = app(state.clone(), engine).merge(with_common_layers(mcp));
+    let app = merged(state.clone(), engine).merge(with_common_layers(mcp));
     // The workflow MCP endpoints and pages (`/mcp/{slug}`) open the same secrets. Their client (the hardened one)
     // cannot be built only when TLS cannot be set up: then they are left out, loudly.
     let app = match specpress_workflow_mcp::router(state.clone(), webhooks.sealer.clone()) {
@@ -59,6 +79,6 @@ pub fn app_with_webhooks(
             app
         }
     };
-    let hooks = specpress_api_webhooks::router(state, webhooks);
-    app.merge(with_common_layers(hooks))
+    let hooks = specpress_api_webhooks::router(state.clone(), webhooks);
+    specpress_api::hosts::routed(state, app.merge(with_common_layers(hooks)))
 }

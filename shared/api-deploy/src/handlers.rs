@@ -15,6 +15,7 @@ use specpress_domain::model::{Documentation, Preview, TryIt, Visibility};
 use specpress_domain::usecases::deploy::{
     DeployInput, DeployOutcome, check_validation_target, deploy,
 };
+use specpress_domain::usecases::hostnames;
 use specpress_domain::usecases::manage::{self, RotateTarget};
 use specpress_domain::usecases::readers::{self, Target};
 use specpress_domain::usecases::{previews, versions};
@@ -63,7 +64,7 @@ pub async fn create_version(
                 doc_id: doc.id.to_string(),
                 doc_name: doc.name.clone(),
                 doc_slug: doc.slug.to_string(),
-                doc_public_url: doc_public_url(&base, &doc.slug),
+                doc_public_url: hostnames::doc_public_url(st.store.as_ref(), &base, &doc).await?,
             };
             Ok((StatusCode::CREATED, Json(body)).into_response())
         }
@@ -84,12 +85,13 @@ pub async fn get_version(
     let base = base.as_str();
     let (v, doc) = (&view.version, &view.doc);
     let diff = view.diff.filter(|d| !d.is_empty);
+    let public_url = hostnames::doc_public_url(st.store.as_ref(), base, doc).await?;
     Ok(Json(VersionOut {
         id: v.id.to_string(),
         doc_id: doc.id.to_string(),
         doc_name: doc.name.clone(),
         doc_slug: doc.slug.to_string(),
-        doc_public_url: doc_public_url(base, &doc.slug),
+        doc_public_url: public_url,
         branch_name: v.branch.to_string(),
         temporary: v.temporary,
         specification: v.analysis.specification.clone(),
@@ -310,7 +312,11 @@ pub async fn get_doc(
     let d = manage::get_doc(st.store.as_ref(), &p, &doc).await?;
     let effective = manage::effective_visibility(st.store.as_ref(), &d).await?;
     let settings = readers::reader_settings(st.store.as_ref(), &p, Target::Doc(&doc)).await?;
-    let mut out = doc_out(&base, d, effective);
+    let public_url = hostnames::doc_public_url(st.store.as_ref(), &base, &d).await?;
+    let mut out = DocOut {
+        doc_public_url: public_url,
+        ..doc_out(&base, d, effective)
+    };
     out.readers = Some(settings.into());
     Ok(Json(out))
 }

@@ -22,6 +22,7 @@ pub mod auth;
 pub mod body;
 pub mod compression;
 pub mod error;
+pub mod hosts;
 pub mod limit;
 pub mod pagination;
 pub mod reader_settings;

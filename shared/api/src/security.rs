@@ -6,7 +6,8 @@
 //!   stylesheet, script and images load); anything else gets [`JSON_CSP`], which allows nothing. Answers under
 //!   `/api/` always get [`JSON_CSP`]: they are JSON, never a page.
 //! - `X-Content-Type-Options: nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`, `X-Frame-Options: DENY`,
-//!   `Cross-Origin-Opener-Policy: same-origin`, unless the router set them.
+//!   `Cross-Origin-Opener-Policy: same-origin`, unless the router set them (no `X-Frame-Options` on a page whose
+//!   policy's `frame-ancestors` names origins: embed mode, `specpress_site`).
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, header};
@@ -33,7 +34,20 @@ pub fn add_security_headers(h: &mut HeaderMap, csp: &'static str) {
         header::REFERRER_POLICY,
         "strict-origin-when-cross-origin",
     );
-    set(h, header::X_FRAME_OPTIONS, "DENY");
+    // A page framed by named origins (embed mode) carries `frame-ancestors` listing them; `X-Frame-Options` cannot
+    // name several, so it is left out there rather than contradict them.
+    let framed = h
+        .get(header::CONTENT_SECURITY_POLICY)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|csp| {
+            csp.split(';').any(|d| {
+                let mut words = d.split_whitespace();
+                words.next() == Some("frame-ancestors") && words.next() != Some("'none'")
+            })
+        });
+    if !framed {
+        set(h, header::X_FRAME_OPTIONS, "DENY");
+    }
     set(
         h,
         HeaderName::from_static("cross-origin-opener-policy"),

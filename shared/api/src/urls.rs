@@ -45,6 +45,10 @@ impl axum::extract::FromRequestParts<crate::AppState> for PublicBase {
 /// and feeds that caches may keep and hand to others, so they count only when the operator says a proxy in front
 /// sets them (`trust_forwarded_host`).
 pub fn public_base(config: &crate::ApiConfig, headers: &axum::http::HeaderMap) -> String {
+    if let Some(site) = specpress_domain::urls::host_site() {
+        // Answered on a custom hostname (`crate::hosts`): every absolute URL stays on it.
+        return site.origin;
+    }
     if !config.public_base_url.is_empty() {
         return config.public_base_url.clone();
     }
@@ -56,6 +60,9 @@ pub fn public_base(config: &crate::ApiConfig, headers: &axum::http::HeaderMap) -
 /// of the configured public URL when there is one, else the one [`public_base`] derives (the `Host` header, or the
 /// proxy's `X-Forwarded-Host` when trusted, never a client's). `None` when there is no usable host.
 pub fn own_origin(config: &crate::ApiConfig, headers: &axum::http::HeaderMap) -> Option<String> {
+    if let Some(site) = specpress_domain::urls::host_site() {
+        return Some(site.origin);
+    }
     if !config.public_base_url.is_empty() {
         let base = &config.public_base_url;
         let (scheme, rest) = base.split_once("://")?;
@@ -84,7 +91,7 @@ fn forwarded<'a>(headers: &'a axum::http::HeaderMap, name: &str) -> Option<&'a s
 
 /// The host a request reached: the trusted proxy's `X-Forwarded-Host` when `trust_forwarded_host` is set and it is
 /// a valid host, else the `Host` header. `None` when neither is a valid host.
-fn request_host<'a>(
+pub fn request_host<'a>(
     config: &crate::ApiConfig,
     headers: &'a axum::http::HeaderMap,
 ) -> Option<&'a str> {
@@ -121,14 +128,25 @@ fn is_loopback(host: &str) -> bool {
 /// itself). A client's `X-Forwarded-Proto` is not read otherwise: it could only pick `http` or `https` for the same
 /// host, but a downgraded link in a cached feed would reach other readers.
 fn scheme(config: &crate::ApiConfig, headers: &axum::http::HeaderMap, host: &str) -> &'static str {
-    if config.trust_forwarded_host {
-        match forwarded(headers, "x-forwarded-proto") {
-            Some(p) if p.eq_ignore_ascii_case("https") => return "https",
-            Some(p) if p.eq_ignore_ascii_case("http") => return "http",
-            _ => {}
-        }
+    if let Some(s) = forwarded_scheme(config, headers) {
+        return s;
     }
     if is_loopback(host) { "http" } else { "https" }
+}
+
+/// The trusted proxy's `X-Forwarded-Proto` (`http` or `https`), when `trust_forwarded_host` is set.
+pub fn forwarded_scheme(
+    config: &crate::ApiConfig,
+    headers: &axum::http::HeaderMap,
+) -> Option<&'static str> {
+    if !config.trust_forwarded_host {
+        return None;
+    }
+    match forwarded(headers, "x-forwarded-proto") {
+        Some(p) if p.eq_ignore_ascii_case("https") => Some("https"),
+        Some(p) if p.eq_ignore_ascii_case("http") => Some("http"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

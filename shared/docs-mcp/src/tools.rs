@@ -230,7 +230,7 @@ fn absolute(scope: &Scope, href: &str) -> String {
 }
 
 fn change_url(scope: &Scope, view: &DocView, v: &Version) -> String {
-    absolute(scope, &format!("/doc/{}/changes/{}", view.doc.slug, v.id))
+    absolute(scope, &format!("{}/changes/{}", view.root, v.id))
 }
 
 #[tool_router(router = tool_router)]
@@ -642,7 +642,7 @@ different branches): what changed from `from` to `to`, breaking changes first.",
             omitted,
             url: absolute(
                 scope,
-                &format!("/doc/{}/compare?from={}&to={}", view.doc.slug, a.id, b.id),
+                &format!("{}/compare?from={}&to={}", view.root, a.id, b.id),
             ),
             documentation: named(scope, &view),
         }))

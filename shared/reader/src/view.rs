@@ -3,6 +3,7 @@
 //! here, so they all answer the same way for an unknown documentation or branch.
 
 use specpress_domain::model::{Branch, Documentation, Slug, VersionId};
+use specpress_domain::urls;
 use specpress_domain::usecases::public::PublicDoc;
 
 use crate::error::{Missing, Read};
@@ -40,6 +41,9 @@ pub struct DocView {
     pub named: bool,
     /// The URL path of this documentation root on this branch: `/doc/pets` or `/doc/pets/branches/next`.
     pub base: String,
+    /// URL path of the documentation's root (its default branch) on the request's hostname, no trailing slash
+    /// (`/doc/pets`; `` at the root of its own hostname): fixed when the view is opened, inside the request.
+    pub root: String,
     /// The branch's published head.
     head: VersionId,
     /// The documentation is private (on its own or through its hub): its outputs are never indexed nor shared.
@@ -74,10 +78,12 @@ impl DocView {
             });
         };
         let base = match &branch {
-            Some(b) => format!("/doc/{}/branches/{b}", doc.slug),
-            None => format!("/doc/{}", doc.slug),
+            Some(b) => format!("{}/branches/{b}", urls::doc_path(&doc.slug)),
+            None => urls::doc_path(&doc.slug),
         };
+        let root = urls::doc_path(&doc.slug);
         Ok(DocView {
+            root,
             doc,
             branches,
             branch: current,
@@ -96,9 +102,9 @@ impl DocView {
     /// The URL path of a branch's documentation root (the default branch's is the documentation's own).
     pub fn branch_href(&self, slug: &Slug) -> String {
         if slug == &self.doc.default_branch {
-            format!("/doc/{}", self.doc.slug)
+            urls::href(self.root.clone())
         } else {
-            format!("/doc/{}/branches/{slug}", self.doc.slug)
+            format!("{}/branches/{slug}", self.root)
         }
     }
 

@@ -246,10 +246,24 @@ fn code_text(s: &str) -> String {
         .collect()
 }
 
-/// The `.md` URL of a page: `{base}.md` for the home page, `{base}/{path}.md` otherwise.
+/// A form of a documentation's root (`.md`, `.json`): `{base}{suffix}`, or `{base}/{suffix}` for a documentation
+/// served at the root of its own hostname (`` or `https://docs.example.com`), where its home is `/`.
+pub fn root_form(base: &str, suffix: &str) -> String {
+    let at_root = base.is_empty()
+        || base
+            .split_once("://")
+            .is_some_and(|(_, rest)| !rest.contains('/'));
+    if at_root {
+        format!("{base}/{suffix}")
+    } else {
+        format!("{base}{suffix}")
+    }
+}
+
+/// The `.md` URL of a page: `{base}.md` for the home page ([`root_form`]), `{base}/{path}.md` otherwise.
 pub fn md_href(base: &str, path: &str) -> String {
     if path.is_empty() {
-        format!("{base}.md")
+        root_form(base, ".md")
     } else {
         format!("{base}/{path}.md")
     }
@@ -269,6 +283,16 @@ mod tests {
         assert_eq!(escape_block("a\nb\n\n\nc"), "a b\n\nc");
         assert_eq!(code_text("a`b\nc"), "a'b c");
         assert_eq!(md_href("/doc/p", ""), "/doc/p.md");
+        assert_eq!(md_href("", ""), "/.md");
+        assert_eq!(
+            md_href("https://docs.example.com", ""),
+            "https://docs.example.com/.md"
+        );
+        assert_eq!(
+            md_href("https://docs.example.com/pets", ""),
+            "https://docs.example.com/pets.md"
+        );
+        assert_eq!(md_href("", "schema/Pet"), "/schema/Pet.md");
         assert_eq!(md_href("/doc/p", "schema/Pet"), "/doc/p/schema/Pet.md");
     }
 }

@@ -12,6 +12,14 @@ use specpress_render::{
 
 use crate::respond::rfc3339_seconds;
 
+/// The path of the hub `slug` names on the request's hostname.
+fn hub_path_of(slug: &str) -> String {
+    match specpress_domain::model::Slug::parse(slug) {
+        Ok(s) => specpress_domain::urls::hub_path(&s),
+        Err(_) => format!("/hub/{slug}"),
+    }
+}
+
 /// One branch of the switcher, owned.
 #[derive(Debug, Clone)]
 pub struct OwnedBranchLink {
@@ -79,7 +87,7 @@ impl OwnedMcp {
     /// The MCP server of the hub `slug`.
     pub fn of_hub(slug: &str, token: bool) -> OwnedMcp {
         OwnedMcp {
-            href: format!("/hub/{slug}/mcp"),
+            href: format!("{}/mcp", hub_path_of(slug)),
             url: None,
             name: slug.to_owned(),
             scope: McpScope::Hub,

@@ -9,6 +9,7 @@
 //!   it, [`HISTORY_PAGE_ENTRIES`](specpress_reader::history::HISTORY_PAGE_ENTRIES) a page, newest first, with previous and next links. A path that is not a page
 //!   with a history, or a page number out of range, is a 404 page.
 
+use specpress_domain::urls;
 use std::sync::Arc;
 
 use axum::Router;
@@ -64,7 +65,7 @@ fn release(view: &DocView, r: &ReleaseRef, first: bool, page: Option<&str>) -> H
     HistoryRelease {
         api_version: r.api_version.clone(),
         short_id: id.chars().take(8).collect(),
-        href: format!("/doc/{}/changes/{id}", view.doc.slug),
+        href: format!("{}/changes/{id}", urls::doc_path(&view.doc.slug)),
         published: specpress_render::human_time(&published_at),
         published_at,
         first,
@@ -197,7 +198,7 @@ fn branch_of(
     match branch_in_url(doc, b)? {
         BranchInUrl::Default => Err(PageError::answered(redirect(
             StatusCode::TEMPORARY_REDIRECT,
-            &format!("/doc/{}/history/{page}", doc.slug),
+            &format!("{}/history/{page}", urls::doc_path(&doc.slug)),
             parts.uri.query(),
         ))),
         BranchInUrl::Named(slug) => Ok(Some(slug)),

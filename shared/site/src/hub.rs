@@ -4,6 +4,7 @@
 //! a client configuration on the request's public origin). The hub and its documentations are found by the reader
 //! layer, which decides what a reader may see.
 
+use specpress_domain::urls;
 use std::sync::Arc;
 
 use axum::Router;
@@ -118,7 +119,7 @@ async fn hub_of(
         return Ok(r);
     }
     let releases = HubReleases::new(library.hub_releases(&apis, HUB_RELEASES).await?);
-    let base = format!("/hub/{}", hub.slug);
+    let base = urls::hub_path(&hub.slug);
     let atom = format!("{base}/changes.atom");
     let rss = format!("{base}/changes.rss");
     if let Some(rss_wanted) = feed {
@@ -141,7 +142,7 @@ async fn hub_of(
     }
     let doc_hrefs: Vec<String> = apis
         .iter()
-        .map(|a| format!("/doc/{}", a.doc.slug))
+        .map(|a| urls::href(urls::doc_path(&a.doc.slug)))
         .collect();
     let released: Vec<Option<String>> = apis
         .iter()

@@ -23,6 +23,8 @@
 //! - `machine`: `GET /doc/{doc}/llms.txt`, `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET
 //!   /hub/{hub}/sitemap.xml` (a sitemap index).
 //! - `access`: `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in.
+//! - `embed`: any page with `?embed=1`: embed mode (no header nor sidebar, links keep it, framed only by the
+//!   documentation's or hub's `embed_origins`).
 //! - `assets`: `GET /static/{file}`, the stylesheet and script of the pages (content-hashed names, cached for a
 //!   year), the site's shell and its error pages.
 //!
@@ -45,6 +47,7 @@ mod assets;
 mod changes;
 mod chrome;
 mod csp;
+mod embed;
 mod error;
 mod history;
 mod hub;
@@ -129,6 +132,10 @@ pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             readers,
             specpress_api::readers::readers,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            app.store.clone(),
+            embed::embed,
         ))
         // The static assets are the same for every reader: no reader is resolved for them.
         .route(

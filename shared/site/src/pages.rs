@@ -2,6 +2,7 @@
 //! `/doc/{doc}/{page}[.md]`, `/doc/{doc}/branches/{branch}[/{page}][.md]`, `/doc/{doc}/versions/{id}/source`,
 //! `/doc/{doc}/change/{id}` (redirected to `changes/`), and live previews (`/preview/{id}[/{page}]`).
 
+use specpress_domain::urls;
 use std::sync::Arc;
 
 use axum::Router;
@@ -240,8 +241,8 @@ pub async fn doc_path(
     };
     match read_under(&rest) {
         Under::Change(version) => Ok(moved_permanently(&format!(
-            "/doc/{}/changes/{version}",
-            doc.slug
+            "{}/changes/{version}",
+            urls::doc_path(&doc.slug)
         ))),
         Under::Source(version) => Ok(version_source(&library, &headers, &doc, version).await),
         Under::Page {
@@ -263,9 +264,9 @@ pub async fn doc_path(
             BranchInUrl::Default => {
                 let suffix = if form == Form::Markdown { ".md" } else { "" };
                 let target = if page.is_empty() {
-                    format!("/doc/{}{suffix}", doc.slug)
+                    urls::href_with(urls::doc_path(&doc.slug), suffix)
                 } else {
-                    format!("/doc/{}/{page}{suffix}", doc.slug)
+                    format!("{}/{page}{suffix}", urls::doc_path(&doc.slug))
                 };
                 Ok(moved_temporarily(&target))
             }

@@ -30,8 +30,11 @@ tokio::task_local! {
 /// The middleware: runs the request's handler with its information (its reader from the readers middleware).
 pub async fn scope(req: Request, next: Next) -> Response {
     let info = RequestInfo {
+        // The path the reader asked for: on a custom hostname, the one before `Host`-based routing rewrote it.
         target: req
-            .uri()
+            .extensions()
+            .get::<axum::extract::OriginalUri>()
+            .map_or(req.uri(), |o| &o.0)
             .path_and_query()
             .map(|p| p.as_str().to_owned())
             .unwrap_or_default(),

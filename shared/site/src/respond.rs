@@ -6,7 +6,16 @@ use axum::response::{IntoResponse, Response};
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use sha2::{Digest, Sha256};
 use specpress_api::ApiConfig;
+use specpress_domain::urls;
 use specpress_reader::DocView;
+
+/// The path of the documentation `slug` names on the request's hostname.
+fn doc_path_of(slug: &str) -> String {
+    match specpress_domain::model::Slug::parse(slug) {
+        Ok(s) => urls::doc_path(&s),
+        Err(_) => format!("/doc/{slug}"),
+    }
+}
 
 pub use specpress_reader::rfc3339_seconds;
 
@@ -67,7 +76,7 @@ pub fn to_slug_form(slug: &str, uri: &Uri, key: &str) -> Response {
         .unwrap_or_default();
     redirect(
         StatusCode::PERMANENT_REDIRECT,
-        &format!("/doc/{slug}{rest}"),
+        &urls::href_with(format!("{}{rest}", doc_path_of(slug)), ""),
         uri.query(),
     )
 }

@@ -8,6 +8,7 @@
 //! `search` tool. Documentations and hubs are resolved by the reader layer, like every other page, so whatever it
 //! hides (unknown slugs, documentations a reader may not see) is hidden here too.
 
+use specpress_domain::urls;
 use std::sync::Arc;
 
 use axum::Router;
@@ -164,7 +165,7 @@ pub async fn branch_search(
     let doc = searched_doc(&library, &reader, &key, &uri).await?;
     let slug = match branch_in_url(&doc, &branch)? {
         BranchInUrl::Default => {
-            let path = format!("/doc/{}/{}", doc.slug, format.segment());
+            let path = format!("{}/{}", urls::doc_path(&doc.slug), format.segment());
             return Ok(search_redirect(StatusCode::TEMPORARY_REDIRECT, &path, &q));
         }
         BranchInUrl::Named(slug) => slug,
@@ -271,13 +272,13 @@ pub(crate) async fn release_results(
 /// The chrome of a hub's pages: the hub's name in the header, its search form, its MCP server in the footer.
 pub fn hub_chrome(hub: &Hub) -> Chrome {
     Chrome {
-        search_action: Some(format!("/hub/{}/search", hub.slug)),
+        search_action: Some(format!("{}/search", urls::hub_path(&hub.slug))),
         noindex: hub.visibility.is_private(),
         mcp: Some(OwnedMcp::of_hub(
             hub.slug.as_str(),
             hub.visibility.is_private(),
         )),
-        ..Chrome::bare(format!("/hub/{}", hub.slug), hub.name.clone())
+        ..Chrome::bare(urls::hub_path(&hub.slug), hub.name.clone())
     }
 }
 
@@ -320,7 +321,7 @@ pub async fn hub_search(
         Err(_) => Vec::new(),
     };
     let chrome = hub_chrome(&hub);
-    let action = format!("/hub/{}/search", hub.slug);
+    let action = format!("{}/search", urls::hub_path(&hub.slug));
     let scope = format!("the {} hub", hub.name);
     let (status, body) = CpuGate::shared()
         .run(move || {

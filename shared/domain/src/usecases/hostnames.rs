@@ -7,8 +7,10 @@ use crate::error::{ConflictKind, DomainError, Result};
 use crate::hostname::{
     CustomDomain, DomainStatus, Hostname, TxtCheck, check_txt, verification_failure,
 };
+use crate::model::{DocOrHub, Documentation, Hub, OrgId};
 use crate::ports::{Store, TxtResolver};
 use crate::token::Principal;
+use crate::urls::{SiteRoot, href};
 use crate::usecases::auth::require_org;
 use crate::usecases::readers::{Target, resolve_target};
 
@@ -146,6 +148,71 @@ pub async fn site_for_host(store: &dyn Store, host: &str) -> Result<Option<Custo
         .filter(CustomDomain::is_verified))
 }
 
+/// What a verified hostname serves at its root, by slug, with the hub's id (the documentations its hostname reaches
+/// are that hub's): `None` when what it was set on is gone.
+pub async fn root_of(store: &dyn Store, domain: &CustomDomain) -> Result<Option<SiteRoot>> {
+    Ok(match domain.target {
+        DocOrHub::Doc(id) => store
+            .get_doc(domain.org_id, id)
+            .await?
+            .map(|d| SiteRoot::Doc(d.slug)),
+        DocOrHub::Hub(id) => store
+            .get_hub(domain.org_id, id)
+            .await?
+            .map(|h| SiteRoot::Hub(h.slug)),
+    })
+}
+
+/// Whether the verified hostname `domain` may serve `doc`: the documentation it was set on, or a documentation of
+/// the hub it was set on (never another organization's, never another hub's).
+pub fn serves_doc(domain: &CustomDomain, doc: &Documentation) -> bool {
+    doc.org_id == domain.org_id
+        && match domain.target {
+            DocOrHub::Doc(id) => doc.id == id,
+            DocOrHub::Hub(hub) => doc.hub_id == Some(hub),
+        }
+}
+
+/// The verified hostname of what `of` names, if any.
+async fn verified_of(store: &dyn Store, org: OrgId, of: DocOrHub) -> Result<Option<Hostname>> {
+    Ok(store
+        .domain_of(org, of)
+        .await?
+        .filter(CustomDomain::is_verified)
+        .map(|d| d.hostname))
+}
+
+/// Where a documentation's pages live on a verified hostname: its own (at `/`), else its hub's (at `/{slug}`), as
+/// the hostname and the path prefix; `None` when neither has one.
+pub async fn doc_home(
+    store: &dyn Store,
+    doc: &Documentation,
+) -> Result<Option<(Hostname, String)>> {
+    if let Some(h) = verified_of(store, doc.org_id, DocOrHub::Doc(doc.id)).await? {
+        return Ok(Some((h, String::new())));
+    }
+    let Some(hub) = doc.hub_id else {
+        return Ok(None);
+    };
+    Ok(verified_of(store, doc.org_id, DocOrHub::Hub(hub))
+        .await?
+        .map(|h| (h, format!("/{}", doc.slug))))
+}
+
+/// The verified hostname a hub's page lives at, if any.
+pub async fn hub_home(store: &dyn Store, hub: &Hub) -> Result<Option<Hostname>> {
+    verified_of(store, hub.org_id, DocOrHub::Hub(hub.id)).await
+}
+
+/// A documentation's public URL (`doc_public_url`): on its verified hostname (or its hub's) when it has one, else
+/// `{base}/doc/{slug}`.
+pub async fn doc_public_url(store: &dyn Store, base: &str, doc: &Documentation) -> Result<String> {
+    Ok(match doc_home(store, doc).await? {
+        Some((host, prefix)) => format!("https://{host}{}", href(prefix)),
+        None => crate::urls::doc_url(base, &doc.slug),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,5 +234,54 @@ mod tests {
         ] {
             assert_eq!(h(none), None, "{none}");
         }
+    }
+
+    fn doc(org: OrgId, hub: Option<crate::model::HubId>) -> Documentation {
+        Documentation {
+            id: crate::model::DocId::new(),
+            org_id: org,
+            hub_id: hub,
+            slug: crate::model::Slug::parse("pets").unwrap(),
+            name: "Pets".into(),
+            default_branch: crate::model::Slug::parse("main").unwrap(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            modified_at: OffsetDateTime::UNIX_EPOCH,
+            never_subscribed: false,
+            visibility: Default::default(),
+            try_it: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_hostname_serves_only_what_it_was_verified_for_never_another_organization_s() {
+        let org = OrgId::new();
+        let hub = crate::model::HubId::new();
+        let name = Hostname::parse("hostname", "docs.example.com").unwrap();
+        let on_hub = CustomDomain::new(
+            name.clone(),
+            org,
+            DocOrHub::Hub(hub),
+            OffsetDateTime::UNIX_EPOCH,
+        );
+        assert!(serves_doc(&on_hub, &doc(org, Some(hub))));
+        assert!(!serves_doc(&on_hub, &doc(org, None)));
+        assert!(!serves_doc(
+            &on_hub,
+            &doc(org, Some(crate::model::HubId::new()))
+        ));
+        // Another organization's documentation, even one naming the same hub id, is never served.
+        assert!(!serves_doc(&on_hub, &doc(OrgId::new(), Some(hub))));
+        let mine = doc(org, None);
+        let on_doc = CustomDomain::new(
+            name,
+            org,
+            DocOrHub::Doc(mine.id),
+            OffsetDateTime::UNIX_EPOCH,
+        );
+        assert!(serves_doc(&on_doc, &mine));
+        assert!(!serves_doc(&on_doc, &doc(org, None)));
+        let mut theirs = mine.clone();
+        theirs.org_id = OrgId::new();
+        assert!(!serves_doc(&on_doc, &theirs));
     }
 }

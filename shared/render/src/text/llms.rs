@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use specpress_apispec::{Direction, Document};
 
-use super::{MarkdownContext, escape_markdown, md_href};
+use super::{MarkdownContext, escape_markdown, md_href, root_form};
 use crate::PageKind;
 use crate::html::truncate;
 use crate::site::{Site, Target};
@@ -37,9 +37,9 @@ impl Site {
         let _ = writeln!(out, "> {}\n", escape_markdown(&summary));
         let _ = writeln!(
             out,
-            "Every page below is Markdown; the same URL without `.md` is the HTML page. The definition itself: [{}]({}.json).\n",
+            "Every page below is Markdown; the same URL without `.md` is the HTML page. The definition itself: [{}]({}).\n",
             escape_markdown(title),
-            ctx.base
+            root_form(ctx.base, ".json")
         );
         let line = |out: &mut String, page: u32, description: &str| {
             let p = &self.pages[page as usize];

@@ -1,6 +1,7 @@
 //! A documentation's changelog (per branch, paginated in the store) and its Atom and RSS feeds.
 
 use super::*;
+use specpress_domain::urls;
 
 /// Which answer a changelog URL asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +104,7 @@ async fn changelog_of(
     let listed = Listed {
         hrefs: versions
             .iter()
-            .map(|v| format!("/doc/{}/changes/{}", view.doc.slug, v.id))
+            .map(|v| format!("{}/changes/{}", urls::doc_path(&view.doc.slug), v.id))
             .collect(),
         versions,
         states,
@@ -124,8 +125,8 @@ fn changelog_branch(
     let Some(b) = branch else { return Ok(None) };
     match branch_in_url(doc, b)? {
         BranchInUrl::Default => Err(PageError::answered(moved_temporarily(&format!(
-            "/doc/{}/changes{}",
-            doc.slug,
+            "{}/changes{}",
+            urls::doc_path(&doc.slug),
             suffix(format)
         )))),
         BranchInUrl::Named(slug) => Ok(Some(slug)),
@@ -235,7 +236,7 @@ async fn changelog_html(
     let older = (page < pages).then(|| page_href(page + 1));
     let atom = format!("{changelog_path}.atom");
     let rss = format!("{changelog_path}.rss");
-    let compare = format!("/doc/{}/compare", view.doc.slug);
+    let compare = format!("{}/compare", urls::doc_path(&view.doc.slug));
     let body = Changelog {
         branch: view.named.then(|| view.branch.name.name()),
         total: view.branch.seq,

@@ -1,6 +1,7 @@
 //! The compare page between any two versions of a documentation, on one branch or across branches.
 
 use super::*;
+use specpress_domain::urls;
 
 /// A version named by the compare form; `None` when it is not given or not one of this documentation's.
 async fn find_version(
@@ -99,7 +100,7 @@ async fn compare_of(st: Site<'_>, reader: &Reader, parts: &Parts, key: &str) -> 
                     v.id.to_string(),
                     rfc3339_seconds(v.created_at),
                     branch_name(Some(&view), &v.branch),
-                    format!("/doc/{}/changes/{}", view.doc.slug, v.id),
+                    format!("{}/changes/{}", urls::doc_path(&view.doc.slug), v.id),
                 )
             })
         })
@@ -118,7 +119,7 @@ async fn compare_of(st: Site<'_>, reader: &Reader, parts: &Parts, key: &str) -> 
             href: Some(href),
         })
     }
-    let action = format!("/doc/{}/compare", view.doc.slug);
+    let action = format!("{}/compare", urls::doc_path(&view.doc.slug));
     let changelog = format!("{}/changes", view.base);
     let page = ComparePage {
         action: &action,

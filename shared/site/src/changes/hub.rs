@@ -1,6 +1,7 @@
 //! A hub's combined changelog: the newest releases across its documentations, for its page and feeds.
 
 use super::*;
+use specpress_domain::urls;
 
 /// Owned pieces of a hub's combined changelog, for its page and feeds.
 pub(crate) struct HubReleases {
@@ -16,11 +17,11 @@ impl HubReleases {
         HubReleases {
             hrefs: items
                 .iter()
-                .map(|(d, v, _)| format!("/doc/{}/changes/{}", d.slug, v.id))
+                .map(|(d, v, _)| format!("{}/changes/{}", urls::doc_path(&d.slug), v.id))
                 .collect(),
             doc_hrefs: items
                 .iter()
-                .map(|(d, _, _)| format!("/doc/{}", d.slug))
+                .map(|(d, _, _)| urls::href(urls::doc_path(&d.slug)))
                 .collect(),
             ids: items.iter().map(|(_, v, _)| v.id.to_string()).collect(),
             published: items

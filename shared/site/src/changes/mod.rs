@@ -8,6 +8,7 @@
 //! entry never goes stale, and a changelog page viewed again costs no diff. Diffs are bounded by the diff engine's
 //! own walk budget and the stored-document parse limits, and run on the CPU gate.
 
+use specpress_domain::urls;
 use std::sync::Arc;
 
 use axum::Router;
@@ -161,7 +162,7 @@ fn doc_chrome(view: &DocView, head: Option<&Version>, changelog: bool) -> Chrome
 
 /// A chrome without a published documentation behind it.
 fn bare_chrome(doc: &Documentation) -> Chrome {
-    Chrome::bare(format!("/doc/{}", doc.slug), doc.name.clone())
+    Chrome::bare(urls::doc_path(&doc.slug), doc.name.clone())
 }
 
 fn branch_name(view: Option<&DocView>, slug: &Slug) -> String {

@@ -1,6 +1,7 @@
 //! One release's change page and its `.json` variant, and public diffs (`/diff/{id}`).
 
 use super::*;
+use specpress_domain::urls;
 
 /// `GET /doc/{doc}/changes/{version}[.json]`: one release's changes, as a page or as the `DiffItem[]` JSON.
 #[instrument(skip_all)]
@@ -104,7 +105,7 @@ async fn change_page(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
     }
     let base = view
         .as_ref()
-        .map_or_else(|| format!("/doc/{}", doc.slug), |w| w.base.clone());
+        .map_or_else(|| urls::doc_path(&doc.slug), |w| w.base.clone());
     let vid = v.id.to_string();
     let published = rfc3339_seconds(v.created_at);
     let branch = branch_name(view.as_ref(), &v.branch);
@@ -115,13 +116,13 @@ async fn change_page(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
         .map(|p| branch_name(view.as_ref(), &p.branch));
     let prev_href = prev_id
         .as_ref()
-        .map(|p| format!("/doc/{}/changes/{p}", doc.slug));
+        .map(|p| format!("{}/changes/{p}", urls::doc_path(&doc.slug)));
     let changelog = format!("{base}/changes");
-    let json = format!("/doc/{}/changes/{vid}.json", doc.slug);
-    let source = format!("/doc/{}/versions/{vid}/source", doc.slug);
+    let json = format!("{}/changes/{vid}.json", urls::doc_path(&doc.slug));
+    let source = format!("{}/versions/{vid}/source", urls::doc_path(&doc.slug));
     let compare = prev_id
         .as_ref()
-        .map(|p| format!("/doc/{}/compare?from={p}&to={vid}", doc.slug));
+        .map(|p| format!("{}/compare?from={p}&to={vid}", urls::doc_path(&doc.slug)));
     let page = ChangePage {
         version: VersionRef {
             id: &vid,
