@@ -2,8 +2,10 @@
 //! with the [`ports::Store`] supertrait), and the use cases the functions call.
 //!
 //! This crate knows nothing of DynamoDB, SQS, HTTP or Lambda. Adapters implement the ports; functions wire them
-//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`).
+//! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`,
+//! `accepted`).
 
+pub mod accepted;
 pub mod branch_rules;
 pub mod digest;
 pub mod error;

@@ -23,6 +23,7 @@
 //! | `engine.rs`, `diff_engine.rs` | [`SpecEngine`], [`DiffEngine`] |
 //! | `fetcher.rs` | [`DocumentFetcher`] (definitions by URL) |
 //! | `mcp_servers.rs` | [`McpServerStore`] (MCP servers, their versions and sealed secrets) |
+//! | `accepted.rs` | [`AcceptedChangeStore`] (a documentation's accepted changes) |
 //!
 //! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
 //! narrowest trait they need. Conventions every storage implementation follows (the DynamoDB adapter is the
@@ -32,6 +33,7 @@
 //!   [`DomainError::Conflict`](crate::DomainError::Conflict);
 //! - expired temporary objects are reported as absent even if TTL has not deleted them yet.
 
+mod accepted;
 mod blobs;
 mod branches;
 mod deliveries;
@@ -54,6 +56,7 @@ mod subscriptions;
 mod tokens;
 mod versions;
 
+pub use accepted::AcceptedChangeStore;
 pub use blobs::{BlobStore, EncodedBundle};
 pub use branches::{BranchAdminStore, BranchStore, BranchWriteError};
 pub use deliveries::DeliveryStore;
@@ -105,4 +108,5 @@ store_of!(
     SessionStore,
     DigestStore,
     McpServerStore,
+    AcceptedChangeStore,
 );
