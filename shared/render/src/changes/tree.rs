@@ -92,6 +92,8 @@ pub(super) struct MessageView<'a> {
     pub(super) text: &'a str,
     /// The anchor index of its migration note in the "How to migrate" section, when it has one there.
     pub(super) note: Option<usize>,
+    /// Why the change was accepted, when it was (it keeps its level).
+    pub(super) accepted: Option<&'a str>,
 }
 
 /// What a release without a diff tree says instead (template `changes/state.html`).
@@ -278,6 +280,7 @@ pub(super) fn messages<'a>(
             },
             text: &m.message,
             note: notes.add(at.0, at.1, m),
+            accepted: m.accepted_reason(),
         });
     }
     out
@@ -510,6 +513,46 @@ mod migrate_tests {
         assert!(html.contains("id=\"m1\""), "{html}");
         assert!(!html.contains("not a breaking change"), "{html}");
         assert!(!html.contains("id=\"m2\""), "{html}");
+    }
+
+    #[test]
+    fn an_accepted_change_stays_breaking_and_shows_its_reason_escaped_in_the_tree_the_note_and_the_headlines()
+     {
+        let details = DETAILS.replace(
+            r#""level":"breaking","migration":"**Alternatives:** none.""#,
+            r#""level":"breaking","accepted":{"reason":"agreed <i>in</i> March & more","expires_at":null},"migration":"**Alternatives:** none.""#,
+        );
+        let html = page(&details);
+        let reason = "(accepted: agreed &lt;i&gt;in&lt;/i&gt; March &amp; more)";
+        assert!(
+            html.contains(&format!("<span class=\"lv brk\">Breaking:</span> the operation was removed <span class=\"acc\">{reason}</span>")),
+            "beside the change: {html}"
+        );
+        assert!(
+            html.contains(&format!(
+                "the operation was removed <span class=\"acc\">{reason}</span></p>"
+            )),
+            "in its note: {html}"
+        );
+        assert_eq!(
+            html.matches("class=\"acc\"").count(),
+            2,
+            "only the accepted change: {html}"
+        );
+        let c = Changes::parse(&details).expect("details");
+        assert_eq!(c.counts().breaking, 2, "still counted as breaking");
+        assert_eq!(
+            c.headlines(10),
+            vec![
+                "Breaking: modified GET /pets <b>",
+                "Breaking: removed GET /pets/{id} (accepted: agreed <i>in</i> March & more)",
+            ]
+        );
+        let md = c.migration_markdown();
+        assert!(
+            md.contains("Accepted: agreed \\<i\\>in\\</i\\> March \\& more\n\n**Alternatives:**"),
+            "{md}"
+        );
     }
 
     #[test]
