@@ -71,6 +71,8 @@ pub(super) struct ItemHead<'a> {
     pub(super) name: &'a str,
     /// The item's reference page (top-level items), if it has one.
     pub(super) href: Option<String>,
+    /// Why its breaking changes were accepted (changelog entries only; the tree shows each change's own).
+    pub(super) accepted: Option<String>,
 }
 
 impl<'a> ItemHead<'a> {
@@ -82,6 +84,7 @@ impl<'a> ItemHead<'a> {
             kind: kind_label(&item.kind),
             name: &item.name,
             href: link.and_then(|l| item_href(item, l)),
+            accepted: None,
         }
     }
 }
@@ -547,6 +550,29 @@ mod migrate_tests {
                 "Breaking: modified GET /pets <b>",
                 "Breaking: removed GET /pets/{id} (accepted: agreed <i>in</i> March & more)",
             ]
+        );
+        let release = super::super::Release {
+            href: "/doc/x/changes/1",
+            id: "1",
+            api_version: "2",
+            title: "T",
+            published_at: "2026-01-01T00:00:00Z",
+            doc: None,
+            changes: ReleaseChanges::Changes(&c),
+        };
+        let entry = super::super::changelog::release_entries(&[release], 2, &no_links);
+        assert!(
+            entry.as_str().contains(&format!(
+                "<code>GET /pets/{{id}}</code> <span class=\"acc\">{reason}</span>"
+            )),
+            "the changelog entry gives the reason: {}",
+            entry.as_str()
+        );
+        assert_eq!(
+            entry.as_str().matches("class=\"acc\"").count(),
+            1,
+            "{}",
+            entry.as_str()
         );
         let md = c.migration_markdown();
         assert!(
