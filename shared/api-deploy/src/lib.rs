@@ -1,10 +1,12 @@
 //! The deploy routes: everything bump-cli's `deploy`, `deploy --dry-run`, `diff --doc` and `preview` use, plus
-//! management routes (hubs, documentations, tokens), and the API's own OpenAPI document.
+//! management routes (hubs, documentations, tokens, a documentation's accepted changes), and the API's own OpenAPI
+//! document.
 //!
 //! [`router`] is mounted by the deploy Lambda (through the HTTP Lambda helper) and by `specpress serve` (merged with
 //! the other routers). Handlers only extract, call one use case, and map the result. The spec engine (validation,
 //! the diff of `GET /versions/{id}`) is the caller's: it builds one and hands it to [`router`].
 
+mod accepted;
 mod dto;
 mod handlers;
 mod openapi;
@@ -36,6 +38,10 @@ pub fn router(state: AppState, engine: Arc<dyn SpecEngine>) -> Router {
         .route(
             "/docs/{doc}",
             get(handlers::get_doc).patch(handlers::update_doc),
+        )
+        .route(
+            "/docs/{doc}/accepted_changes",
+            get(accepted::get).put(accepted::put),
         )
         .route("/hubs/{hub}/rotate_token", post(handlers::rotate_hub_token))
         .route("/docs/{doc}/rotate_token", post(handlers::rotate_doc_token))

@@ -25,6 +25,10 @@ pub const RELEASES_PER_LIST: u32 = 20;
 pub const MAX_HUB_RELEASES: u64 = 200;
 /// Changed items per `get_change` / `compare` answer.
 pub const MAX_CHANGE_ITEMS: usize = 200;
+/// Breaking changes listed by one `get_change` answer.
+pub const MAX_BREAKING_CHANGES: usize = 100;
+/// Migration notes of one `get_change` answer, in bytes (a change past it is listed without its note).
+pub const MAX_MIGRATION_BYTES: usize = 200 * 1024;
 /// JSON of one `get_definition` answer, in bytes.
 pub const MAX_DEFINITION_BYTES: usize = 100 * 1024;
 /// Members listed when a fragment is too large to return.

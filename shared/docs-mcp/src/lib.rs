@@ -16,6 +16,7 @@
 //! every refusal of these routes (a client whose failed credential checks are spent included).
 
 mod answer;
+mod breaking;
 mod read;
 pub mod tools;
 pub mod wire;

@@ -30,6 +30,7 @@ use specpress_render::search::{HitKind, QueryError};
 use specpress_render::{PageKind, md_href};
 
 use super::answer::*;
+use super::breaking;
 use super::read::{fragment, markdown_page, page_of, present_in_head};
 use super::wire::*;
 use super::{Scope, Target};
@@ -506,7 +507,8 @@ get_change gives one release's changes in full.",
     /// One release's changes.
     #[tool(
         description = "The changes of one release (a version id from list_changes) against the release before it: \
-every changed operation, webhook, schema or channel, breaking ones first, with what each breaks.",
+every changed operation, webhook, schema or channel, breaking ones first, with what each breaks; and every breaking \
+change with its migration note (what a client must do) and, when the producer accepted it, the reason.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn get_change(
@@ -517,8 +519,17 @@ every changed operation, webhook, schema or channel, breaking ones first, with w
         let scope = scope_of(&parts)?;
         check_len("id", &args.id)?;
         let (v, view) = view_of_version(scope, &args.id).await?;
-        let shown = scope.library.release_state(&v).await.map_err(failed)?;
+        let accepted = scope.library.accepted(&view.doc).await.map_err(failed)?;
+        let shown = scope
+            .library
+            .release_state_accepting(&v, &accepted)
+            .await
+            .map_err(failed)?;
         let d = digest_of(&shown);
+        let (breaking_changes, breaking_changes_omitted) = match &shown {
+            Shown::Diff(o) => breaking::breaking_changes(&o.details),
+            _ => (Vec::new(), 0),
+        };
         let previous_id = match shown {
             Shown::First => None,
             _ => v.previous_version_id.map(|p| p.to_string()),
@@ -531,6 +542,8 @@ every changed operation, webhook, schema or channel, breaking ones first, with w
             breaking: d.breaking(),
             changes: d.items.iter().take(MAX_CHANGE_ITEMS).map(changed).collect(),
             omitted,
+            breaking_changes,
+            breaking_changes_omitted,
             url: change_url(scope, &view, &v),
             documentation: named(scope, &view),
         }))
@@ -540,7 +553,8 @@ every changed operation, webhook, schema or channel, breaking ones first, with w
     #[tool(
         description = "Every release that added, changed or removed one operation (`METHOD /path`) or one webhook, \
 channel or schema (by name), newest first, breaking ones flagged with what broke; read from the stored changes of \
-each release. Also says when it has been present since the first release.",
+each release. Also names the release it has been present since: the first one for an element no release added, \
+the one that added it for a removed element.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn operation_history(
@@ -595,8 +609,23 @@ each release. Also says when it has been present since the first release.",
                 out.next_cursor = Some(format!("history:{i}:{next}"));
                 break;
             }
-            if let (Some(first), false, true) =
-                (h.first.as_ref(), added, from == 0 && covered.len() == 1)
+            let whole = from == 0 && covered.len() == 1;
+            let removed = h
+                .touches
+                .first()
+                .is_some_and(|t| t.item.status == "removed");
+            if whole && removed {
+                // A removed element: the release that added it before its removal, else the first one, when the
+                // walk reached it (it was present from the start).
+                let since = h
+                    .touches
+                    .iter()
+                    .skip(1)
+                    .find(|t| t.item.status == "added")
+                    .map(|t| &t.version)
+                    .or(h.first.as_ref());
+                out.present_since = since.map(version_ref);
+            } else if let (Some(first), false, true) = (h.first.as_ref(), added, whole)
                 && present_in_head(scope, view, subject).await?
             {
                 out.present_since = Some(version_ref(first));

@@ -249,6 +249,32 @@ pub struct VersionRef {
     pub branch: String,
 }
 
+/// Why a change was accepted by the documentation's producer (it keeps its level: it is still breaking for
+/// clients; it only no longer fails the producer's CI).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct AcceptedNote {
+    pub reason: String,
+    /// RFC 3339; absent when it does not expire.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<String>,
+}
+
+/// One breaking change of a release, with what a client must do.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BreakingChange {
+    /// The change's stable id (the same across re-diffs).
+    pub id: String,
+    /// The changed element it belongs to (`GET /pets`, `Pet`...).
+    pub item: String,
+    pub message: String,
+    /// How to migrate: Markdown saying what an existing client must do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migration: Option<String>,
+    /// Present when the producer accepted the change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<AcceptedNote>,
+}
+
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct ChangeDetail {
     pub release: VersionRef,
@@ -262,9 +288,19 @@ pub struct ChangeDetail {
     pub changes: Vec<ChangedItem>,
     /// Changed elements left out of this answer (see the change page).
     pub omitted: usize,
+    /// Every breaking change, with its migration note and, when accepted, why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub breaking_changes: Vec<BreakingChange>,
+    /// Breaking changes left out of this answer (see the change page).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub breaking_changes_omitted: usize,
     pub url: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub documentation: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -288,8 +324,9 @@ pub struct History {
     pub subject: String,
     /// Releases that added, changed or removed it, newest first.
     pub entries: Vec<HistoryEntry>,
-    /// When every release was read and the subject is in the current definition but no release added it: the
-    /// first release, where it was already present.
+    /// When every release was read: for a subject in the current definition that no release added, the first
+    /// release, where it was already present; for a removed subject, the release it was present since (the one
+    /// that added it, or the first release).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub present_since: Option<VersionRef>,
     /// Releases read.

@@ -3,8 +3,9 @@
 //!
 //! This crate knows nothing of DynamoDB, SQS, HTTP or Lambda. Adapters implement the ports; functions wire them
 //! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`,
-//! `session`, `readers`, `sso`, `hostname`, `embed`).
+//! `session`, `readers`, `sso`, `hostname`, `embed`, `accepted`).
 
+pub mod accepted;
 pub mod branch_rules;
 pub mod digest;
 pub mod embed;

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 use specpress_domain::DomainError;
+use specpress_domain::accepted::{AcceptedChanges, annotate};
 use specpress_render::changes::{Changes, ReleaseChanges};
+use time::OffsetDateTime;
 
 use crate::cache::Loaded;
 
@@ -70,6 +72,33 @@ pub(crate) fn compute(before: &Loaded, after: &Loaded) -> Result<Arc<DiffOutcome
     }))
 }
 
+/// The diff with a documentation's accepted changes marked (`accepted: {reason, expires_at}` on each change a live
+/// acceptance covers; levels and `breaking` flags kept, so readers still see the change as breaking). The cached
+/// outcome itself when nothing in it is accepted (no copy); otherwise a copy for this answer, never cached (a set
+/// changes at any time, and an acceptance expires).
+pub fn accepting(
+    outcome: &Arc<DiffOutcome>,
+    accepted: &AcceptedChanges,
+    now: OffsetDateTime,
+) -> Result<Arc<DiffOutcome>, DomainError> {
+    if accepted.live(now).is_empty() {
+        return Ok(outcome.clone());
+    }
+    let mut value: serde_json::Value =
+        serde_json::from_str(&outcome.details).map_err(DomainError::unexpected)?;
+    if annotate(&mut value, accepted, now).accepted == 0 {
+        return Ok(outcome.clone());
+    }
+    let details = serde_json::to_string(&value).map_err(DomainError::unexpected)?;
+    let changes = Changes::from_value(value).map_err(DomainError::unexpected)?;
+    Ok(Arc::new(DiffOutcome {
+        details,
+        changes,
+        empty: outcome.empty,
+        structural: outcome.structural,
+    }))
+}
+
 /// What a release shows against the version it followed (the diff is shared with the cache).
 #[derive(Clone)]
 pub enum Shown {
@@ -82,6 +111,18 @@ pub enum Shown {
 }
 
 impl Shown {
+    /// The release with a documentation's accepted changes marked (see [`accepting`]).
+    pub fn accepting(
+        self,
+        accepted: &AcceptedChanges,
+        now: OffsetDateTime,
+    ) -> Result<Shown, DomainError> {
+        Ok(match self {
+            Shown::Diff(o) => Shown::Diff(accepting(&o, accepted, now)?),
+            other => other,
+        })
+    }
+
     /// The release as the rendering engine shows it.
     pub fn as_release(&self) -> ReleaseChanges<'_> {
         match self {

@@ -32,6 +32,7 @@ pub mod view;
 
 use std::sync::Arc;
 
+use specpress_domain::accepted::AcceptedChanges;
 use specpress_domain::model::{BlobRef, Documentation, Hub, Slug, Version, VersionId};
 use specpress_domain::ports::Store;
 use specpress_domain::usecases::hubs::HubApi;
@@ -270,6 +271,22 @@ impl Library {
             })
             .await?;
         Ok(outcome)
+    }
+
+    /// A documentation's accepted changes (one read): what the change pages, feeds and tools mark as accepted.
+    pub async fn accepted(&self, doc: &Documentation) -> Read<AcceptedChanges> {
+        Ok(self.store().get_accepted(doc.id).await?)
+    }
+
+    /// A version's changes against the version it followed, with its documentation's accepted changes marked
+    /// (`accepted` given: read once per answer with [`Library::accepted`]).
+    pub async fn release_state_accepting(
+        &self,
+        v: &Version,
+        accepted: &AcceptedChanges,
+    ) -> Read<Shown> {
+        let shown = self.release_state(v).await?;
+        Ok(shown.accepting(accepted, now())?)
     }
 
     /// A version's changes against the version it followed. The first time a process shows a published release, its

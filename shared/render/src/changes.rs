@@ -77,6 +77,23 @@ struct Message {
     /// The migration note of a breaking change (Markdown), when the engine wrote one.
     #[serde(default)]
     migration: Option<String>,
+    /// The documentation's producer accepted this change (it no longer fails CI; readers still see its level).
+    #[serde(default)]
+    accepted: Option<Acceptance>,
+}
+
+/// An accepted change's `accepted` member: why (the producer's words), and until when.
+#[derive(Debug, Clone, Deserialize)]
+struct Acceptance {
+    #[serde(default)]
+    reason: String,
+}
+
+impl Message {
+    /// The reason the change was accepted, when it was.
+    fn accepted_reason(&self) -> Option<&str> {
+        self.accepted.as_ref().map(|a| a.reason.as_str())
+    }
 }
 
 /// A diff as the pages show it: the top-level items of a `DiffItem[]` tree.
@@ -204,7 +221,15 @@ impl Changes {
                 }
                 shown += 1;
                 out.push(match g {
-                    Group::Breaking => format!("Breaking: {} {}", status_word(&i.status), i.name),
+                    Group::Breaking => match accepted_reasons(i).as_slice() {
+                        [] => format!("Breaking: {} {}", status_word(&i.status), i.name),
+                        reasons => format!(
+                            "Breaking: {} {} (accepted: {})",
+                            status_word(&i.status),
+                            i.name,
+                            reasons.join("; ")
+                        ),
+                    },
                     _ => format!("{}: {}", g.title(), i.name),
                 });
             }
@@ -214,6 +239,24 @@ impl Changes {
         }
         out
     }
+}
+
+/// The reasons (each once, at most three) of the accepted breaking changes in an item and below it.
+fn accepted_reasons(item: &Item) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    let mut stack = vec![item];
+    while let Some(i) = stack.pop() {
+        for m in &i.changes {
+            if let Some(r) = m.accepted_reason().filter(|_| m.level == "breaking")
+                && out.len() < 3
+                && !out.contains(&r)
+            {
+                out.push(r);
+            }
+        }
+        stack.extend(i.children.iter().rev());
+    }
+    out
 }
 
 fn status_word(status: &str) -> &'static str {

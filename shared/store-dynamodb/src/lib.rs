@@ -8,6 +8,7 @@
 //! - [`queue_items`] and [`attr`]: the item layout of a queue stored in the table and the attribute helpers, shared
 //!   with that queue's adapter (`specpress-local`, which also runs the embedded engine).
 
+mod accepted;
 pub mod attr;
 mod blob;
 mod branches;

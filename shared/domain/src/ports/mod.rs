@@ -28,6 +28,7 @@
 //! | `hostnames.rs` | [`HostnameStore`] (custom hostnames) |
 //! | `identity.rs` | [`IdentityProvider`] (an OpenID provider's code flow) |
 //! | `dns.rs` | [`TxtResolver`] (TXT lookups for hostname verification) |
+//! | `accepted.rs` | [`AcceptedChangeStore`] (a documentation's accepted changes) |
 //!
 //! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
 //! narrowest trait they need. Conventions every storage implementation follows (the DynamoDB adapter is the
@@ -37,6 +38,7 @@
 //!   [`DomainError::Conflict`](crate::DomainError::Conflict);
 //! - expired temporary objects are reported as absent even if TTL has not deleted them yet.
 
+mod accepted;
 mod blobs;
 mod branches;
 mod deliveries;
@@ -64,6 +66,7 @@ mod subscriptions;
 mod tokens;
 mod versions;
 
+pub use accepted::AcceptedChangeStore;
 pub use blobs::{BlobStore, EncodedBundle};
 pub use branches::{BranchAdminStore, BranchStore, BranchWriteError};
 pub use deliveries::DeliveryStore;
@@ -123,4 +126,5 @@ store_of!(
     ReaderStore,
     SsoStore,
     HostnameStore,
+    AcceptedChangeStore,
 );

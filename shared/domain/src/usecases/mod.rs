@@ -1,6 +1,7 @@
 //! Use cases: each HTTP handler calls exactly one of these; the queue consumer and the sweeper call
 //! [`delivery`].
 
+pub mod accepted;
 pub mod auth;
 pub mod branches;
 pub mod delivery;

@@ -7,6 +7,7 @@ use crate::model::{Documentation, Version, VersionId};
 use crate::ports::Store;
 use crate::ports::{DiffSummary, SpecEngine};
 use crate::token::Principal;
+use crate::usecases::accepted;
 use crate::usecases::auth::can_access_doc;
 
 /// A version, its documentation, and its diff (absent for a first version or an expired baseline).
@@ -24,7 +25,8 @@ fn not_found() -> DomainError {
     DomainError::NotFound("Version not found".into())
 }
 
-/// Loads a version the caller may see, and computes its diff synchronously.
+/// Loads a version the caller may see, and computes its diff synchronously, with the documentation's accepted
+/// changes applied (`breaking` is false once every breaking change is accepted).
 pub async fn get_version(
     store: &dyn Store,
     engine: &dyn SpecEngine,
@@ -53,7 +55,14 @@ pub async fn get_version(
             let missing = || DomainError::unexpected("stored definition missing");
             let before = store.get_bundle(&prev.blob).await?.ok_or_else(missing)?;
             let after = store.get_bundle(&version.blob).await?.ok_or_else(missing)?;
-            Some(engine.diff(&before, &after).await?)
+            let mut diff = engine.diff(&before, &after).await?;
+            // The documentation's accepted changes: marked in the details, and no longer breaking CI once every
+            // breaking change is accepted (an expired acceptance counts no more). Without any, the engine's flag.
+            let found = accepted::apply(store, &doc, &mut diff.details, now).await?;
+            if found.accepted > 0 {
+                diff.breaking = diff.breaking && found.breaking;
+            }
+            Some(diff)
         }
         None => None,
     };

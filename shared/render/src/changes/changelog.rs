@@ -84,7 +84,14 @@ pub(super) fn release_entries(releases: &[Release<'_>], heading: u8, link: Linke
                             heads: items
                                 .iter()
                                 .take(ENTRY_ITEMS)
-                                .map(|i| ItemHead::new(i, Some(link)))
+                                .map(|i| {
+                                    let mut head = ItemHead::new(i, Some(link));
+                                    // Accepted breaking changes stay breaking, with the reason.
+                                    let reasons = super::accepted_reasons(i);
+                                    head.accepted = (i.breaking && !reasons.is_empty())
+                                        .then(|| reasons.join("; "));
+                                    head
+                                })
                                 .collect(),
                             more: items.len().saturating_sub(ENTRY_ITEMS),
                         });

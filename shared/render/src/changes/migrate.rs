@@ -32,6 +32,8 @@ pub(super) struct NoteView<'a> {
     pub(super) child: Option<(&'a str, &'a str)>,
     /// The change's message.
     pub(super) message: &'a str,
+    /// Why the change was accepted, when it was.
+    pub(super) accepted: Option<&'a str>,
     pub(super) html: Html,
 }
 
@@ -64,6 +66,7 @@ impl<'a> Notes<'a> {
             top,
             child,
             message: &m.message,
+            accepted: m.accepted_reason(),
             html: markdown::render(note, 4, MAX_NOTE_BYTES),
         });
         Some(index)
@@ -161,12 +164,11 @@ impl Changes {
                         escape_markdown(&item.name)
                     );
                 }
-                let _ = write!(
-                    out,
-                    "\n\n{}\n\n{}\n\n",
-                    escape_markdown(&m.message),
-                    note.trim_end()
-                );
+                let _ = write!(out, "\n\n{}\n\n", escape_markdown(&m.message));
+                if let Some(reason) = m.accepted_reason() {
+                    let _ = write!(out, "Accepted: {}\n\n", escape_markdown(reason));
+                }
+                let _ = write!(out, "{}\n\n", note.trim_end());
                 shown += 1;
             }
             for child in item.children.iter().rev() {

@@ -71,6 +71,8 @@ pub(super) struct ItemHead<'a> {
     pub(super) name: &'a str,
     /// The item's reference page (top-level items), if it has one.
     pub(super) href: Option<String>,
+    /// Why its breaking changes were accepted (changelog entries only; the tree shows each change's own).
+    pub(super) accepted: Option<String>,
 }
 
 impl<'a> ItemHead<'a> {
@@ -82,6 +84,7 @@ impl<'a> ItemHead<'a> {
             kind: kind_label(&item.kind),
             name: &item.name,
             href: link.and_then(|l| item_href(item, l)),
+            accepted: None,
         }
     }
 }
@@ -92,6 +95,8 @@ pub(super) struct MessageView<'a> {
     pub(super) text: &'a str,
     /// The anchor index of its migration note in the "How to migrate" section, when it has one there.
     pub(super) note: Option<usize>,
+    /// Why the change was accepted, when it was (it keeps its level).
+    pub(super) accepted: Option<&'a str>,
 }
 
 /// What a release without a diff tree says instead (template `changes/state.html`).
@@ -278,6 +283,7 @@ pub(super) fn messages<'a>(
             },
             text: &m.message,
             note: notes.add(at.0, at.1, m),
+            accepted: m.accepted_reason(),
         });
     }
     out
@@ -510,6 +516,69 @@ mod migrate_tests {
         assert!(html.contains("id=\"m1\""), "{html}");
         assert!(!html.contains("not a breaking change"), "{html}");
         assert!(!html.contains("id=\"m2\""), "{html}");
+    }
+
+    #[test]
+    fn an_accepted_change_stays_breaking_and_shows_its_reason_escaped_in_the_tree_the_note_and_the_headlines()
+     {
+        let details = DETAILS.replace(
+            r#""level":"breaking","migration":"**Alternatives:** none.""#,
+            r#""level":"breaking","accepted":{"reason":"agreed <i>in</i> March & more","expires_at":null},"migration":"**Alternatives:** none.""#,
+        );
+        let html = page(&details);
+        let reason = "(accepted: agreed &lt;i&gt;in&lt;/i&gt; March &amp; more)";
+        assert!(
+            html.contains(&format!("<span class=\"lv brk\">Breaking:</span> the operation was removed <span class=\"acc\">{reason}</span>")),
+            "beside the change: {html}"
+        );
+        assert!(
+            html.contains(&format!(
+                "the operation was removed <span class=\"acc\">{reason}</span></p>"
+            )),
+            "in its note: {html}"
+        );
+        assert_eq!(
+            html.matches("class=\"acc\"").count(),
+            2,
+            "only the accepted change: {html}"
+        );
+        let c = Changes::parse(&details).expect("details");
+        assert_eq!(c.counts().breaking, 2, "still counted as breaking");
+        assert_eq!(
+            c.headlines(10),
+            vec![
+                "Breaking: modified GET /pets <b>",
+                "Breaking: removed GET /pets/{id} (accepted: agreed <i>in</i> March & more)",
+            ]
+        );
+        let release = super::super::Release {
+            href: "/doc/x/changes/1",
+            id: "1",
+            api_version: "2",
+            title: "T",
+            published_at: "2026-01-01T00:00:00Z",
+            doc: None,
+            changes: ReleaseChanges::Changes(&c),
+        };
+        let entry = super::super::changelog::release_entries(&[release], 2, &no_links);
+        assert!(
+            entry.as_str().contains(&format!(
+                "<code>GET /pets/{{id}}</code> <span class=\"acc\">{reason}</span>"
+            )),
+            "the changelog entry gives the reason: {}",
+            entry.as_str()
+        );
+        assert_eq!(
+            entry.as_str().matches("class=\"acc\"").count(),
+            1,
+            "{}",
+            entry.as_str()
+        );
+        let md = c.migration_markdown();
+        assert!(
+            md.contains("Accepted: agreed \\<i\\>in\\</i\\> March \\& more\n\n**Alternatives:**"),
+            "{md}"
+        );
     }
 
     #[test]

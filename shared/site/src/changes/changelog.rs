@@ -76,11 +76,13 @@ async fn changelog_of(
     } else {
         FEED_ENTRIES
     };
+    let accepted = st.library.accepted(&view.doc).await?;
     let mut v = Validator::of_view(&view)
         .add(total.to_le_bytes())
         .add(view.head().to_string())
         .add(page.to_le_bytes())
-        .add(suffix(format));
+        .add(suffix(format))
+        .add(accepted.live_key(OffsetDateTime::now_utc()));
     if format != Format::Page {
         v = v.add(origin_of(st.config, &parts.headers));
     }
@@ -99,7 +101,7 @@ async fn changelog_of(
         .await?;
     let mut states = Vec::with_capacity(versions.len());
     for v in &versions {
-        states.push(st.library.release_state(v).await?);
+        states.push(st.library.release_state_accepting(v, &accepted).await?);
     }
     let listed = Listed {
         hrefs: versions

@@ -56,7 +56,15 @@ async fn compare_of(st: Site<'_>, reader: &Reader, parts: &Parts, key: &str) -> 
     }
     let state = match (&from, &to) {
         (Some(a), Some(b)) if a.id == b.id => None,
-        (Some(a), Some(b)) => Some(Shown::Diff(st.library.diff(a, b).await?)),
+        (Some(a), Some(b)) => {
+            let accepted = st.library.accepted(&view.doc).await?;
+            let diff = st.library.diff(a, b).await?;
+            Some(
+                Shown::Diff(diff)
+                    .accepting(&accepted, OffsetDateTime::now_utc())
+                    .map_err(ReadError::Failed)?,
+            )
+        }
         _ => None,
     };
     if let (Some(a), Some(b)) = (&from, &to)

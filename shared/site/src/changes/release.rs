@@ -31,6 +31,8 @@ async fn change_json(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
         .doc_version(doc, id)
         .await
         .map_err(PageError::json)?;
+    let accepted = st.library.accepted(doc).await.map_err(PageError::json)?;
+    let now = OffsetDateTime::now_utc();
     let etag = Validator::new()
         .add(v.id.to_string())
         .add(
@@ -39,13 +41,14 @@ async fn change_json(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
                 .unwrap_or_default(),
         )
         .add("json")
+        .add(accepted.live_key(now))
         .etag();
     if let Some(r) = not_modified(headers, &etag) {
         return Ok(r);
     }
     let body = match st
         .library
-        .release_state(&v)
+        .release_state_accepting(&v, &accepted)
         .await
         .map_err(PageError::json)?
     {
@@ -63,12 +66,10 @@ async fn change_json(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
 async fn change_page(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &str) -> Page {
     let v = st.library.doc_version(doc, id).await?;
     let view = st.library.view_of(doc, &v).await;
-    let previous = specpress_domain::usecases::public::previous_version(
-        st.library.store(),
-        &v,
-        OffsetDateTime::now_utc(),
-    )
-    .await?;
+    let now = OffsetDateTime::now_utc();
+    let previous =
+        specpress_domain::usecases::public::previous_version(st.library.store(), &v, now).await?;
+    let accepted = st.library.accepted(doc).await?;
     let mut validator = match &view {
         Some(view) => Validator::of_view(view),
         None => Validator::new(),
@@ -79,7 +80,8 @@ async fn change_page(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
             .as_ref()
             .map(|p| p.id.to_string())
             .unwrap_or_default(),
-    );
+    )
+    .add(accepted.live_key(now));
     if let Some(view) = &view {
         validator = validator.add(view.head().to_string());
     }
@@ -91,7 +93,9 @@ async fn change_page(st: Site<'_>, headers: &HeaderMap, doc: &PublicDoc, id: &st
         (_, None) => Shown::First,
         (None, Some(_)) => Shown::Unavailable,
         (Some(p), Some(_)) => Shown::Diff(st.library.diff(p, &v).await?),
-    };
+    }
+    .accepting(&accepted, now)
+    .map_err(ReadError::Failed)?;
     let head = match &view {
         Some(view) => st.library.load_head(view).await.ok(),
         None => None,
