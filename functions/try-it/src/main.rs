@@ -6,11 +6,8 @@ use specpress_alloc as _;
 async fn main() -> Result<(), lambda_http::Error> {
     specpress_http_lambda::run(|w| {
         // `Host`-based routing: the pages of a verified custom hostname (`specpress_api::hosts`).
-        let state = w.state.clone();
-        Ok(specpress_api::hosts::routed(
-            state,
-            specpress_try_it::router(w.state),
-        ))
+        let routes = specpress_try_it::router(w.state.clone());
+        Ok(specpress_api::hosts::routed(w.state, routes))
     })
     .await
 }

@@ -198,3 +198,46 @@ pub fn changelog_page(ctx: &PageContext<'_>, page: &Changelog<'_>, link: Linker<
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Changes, ReleaseChanges, no_links};
+    use super::*;
+
+    #[test]
+    fn a_changelog_entry_gives_an_accepted_change_s_reason_escaped() {
+        let details = r#"[
+          {"id":"get-pets-id","name":"GET /pets/{id}","status":"removed","type":"endpoint","breaking":true,
+           "previous":{"path":"/pets/{id}","verb":"GET"},
+           "changes":[{"message":"the operation was removed","level":"breaking",
+                       "accepted":{"reason":"agreed <i>in</i> March & more","expires_at":null},
+                       "migration":"**Alternatives:** none."}],
+           "children":[]}
+        ]"#;
+        let reason = "(accepted: agreed &lt;i&gt;in&lt;/i&gt; March &amp; more)";
+        let c = Changes::parse(details).expect("details");
+        let release = super::super::Release {
+            href: "/doc/x/changes/1",
+            id: "1",
+            api_version: "2",
+            title: "T",
+            published_at: "2026-01-01T00:00:00Z",
+            doc: None,
+            changes: ReleaseChanges::Changes(&c),
+        };
+        let entry = release_entries(&[release], 2, &no_links);
+        assert!(
+            entry.as_str().contains(&format!(
+                "<code>GET /pets/{{id}}</code> <span class=\"acc\">{reason}</span>"
+            )),
+            "the changelog entry gives the reason: {}",
+            entry.as_str()
+        );
+        assert_eq!(
+            entry.as_str().matches("class=\"acc\"").count(),
+            1,
+            "{}",
+            entry.as_str()
+        );
+    }
+}
