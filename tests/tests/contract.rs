@@ -261,6 +261,12 @@ fn every_paginated_list_route_is_walked_to_its_end_by_its_links() {
         );
     }
 
+    // Reader tokens of a documentation and of a hub.
+    for name in ["Partner A", "Partner B", "Partner C"] {
+        api.created("/api/v1/docs/d-one/reader_tokens", json!({"name": name}));
+        api.created("/api/v1/hubs/h-one/reader_tokens", json!({"name": name}));
+    }
+
     let routes = [
         ("/api/v1/docs".to_owned(), "id"),
         ("/api/v1/hubs".to_owned(), "id"),
@@ -280,6 +286,8 @@ fn every_paginated_list_route_is_walked_to_its_end_by_its_links() {
         ),
         ("/api/v1/mcp-servers".to_owned(), "id"),
         ("/api/v1/mcp-servers/m-one/versions".to_owned(), "id"),
+        ("/api/v1/docs/d-one/reader_tokens".to_owned(), "id"),
+        ("/api/v1/hubs/h-one/reader_tokens".to_owned(), "id"),
     ];
     assert_eq!(
         routes.len(),
