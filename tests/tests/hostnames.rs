@@ -20,7 +20,8 @@ const ORG: &str = "hostnames-tests-organization-token-42";
 const HUB_HOST: &str = "docs.example.com";
 const DOC_HOST: &str = "api.other.example";
 
-/// The DNS server, answering from a zone file the test rewrites; killed when dropped.
+/// The DNS server, answering from a zone file the test rewrites; killed when dropped. It serves until its stdin
+/// closes, so the test holds the pipe open for as long as the server is needed.
 struct Zone {
     child: Child,
     file: PathBuf,
@@ -37,13 +38,14 @@ impl Drop for Zone {
 
 impl Zone {
     fn start() -> Zone {
-        let python = specpress_testkit::tool(specpress_testkit::Tool::Python);
+        let python = specpress_testkit::python_with("dnslib");
         let dir = temp_dir();
         let file = dir.path().join("zone.json");
         std::fs::write(&file, "{}").expect("zone file");
         let mut child = Command::new(python)
             .arg(repo_root().join("tests/dns/zone.py"))
             .arg(&file)
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

@@ -13,10 +13,13 @@
 //!
 //! The request is then answered inside [`specpress_domain::urls::on_host`], so every path and absolute URL the pages
 //! build is on the hostname ([`crate::urls::public_base`] answers its origin). A hostname that is not verified (or
-//! is unknown) serves nothing: 404 when the installation's public URL is configured and names another host (with
-//! no public URL, any other host is the installation's own, as before). On the installation's own host, a `GET` or
-//! `HEAD` of a documentation or hub that has a verified hostname (a documentation's own, else its hub's) is
-//! redirected there (308), the rest of the path and the query kept. `/api/` is never routed by host.
+//! is unknown) serves nothing: 404 when the installation's public URL is configured and names another host. The
+//! installation's own hosts are served as before: addresses and `localhost`, the public URL's host, any host when
+//! no public URL is configured, and a host the trusted proxy forwards (`X-Forwarded-Host` with
+//! `trust_forwarded_host`: the proxy only forwards the names its operator gave it, and the public URL still names
+//! every URL). On the installation's own host, a `GET` or `HEAD` of a documentation or hub that has a verified
+//! hostname (a documentation's own, else its hub's) is redirected there (308), the rest of the path and the query
+//! kept. `/api/` is never routed by host.
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -106,10 +109,10 @@ pub async fn host_routing(State(hosts): State<Hosts>, mut req: Request, next: Ne
         Err(e) => return ApiError::from(e).into_response(),
     };
     let Some(domain) = domain else {
-        if !state.config.public_base_url.is_empty() {
-            return not_found();
+        if unknown_is_own(state, req.headers()) {
+            return default_host(state, req, next).await;
         }
-        return default_host(state, req, next).await;
+        return not_found();
     };
     let root = match root_of(&*state.store, &domain).await {
         Ok(Some(root)) => root,
@@ -150,6 +153,16 @@ pub async fn host_routing(State(hosts): State<Hosts>, mut req: Request, next: Ne
         Ok(resp) => resp,
         Err(never) => match never {},
     }
+}
+
+/// Whether a host that is not a verified hostname is the installation's own: always without a public URL (the
+/// installation is whatever host reaches it), and with one when the trusted proxy reports it (`X-Forwarded-Host`
+/// with `trust_forwarded_host`: the proxy answers only the names its operator gave it, such as CloudFront's
+/// alternate domain names, and every URL of the pages is the public URL's, which wins over the headers). A `Host`
+/// that reaches the service directly, with a public URL naming another host, is unknown.
+fn unknown_is_own(state: &AppState, headers: &axum::http::HeaderMap) -> bool {
+    state.config.public_base_url.is_empty()
+        || crate::urls::trusted_forwarded_host(&state.config, headers).is_some()
 }
 
 /// The hostname of the configured public URL, when there is one.

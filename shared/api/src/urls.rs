@@ -95,12 +95,20 @@ pub fn request_host<'a>(
     config: &crate::ApiConfig,
     headers: &'a axum::http::HeaderMap,
 ) -> Option<&'a str> {
-    let forwarded_host = if config.trust_forwarded_host {
+    trusted_forwarded_host(config, headers).or_else(|| valid_host(header(headers, "host")))
+}
+
+/// The host the trusted proxy reports (`X-Forwarded-Host`, its last entry) when `trust_forwarded_host` is set and
+/// the header is usable, else `None`: when it is `Some`, it is what [`request_host`] answers.
+pub fn trusted_forwarded_host<'a>(
+    config: &crate::ApiConfig,
+    headers: &'a axum::http::HeaderMap,
+) -> Option<&'a str> {
+    if config.trust_forwarded_host {
         valid_host(forwarded(headers, "x-forwarded-host"))
     } else {
         None
-    };
-    forwarded_host.or_else(|| valid_host(header(headers, "host")))
+    }
 }
 
 /// A Host value made of the characters a host and port may have, else `None`.
