@@ -21,8 +21,15 @@ pub struct Site {
 impl Site {
     /// Starts a server whose organization token is `org`.
     pub fn start(org: &str) -> Site {
+        Site::start_with(org, &[])
+    }
+
+    /// [`Site::start`] with more environment.
+    pub fn start_with(org: &str, env: &[(&str, &str)]) -> Site {
         let dir = temp_dir();
-        let server = Server::start(dir.path(), &[("SPECPRESS_ORG_TOKEN", org)]);
+        let mut all = vec![("SPECPRESS_ORG_TOKEN", org)];
+        all.extend_from_slice(env);
+        let server = Server::start(dir.path(), &all);
         let http = Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .build()

@@ -67,7 +67,9 @@ pub fn app_with_webhooks(
     engine: Arc<dyn SpecEngine>,
     webhooks: DeliveryService,
 ) -> Router {
-    let state = state.with_publisher(webhooks.publisher.clone());
+    let state = state
+        .with_publisher(webhooks.publisher.clone())
+        .with_sealer(webhooks.sealer.clone());
     let mcp = specpress_mcp_servers_api::router(state.clone(), webhooks.sealer.clone());
     let app = merged(state.clone(), engine).merge(with_common_layers(mcp));
     // The workflow MCP endpoints and pages (`/mcp/{slug}`) open the same secrets. Their client (the hardened one)

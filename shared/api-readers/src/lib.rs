@@ -12,7 +12,12 @@
 //! A reader token is no API token: presented to any route of `/api/v1` it is answered as no token at all (the API's
 //! authentication never resolves it). It opens what it names on the reader surfaces (`specpress_api::readers`).
 //!
+//! - `PUT`, `GET`, `DELETE /api/v1/sso`: the organization's OpenID provider, through which readers sign in to the
+//!   documentations and hubs that admit them (`sso_readers`); see [`sso`].
+//!
 //! [`router`] is mounted by the hubs Lambda and by `specpress serve`.
+
+pub mod sso;
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -44,7 +49,8 @@ pub fn router(state: AppState) -> Router {
             get(list_hub).post(create_hub),
         )
         .route("/api/v1/hubs/{hub}/reader_tokens/{id}", delete(revoke_hub))
-        .with_state(state)
+        .with_state(state.clone())
+        .merge(sso::router(state))
 }
 
 /// `POST .../reader_tokens` body. Unknown fields are refused (422).

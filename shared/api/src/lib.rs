@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use specpress_domain::ports::{EventPublisher, NoPublisher, Store};
+use specpress_domain::webhooks::SecretSealer;
 use time::OffsetDateTime;
 
 pub use error::{ApiError, Result};
@@ -99,6 +100,10 @@ pub struct AppState {
     /// The per-client limit of failed credential checks on the public site (`SPECPRESS_AUTH_FAILURE_*`); `None`
     /// when disabled. One per process, so in `specpress serve` every router counts against the same budget.
     pub auth_failures: Option<Arc<limit::RateLimiter>>,
+    /// Seals and opens the secrets kept at rest (the identity provider's client secret), with the key of
+    /// `SPECPRESS_WEBHOOK_SECRET_KEY` (`specpress serve`: the data directory's); `None` when no key is configured,
+    /// and then what needs it answers 503.
+    pub sealer: Option<SecretSealer>,
 }
 
 impl AppState {
@@ -110,6 +115,7 @@ impl AppState {
             config: Arc::new(config),
             settings: Arc::new(Config::default()),
             auth_failures: auth_failure_limiter(&Config::default()),
+            sealer: None,
         }
     }
 
@@ -118,8 +124,19 @@ impl AppState {
         AppState {
             settings: Arc::new(config.clone()),
             auth_failures: auth_failure_limiter(config),
+            sealer: config
+                .webhooks
+                .secret_key()
+                .ok()
+                .map(|key| SecretSealer::new(&key)),
             ..AppState::new(store, ApiConfig::from_config(config))
         }
+    }
+
+    /// The same state, sealing secrets with `sealer`.
+    pub fn with_sealer(mut self, sealer: SecretSealer) -> Self {
+        self.sealer = Some(sealer);
+        self
     }
 
     /// The same state, deploys handing their committed events to `publisher`.

@@ -4,108 +4,44 @@
 //! (scripts/install-tools.sh installs it there), found through `specpress_testkit::Tool::NodeModules`: when it is
 //! missing, the tests fail under `CI=true` and are reported as ignored otherwise.
 
-use std::io::{BufRead, BufReader, Write as _};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc;
-
 use specpress_domain::mcp::SecretValue;
 use specpress_domain::sso::{LoginSecrets, ProviderConfig};
 use specpress_oidc::{OidcClient, OidcError};
+use specpress_testkit::oidc::OidcProvider;
 
 const CLIENT_ID: &str = "specpress";
 const CLIENT_SECRET: &str = "a-client-secret-long-enough-for-hs256";
 const REDIRECT: &str = "http://127.0.0.1:9/sign-in/oidc/callback";
 
-/// A running provider; stopped when dropped.
-struct Provider {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<String>,
-    issuer: String,
-    _dir: tempfile::TempDir,
-}
+/// A running provider (the test kit's), with this file's client and accounts.
+struct Provider(OidcProvider);
 
-impl Drop for Provider {
-    fn drop(&mut self) {
-        drop(self.stdin.take());
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+impl std::ops::Deref for Provider {
+    type Target = OidcProvider;
+    fn deref(&self) -> &OidcProvider {
+        &self.0
     }
 }
 
 impl Provider {
     /// Starts the provider (the tools' Node modules must hold `oidc-provider`).
     fn start() -> Provider {
-        let modules = specpress_testkit::tool(specpress_testkit::Tool::NodeModules);
-        assert!(
-            modules.join("oidc-provider/package.json").exists(),
-            "npm `oidc-provider` is required in {} (scripts/install-tools.sh)",
-            modules.display()
-        );
-        let dir = tempfile::tempdir().unwrap();
-        let config = dir.path().join("provider.json");
         let accounts = serde_json::json!({
             "ann@example.com": {"groups": ["readers", "staff"]},
             "bob@example.com": {"email_verified": false},
         });
-        std::fs::write(
-            &config,
-            serde_json::json!({
+        Provider(OidcProvider::start(
+            &serde_json::json!({
                 "clients": [{"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET, "redirect_uris": [REDIRECT]}],
                 "accounts": accounts,
             })
             .to_string(),
-        )
-        .unwrap();
-        let mut child = Command::new("node")
-            .arg(specpress_testkit::repo_root().join("tests/oidc/provider.mjs"))
-            .arg(&config)
-            .env("NODE_PATH", &modules)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("node starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut p = Provider {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-            issuer: String::new(),
-            _dir: dir,
-        };
-        p.issuer = p
-            .expect_line("ISSUER ")
-            .expect("the provider printed its issuer");
-        p
-    }
-
-    fn expect_line(&self, prefix: &str) -> Option<String> {
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(std::time::Duration::from_secs(30))
-                .ok()?;
-            if let Some(rest) = line.strip_prefix(prefix) {
-                return Some(rest.trim().to_owned());
-            }
-        }
+        ))
     }
 
     /// Signs with a new key from now on; its `kid`.
     fn rotate(&mut self) -> String {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "rotate").unwrap();
-        stdin.flush().unwrap();
-        self.expect_line("ROTATED ").expect("rotated")
+        self.0.rotate()
     }
 
     fn config(&self, groups_claim: Option<&str>) -> ProviderConfig {

@@ -25,6 +25,11 @@ pub struct SignInPage<'a> {
     pub hours: u64,
     /// The longest token the form takes.
     pub max_token: usize,
+    /// The organization's identity provider offered for the page returned to (its label: "Sign in with ...").
+    pub provider: Option<&'a str>,
+    /// Where the provider's sign-in starts, `next` in its query (a link, not a form: the provider is another origin,
+    /// and a form's redirect there would break the site's `form-action 'self'`).
+    pub provider_href: &'a str,
 }
 
 #[derive(Template)]
@@ -38,6 +43,8 @@ struct SignInBody<'a> {
     signed_in_as: Option<&'a str>,
     hours: u64,
     max_token: usize,
+    provider: Option<&'a str>,
+    provider_href: &'a str,
 }
 
 /// The body of the sign-in page, for [`crate::layout`].
@@ -51,6 +58,8 @@ pub fn sign_in_body(page: &SignInPage<'_>) -> Html {
         signed_in_as: page.signed_in_as,
         hours: page.hours,
         max_token: page.max_token,
+        provider: page.provider,
+        provider_href: page.provider_href,
     };
     // Rendering a template into a String fails only if a value's Display fails; ours are plain strings.
     Html::trusted(body.render().unwrap_or_default())
@@ -70,6 +79,8 @@ mod tests {
             signed_in_as: who,
             hours: 12,
             max_token: 256,
+            provider: None,
+            provider_href: "/sign-in/oidc?next=%2Fdoc%2Fa&x=1",
         }
     }
 
@@ -82,6 +93,24 @@ mod tests {
         assert!(!s.contains("<script>"), "{s}");
         assert!(!s.contains("<b>no</b>"), "{s}");
         assert!(s.contains("&#60;b&#62;no&#60;/b&#62;"), "{s}");
+    }
+
+    #[test]
+    fn a_provider_is_offered_as_a_link_carrying_the_return_path_and_its_label_escaped() {
+        let mut p = page("/doc/a", None, None);
+        p.provider = Some("login.<acme>.test");
+        let s = sign_in_body(&p).as_str().to_owned();
+        assert!(
+            s.contains(r#"<a class="provider" href="/sign-in/oidc?next=%2Fdoc%2Fa&#38;x=1">"#),
+            "{s}"
+        );
+        assert!(s.contains("Sign in with login.&#60;acme&#62;.test"), "{s}");
+        assert!(s.contains(r#"name="token""#), "the token form stays: {s}");
+        assert!(
+            !sign_in_body(&page("/doc/a", None, None))
+                .as_str()
+                .contains("/sign-in/oidc")
+        );
     }
 
     #[test]

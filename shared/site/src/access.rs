@@ -9,6 +9,9 @@
 //!   budget (a client whose budget is spent gets 429 with `Retry-After`, before the token is checked).
 //! - `POST /sign-out`: deletes the session, so a copy of the cookie opens nothing any more, and drops the cookie.
 //!
+//! - `GET /sign-in/oidc` and `GET /sign-in/oidc/callback`: signing in through the organization's identity provider
+//!   (`crate::oidc`), offered on the sign-in page when the page to return to admits provider readers.
+//!
 //! Both posts must come from this site's own pages ([`same_origin`]); anything else is 403.
 //!
 //! A reader who may not see a private documentation gets exactly the page an unknown slug gets (404); every 404
@@ -36,8 +39,12 @@ use specpress_domain::usecases::readers;
 use time::OffsetDateTime;
 use tracing::instrument;
 
+use specpress_domain::ports::IdentityProvider;
+use specpress_domain::webhooks::SecretSealer;
+
 use crate::SiteState;
 use crate::assets::{error_page, shell};
+use crate::provider::{self, OIDC_PATH};
 pub use crate::request::{SIGN_IN_PATH, SIGN_OUT_PATH};
 
 /// Largest sign-in form body read.
@@ -52,6 +59,9 @@ pub struct Access {
     pub store: Arc<dyn Store>,
     pub config: Arc<ApiConfig>,
     pub credentials: Credentials,
+    /// The relying party of sign-ins through organizations' identity providers, and the sealer that opens their
+    /// client secrets; `None` when the process has no secret key (then no provider is offered).
+    pub identity: Option<(Arc<dyn IdentityProvider>, SecretSealer)>,
 }
 
 /// The routes of the sign-in pages.
@@ -105,12 +115,27 @@ fn reader_words(reader: &Reader) -> Option<&'static str> {
 }
 
 /// The sign-in page: its status, the form or the signed-in state, never cached or indexed.
-fn sign_in_page(
+pub(crate) fn sign_in_page(
     status: StatusCode,
     next: &str,
     message: Option<&str>,
     who: Option<&'static str>,
 ) -> Response {
+    sign_in_page_offering(status, next, message, who, None)
+}
+
+/// [`sign_in_page`], offering the sign-in through `provider` (its label) beside the token form.
+fn sign_in_page_offering(
+    status: StatusCode,
+    next: &str,
+    message: Option<&str>,
+    who: Option<&'static str>,
+    provider: Option<&str>,
+) -> Response {
+    let provider_href = format!(
+        "{OIDC_PATH}?next={}",
+        form_urlencoded::byte_serialize(local_path(next).as_bytes()).collect::<String>()
+    );
     let heading = if who.is_some() {
         "Signed in"
     } else {
@@ -125,6 +150,8 @@ fn sign_in_page(
         signed_in_as: who,
         hours: SESSION_HOURS,
         max_token: MAX_TOKEN_LEN,
+        provider,
+        provider_href: &provider_href,
     });
     let html = shell(heading, &body);
     let mut resp = (
@@ -146,26 +173,41 @@ fn sign_in_page(
 }
 
 /// One value of a query string or form body (the first of that name).
-fn form_value(text: &str, name: &str) -> Option<String> {
+pub(crate) fn form_value(text: &str, name: &str) -> Option<String> {
     form_urlencoded::parse(text.as_bytes())
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.into_owned())
 }
 
-/// `GET /sign-in`.
-#[instrument(skip_all)]
-pub async fn sign_in_form(Viewer(reader): Viewer, parts: Parts) -> Response {
-    let next = parts
+/// The `next` of a request's query string (empty when absent or too long).
+pub(crate) fn next_of(parts: &Parts) -> String {
+    parts
         .uri
         .query()
         .filter(|q| q.len() <= MAX_NEXT * 3)
         .and_then(|q| form_value(q, "next"))
-        .unwrap_or_default();
-    sign_in_page(StatusCode::OK, &next, None, reader_words(&reader))
+        .unwrap_or_default()
+}
+
+/// `GET /sign-in`: the organization's provider is offered when the page to return to admits its readers.
+#[instrument(skip_all)]
+pub async fn sign_in_form(
+    State(access): State<Access>,
+    Viewer(reader): Viewer,
+    parts: Parts,
+) -> Response {
+    let next = next_of(&parts);
+    let who = reader_words(&reader);
+    let provider = match (&access.identity, who) {
+        (Some(_), None) => provider::offered(access.store.as_ref(), local_path(&next)).await,
+        _ => None,
+    };
+    let label = provider.as_ref().map(|p| p.provider_label());
+    sign_in_page_offering(StatusCode::OK, &next, None, who, label.as_deref())
 }
 
 /// The answer to a post that did not come from this site's pages.
-fn cross_site(what: &str, advice: &str) -> Response {
+pub(crate) fn cross_site(what: &str, advice: &str) -> Response {
     error_page(StatusCode::FORBIDDEN, what, advice)
 }
 

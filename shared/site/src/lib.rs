@@ -22,7 +22,9 @@
 //!   /hub/{hub}/search?q=`: results pages, each with a `.json` twin the search fields use to suggest results.
 //! - `machine`: `GET /doc/{doc}/llms.txt`, `GET /doc/{doc}/sitemap.xml`, `GET /hub/{hub}/llms.txt`, `GET
 //!   /hub/{hub}/sitemap.xml` (a sitemap index).
-//! - `access`: `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in.
+//! - `access`: `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in; `oidc`: `GET
+//!   /sign-in/oidc` and its callback, the sign-in through the organization's identity provider (which one a page
+//!   offers and the pending sign-in's cookie: `provider`).
 //! - `embed`: any page with `?embed=1`: embed mode (no header nor sidebar, links keep it, framed only by the
 //!   documentation's or hub's `embed_origins`).
 //! - `assets`: `GET /static/{file}`, the stylesheet and script of the pages (content-hashed names, cached for a
@@ -52,7 +54,9 @@ mod error;
 mod history;
 mod hub;
 mod machine;
+mod oidc;
 mod pages;
+mod provider;
 mod reference;
 mod releases;
 mod request;
@@ -107,6 +111,27 @@ pub fn router(app: AppState) -> Router {
     router_with(app, library)
 }
 
+/// The relying party of sign-ins through organizations' identity providers (one per process: it caches their
+/// discovery documents and keys), with the state's sealer; `None`, loudly, without a secret key.
+fn identity_provider(
+    app: &AppState,
+) -> Option<(
+    Arc<dyn specpress_domain::ports::IdentityProvider>,
+    specpress_domain::webhooks::SecretSealer,
+)> {
+    let Some(sealer) = app.sealer.clone() else {
+        tracing::warn!("no secret key: sign-in through identity providers is not offered");
+        return None;
+    };
+    match specpress_oidc::OidcClient::new(app.settings.webhooks.allow_loopback_urls) {
+        Ok(client) => Some((Arc::new(client), sealer)),
+        Err(e) => {
+            tracing::error!(error = %e, "sign-in through identity providers is unavailable");
+            None
+        }
+    }
+}
+
 /// Every route of the site over `library` (`specpress serve` shares one with the MCP servers and "Try it").
 pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
     let state = SiteState {
@@ -116,6 +141,7 @@ pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
             store: app.store.clone(),
             config: app.config.clone(),
             credentials: Credentials::of(&app),
+            identity: identity_provider(&app),
         },
     };
     let readers = Readers::of(&app, Arc::new(access::too_many_attempts));
@@ -128,6 +154,7 @@ pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
         .merge(search::routes())
         .merge(machine::routes())
         .merge(access::routes())
+        .merge(oidc::routes())
         .layer(axum::middleware::from_fn(request::scope))
         .layer(axum::middleware::from_fn_with_state(
             readers,

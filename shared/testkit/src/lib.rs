@@ -27,6 +27,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod build;
+pub mod oidc;
 
 /// A tool some tests need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -203,3 +203,72 @@ pub async fn finish_sign_in(
         .await?;
     Ok((grant, session))
 }
+
+/// What a sign-in is for: the documentation or hub named in the page the reader wants to return to (a
+/// documentation's slug or id, a hub's slug, as in a public URL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignInTarget<'a> {
+    /// A documentation's key.
+    Doc(&'a str),
+    /// A hub's key.
+    Hub(&'a str),
+}
+
+/// The provider the sign-in page offers for `target`: its organization's, when `target` is private (itself or
+/// through its hub) and every private layer admits provider readers (`sso_readers`), so that signing in there can
+/// open it. `None` for anything else: unknown, public, not admitting provider readers, or an organization without
+/// a provider. (Only a documentation or hub whose owner opened it to provider readers says so; the others answer
+/// exactly as an unknown key.)
+pub async fn provider_for(
+    store: &dyn Store,
+    target: SignInTarget<'_>,
+) -> Result<Option<SsoSettings>> {
+    use crate::model::{DocId, DocOrHub, Slug};
+    let admits = |org: OrgId, of: DocOrHub| async move {
+        Ok::<bool, DomainError>(
+            store
+                .reader_settings(org, of)
+                .await?
+                .is_some_and(|s| s.sso_readers),
+        )
+    };
+    let (org, private, admitted) = match target {
+        SignInTarget::Doc(key) => {
+            let doc = match (DocId::parse(key), Slug::parse(key)) {
+                (Some(id), _) => store.get_doc_public(id).await?,
+                (None, Ok(slug)) => store.doc_by_public_slug(&slug).await?,
+                (None, Err(_)) => None,
+            };
+            let Some(doc) = doc else { return Ok(None) };
+            let hub = match doc.hub_id {
+                Some(h) => store.get_hub(doc.org_id, h).await?,
+                None => None,
+            };
+            let mut private = false;
+            let mut admitted = true;
+            if doc.visibility.is_private() {
+                private = true;
+                admitted &= admits(doc.org_id, DocOrHub::Doc(doc.id)).await?;
+            }
+            if let Some(h) = hub.filter(|h| h.visibility.is_private()) {
+                private = true;
+                admitted &= admits(h.org_id, DocOrHub::Hub(h.id)).await?;
+            }
+            (doc.org_id, private, admitted)
+        }
+        SignInTarget::Hub(key) => {
+            let hub = match Slug::parse(key) {
+                Ok(slug) => store.hub_by_public_slug(&slug).await?,
+                Err(_) => None,
+            };
+            let Some(hub) = hub else { return Ok(None) };
+            let private = hub.visibility.is_private();
+            let admitted = private && admits(hub.org_id, DocOrHub::Hub(hub.id)).await?;
+            (hub.org_id, private, admitted)
+        }
+    };
+    if !private || !admitted {
+        return Ok(None);
+    }
+    store.get_sso(org).await
+}
