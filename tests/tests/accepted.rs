@@ -98,7 +98,14 @@ fn bump_diff_fails_then_passes_once_its_breaking_changes_are_accepted_and_fails_
  {
     let cli = bump_cli();
     let site = Site::start(ORG);
-    let token = new_doc(&site, "pets");
+    site.create_hub("team", "Team");
+    let (s, b) = site.api(
+        Method::POST,
+        "/api/v1/docs",
+        Some(json!({"name": "pets", "slug": "pets", "hub": "team"})),
+    );
+    assert_eq!(s, 201, "{b}");
+    let token = b["token"].as_str().expect("token").to_owned();
     let v1 = std::fs::read_to_string(fixtures().join("petstore.yaml")).expect("fixture");
     site.deploy("pets", None, &v1);
 
@@ -201,6 +208,12 @@ fn bump_diff_fails_then_passes_once_its_breaking_changes_are_accepted_and_fails_
     assert_eq!(accepted.len(), ids.len(), "{details}");
     assert!(accepted.iter().all(|e| e["accepted"]["reason"] == REASON));
     let (s, _, feed) = site.get("/doc/pets/changes.atom");
+    assert_eq!(s, 200);
+    assert!(feed.contains("Breaking: "), "{feed}");
+    assert!(feed.contains("accepted: Announced in March"), "{feed}");
+    assert!(!feed.contains("<script>alert"), "{feed}");
+    // AND the hub's combined feed says the same of its documentation's release
+    let (s, _, feed) = site.get("/hub/team/changes.atom");
     assert_eq!(s, 200);
     assert!(feed.contains("Breaking: "), "{feed}");
     assert!(feed.contains("accepted: Announced in March"), "{feed}");

@@ -33,7 +33,7 @@ pub mod view;
 use std::sync::Arc;
 
 use specpress_domain::accepted::AcceptedChanges;
-use specpress_domain::model::{BlobRef, Documentation, Hub, Slug, Version, VersionId};
+use specpress_domain::model::{BlobRef, DocId, Documentation, Hub, Slug, Version, VersionId};
 use specpress_domain::ports::Store;
 use specpress_domain::usecases::hubs::HubApi;
 use specpress_domain::usecases::public::{self, PublicDoc, Reader};
@@ -354,7 +354,8 @@ impl Library {
         Ok(public::hub_apis(self.store(), reader, hub, now()).await?)
     }
 
-    /// The releases of a hub's APIs, newest first: the `limit` newest across its documentations' default branches.
+    /// The releases of a hub's APIs, newest first: the `limit` newest across its documentations' default branches,
+    /// each documentation's accepted changes marked.
     /// Only the documentations whose latest release is among the `limit` newest can contribute (any other has at
     /// least `limit` newer releases elsewhere), so at most `limit` histories are read, each for at most `limit`
     /// versions.
@@ -379,9 +380,19 @@ impl Library {
         }
         all.sort_by_key(|(_, v)| std::cmp::Reverse((v.created_at, v.id.0)));
         all.truncate(limit as usize);
+        // Each documentation's accepted changes, read once, marked on its releases as on its own changelog.
+        let mut accepted: Vec<(DocId, AcceptedChanges)> = Vec::new();
         let mut out = Vec::with_capacity(all.len());
         for (doc, v) in all {
             let state = self.release_state(&v).await?;
+            let set = match accepted.iter().position(|(id, _)| *id == doc.id) {
+                Some(i) => &accepted[i].1,
+                None => {
+                    accepted.push((doc.id, store.get_accepted(doc.id).await?));
+                    &accepted[accepted.len() - 1].1
+                }
+            };
+            let state = state.accepting(set, now())?;
             out.push((doc, v, state));
         }
         Ok(out)
