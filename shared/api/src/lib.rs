@@ -104,6 +104,9 @@ pub struct AppState {
     /// `SPECPRESS_WEBHOOK_SECRET_KEY` (`specpress serve`: the data directory's); `None` when no key is configured,
     /// and then what needs it answers 503.
     pub sealer: Option<SecretSealer>,
+    /// Outbound mail (confirmation mails of readers following a documentation); `None` when this process sends
+    /// none, and then the follow form answers 503.
+    pub mailer: Option<Arc<dyn specpress_domain::ports::Mailer>>,
 }
 
 impl AppState {
@@ -116,6 +119,7 @@ impl AppState {
             settings: Arc::new(Config::default()),
             auth_failures: auth_failure_limiter(&Config::default()),
             sealer: None,
+            mailer: None,
         }
     }
 
@@ -136,6 +140,12 @@ impl AppState {
     /// The same state, sealing secrets with `sealer`.
     pub fn with_sealer(mut self, sealer: SecretSealer) -> Self {
         self.sealer = Some(sealer);
+        self
+    }
+
+    /// The same state, sending mail with `mailer`.
+    pub fn with_mailer(mut self, mailer: Arc<dyn specpress_domain::ports::Mailer>) -> Self {
+        self.mailer = Some(mailer);
         self
     }
 

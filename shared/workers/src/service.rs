@@ -46,5 +46,6 @@ pub fn delivery_service(
         sealer: SecretSealer::new(&key),
         policy: policy_with_scale(config.webhooks.retry_scale),
         public_base_url: config.public_url.trim_end_matches('/').to_owned(),
+        mailer: None,
     })
 }

@@ -289,6 +289,7 @@ impl World {
             sealer: sealer(),
             policy: setup.policy.unwrap_or_default(),
             public_base_url: "http://docs.test".into(),
+            mailer: None,
         };
         let principal =
             match bootstrap_default_org(store.as_ref(), "T", None, OffsetDateTime::now_utc())

@@ -28,6 +28,7 @@
 //! | `hostnames.rs` | [`HostnameStore`] (custom hostnames) |
 //! | `identity.rs` | [`IdentityProvider`] (an OpenID provider's code flow) |
 //! | `dns.rs` | [`TxtResolver`] (TXT lookups for hostname verification) |
+//! | `mail.rs` | [`Mailer`] (outbound mail: confirmations, release mails, digests) |
 //! | `accepted.rs` | [`AcceptedChangeStore`] (a documentation's accepted changes) |
 //!
 //! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
@@ -53,6 +54,7 @@ mod fetcher;
 mod hostnames;
 mod hubs;
 mod identity;
+mod mail;
 mod mcp_servers;
 mod orgs;
 mod previews;
@@ -78,6 +80,7 @@ pub use docs::DocStore;
 pub use engine::{DiffSummary, SpecEngine};
 pub use events::EventStore;
 pub use fetcher::DocumentFetcher;
+pub use mail::{Mail, Mailer};
 pub use hostnames::HostnameStore;
 pub use hubs::HubStore;
 pub use identity::IdentityProvider;

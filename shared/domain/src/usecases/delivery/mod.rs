@@ -65,6 +65,8 @@ pub struct DeliveryService {
     pub policy: RetryPolicy,
     /// Base of public URLs in payloads (no trailing slash), e.g. `https://docs.example.com`.
     pub public_base_url: String,
+    /// Outbound mail for the readers who follow a documentation by email; `None` when this process sends none.
+    pub mailer: Option<Arc<dyn crate::ports::Mailer>>,
 }
 
 impl std::fmt::Debug for DeliveryService {
