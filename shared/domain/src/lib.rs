@@ -13,6 +13,7 @@ pub mod error;
 pub mod hostname;
 pub mod mcp;
 pub mod model;
+pub mod notify;
 pub mod ports;
 pub mod readers;
 pub mod session;

@@ -80,7 +80,7 @@ pub use docs::DocStore;
 pub use engine::{DiffSummary, SpecEngine};
 pub use events::EventStore;
 pub use fetcher::DocumentFetcher;
-pub use mail::{Mail, Mailer};
+pub use mail::{Confirmation, FollowLinks, Mail, MailContent, Mailer, ReleaseNote};
 pub use hostnames::HostnameStore;
 pub use hubs::HubStore;
 pub use identity::IdentityProvider;
