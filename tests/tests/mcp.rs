@@ -158,6 +158,9 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
             ["operation_history", {"operation": op}],
             ["get_definition", {"pointer": "/paths/~1repos~1{owner}~1{repo}~1pulls/post"}],
             ["get_definition", {}],
+            ["list_changes", {"since": v1}],
+            ["list_changes", {"since": v2}],
+            ["list_changes", {"since": "2000-01-01T00:00:00Z"}],
         ]),
     );
     assert_eq!(s["protocol"], "2026-07-28", "the current protocol revision");
@@ -287,6 +290,20 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
         members.contains(&"/paths") && members.contains(&"/components"),
         "{members:?}"
     );
+
+    // list_changes since: an agent that polls reads only what is new, by release id or by time.
+    let ids_of = |i: usize| -> Vec<String> {
+        ok(&s, i)["releases"]
+            .as_array()
+            .expect("releases")
+            .iter()
+            .map(|r| r["id"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    assert_eq!(ids_of(9), [v2.clone()], "since the first release: the second");
+    assert!(ids_of(10).is_empty(), "since the newest: nothing");
+    assert_eq!(ids_of(11), [v2.clone(), v1.clone()], "since long ago: both");
+    assert!(ok(&s, 10)["next_cursor"].is_null());
 
     // get_pages: the Markdown of a page found by search, its `.md` form, and what is no page.
     let s = session(
@@ -538,6 +555,8 @@ fn an_agent_gets_clear_errors_for_unknown_tools_bad_arguments_and_missing_things
             ["get_definition", {"pointer": "/no/such/thing"}],
             ["get_definition", {"pointer": "paths"}],
             ["search", {"query": "   "}],
+            ["list_changes", {"since": "last tuesday"}],
+            ["list_changes", {"since": w.store_release}],
         ]),
     );
     let calls = s["calls"].as_array().expect("calls");
@@ -561,6 +580,9 @@ fn an_agent_gets_clear_errors_for_unknown_tools_bad_arguments_and_missing_things
     assert_eq!(error(6)["code"], -32002);
     assert!(tool_error(7).contains("JSON pointer"));
     assert!(tool_error(8).contains("query"));
+    assert!(tool_error(9).contains("RFC 3339"), "{}", calls[9]);
+    // `since` names a release of this documentation, not of another.
+    assert_eq!(error(10)["code"], -32002, "{}", calls[10]);
 }
 
 #[test]

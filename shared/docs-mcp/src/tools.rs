@@ -195,6 +195,44 @@ fn named(scope: &Scope, view: &DocView) -> Option<String> {
 
 /// The view a version belongs to, among those the call covers: its own branch's when published there, else the
 /// documentation's view.
+/// Where releases are ordered: publication time, then id (the order of every list).
+type OrderKey = (time::OffsetDateTime, u128);
+
+fn order_key(v: &Version) -> OrderKey {
+    (v.created_at, v.id.0.as_u128())
+}
+
+/// The releases of `versions` (newest first) published after `after`: a prefix, so the page it ends stops the list.
+fn newer(mut versions: Vec<Version>, after: Option<OrderKey>) -> Vec<Version> {
+    if let Some(after) = after {
+        let keep = versions
+            .iter()
+            .take_while(|v| order_key(v) > after)
+            .count();
+        versions.truncate(keep);
+    }
+    versions
+}
+
+/// The point `list_changes` lists after: a release of this scope (its publication) or an RFC 3339 time.
+async fn since_of(scope: &Scope, since: Option<&str>) -> Result<Option<OrderKey>, Fail> {
+    let Some(since) = since.map(str::trim).filter(|s| !s.is_empty()) else {
+        return Ok(None);
+    };
+    check_len("since", since)?;
+    if let Ok(t) = time::OffsetDateTime::parse(since, &time::format_description::well_known::Rfc3339) {
+        // Everything published at or before `t`: the largest key of that instant.
+        return Ok(Some((t, u128::MAX)));
+    }
+    if VersionId::parse(since).is_none() {
+        return Err(bad(
+            "`since` is neither a release id (an `id` of list_changes) nor an RFC 3339 time",
+        ));
+    }
+    let (v, _) = view_of_version(scope, since).await?;
+    Ok(Some(order_key(&v)))
+}
+
 async fn view_of_version(scope: &Scope, id: &str) -> Result<(Version, DocView), Fail> {
     let missing = || not_found(format!("no release `{}` in this documentation", text(id)));
     let id = VersionId::parse(id.trim()).ok_or_else(missing)?;
@@ -428,7 +466,8 @@ and responses; a schema's properties...), by the URLs list_pages or search gave.
     #[tool(
         description = "List the releases of the API, newest first: version id, API version, date, whether it broke \
 anything, and a one-line summary per changed element. Paged: pass `next_cursor` back as `cursor` for older ones. \
-get_change gives one release's changes in full.",
+`since` (a release id or an RFC 3339 time) keeps only the releases published after it, so a poller reads only what \
+is new. get_change gives one release's changes in full.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn list_changes(
@@ -438,6 +477,7 @@ get_change gives one release's changes in full.",
     ) -> Result<Json<ReleaseList>, Fail> {
         let scope = scope_of(&parts)?;
         let skip = offset_of("releases", args.cursor.as_deref())?;
+        let after = since_of(scope, args.since.as_deref()).await?;
         let covered = views(scope, &args.narrow)?;
         let lib = &scope.library;
         // (view, version) newest first, one page of them.
@@ -448,6 +488,7 @@ get_change gives one release's changes in full.",
                 .releases(&view.doc, &view.branch, skip, RELEASES_PER_LIST + 1)
                 .await
                 .map_err(failed)?;
+            let versions = newer(versions, after);
             more = versions.len() > RELEASES_PER_LIST as usize;
             page.extend(
                 versions
@@ -474,7 +515,10 @@ get_change gives one release's changes in full.",
                     all.push(((*view).clone(), v));
                 }
             }
-            all.sort_by_key(|(_, v)| std::cmp::Reverse((v.created_at, v.id.0)));
+            all.sort_by_key(|(_, v)| std::cmp::Reverse(order_key(v)));
+            if let Some(after) = after {
+                all.retain(|(_, v)| order_key(v) > after);
+            }
             let rest: Vec<_> = all.into_iter().skip(skip as usize).collect();
             more = rest.len() > RELEASES_PER_LIST as usize
                 && skip + u64::from(RELEASES_PER_LIST) < MAX_HUB_RELEASES;

@@ -81,6 +81,10 @@ pub struct ListChangesArgs {
     /// `next_cursor` of the previous answer; omit it for the newest releases.
     #[serde(default)]
     pub cursor: Option<String>,
+    /// Only the releases published after this one: a release's version id (`id` of an earlier answer) or an
+    /// RFC 3339 time (`2026-12-01T00:00:00Z`). An agent that polls passes the newest id it has seen.
+    #[serde(default)]
+    pub since: Option<String>,
     #[serde(flatten)]
     pub narrow: Narrow,
 }
