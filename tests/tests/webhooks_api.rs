@@ -357,3 +357,116 @@ fn a_body_that_is_not_a_json_object_is_refused_on_every_endpoint_that_reads_json
     assert_eq!(s, 200);
     assert_eq!(got["enabled"], true, "{got}");
 }
+
+/// Issue 38: filters and formats over HTTP: what is stored is answered (patterns normalized), a Slack URL is shown
+/// masked in every answer, and bad filters, formats and Slack URLs are 422s naming their field.
+#[test]
+fn filters_and_formats_are_checked_stored_and_slack_urls_shown_masked() {
+    let (_server, api, _dir) = start(&[]);
+    let t = api.token.clone();
+    let (s, _, _) = api.call(
+        "POST",
+        "/docs",
+        Some(&t),
+        Some(json!({"name": "F", "slug": "doc-f"})),
+    );
+    assert_eq!(s, 201);
+    let post = |body: Value| api.call("POST", "/docs/doc-f/webhooks", Some(&t), Some(body));
+
+    for (body, field) in [
+        (
+            json!({"url": "https://93.184.215.14/h", "filter": {"operations": ["GET /a/**/b"]}}),
+            "filter",
+        ),
+        (
+            json!({"url": "https://93.184.215.14/h", "filter": {"operations": ["/pets"]}}),
+            "filter",
+        ),
+        (
+            json!({"url": "https://93.184.215.14/h", "filter": {"breaking": true}}),
+            "filter",
+        ),
+        (
+            json!({"url": "https://93.184.215.14/h", "filter": {"paths": ["/a/**/b"]}}),
+            "filter",
+        ),
+        (
+            json!({"url": "https://93.184.215.14/h", "filter": {"tags": [""]}}),
+            "filter",
+        ),
+        (
+            json!({"url": "https://93.184.215.14/h", "format": "email"}),
+            "format",
+        ),
+        (
+            json!({"url": "http://93.184.215.14/services/T0/B0/X", "format": "slack"}),
+            "url",
+        ),
+        (
+            json!({"url": "http://93.184.215.14/workflows/x", "format": "teams"}),
+            "url",
+        ),
+    ] {
+        let (s, answer, _) = post(body.clone());
+        assert_eq!(s, 422, "{body}: {answer}");
+        assert!(answer["message"].is_string(), "{answer}");
+        assert!(answer["errors"][field].is_array(), "{body}: {answer}");
+    }
+
+    let (s, created, _) = post(json!({"url": "https://93.184.215.14/h",
+        "filter": {"breaking_only": true, "operations": ["get /pets/*"], "tags": ["Pets"]}}));
+    assert_eq!(s, 201, "{created}");
+    assert_eq!(created["format"], "standard");
+    assert_eq!(
+        created["filter"],
+        json!({"breaking_only": true, "operations": ["GET /pets/*"], "tags": ["Pets"], "paths": []})
+    );
+    let id = created["id"].as_str().expect("id").to_owned();
+    let (s, cleared, _) = api.call(
+        "PATCH",
+        &format!("/docs/doc-f/webhooks/{id}"),
+        Some(&t),
+        Some(json!({"filter": {"paths": ["/pets/**"]}})),
+    );
+    assert_eq!(s, 200);
+    assert_eq!(
+        cleared["filter"],
+        json!({"breaking_only": false, "operations": [], "tags": [], "paths": ["/pets/**"]})
+    );
+
+    let secret_url = "https://93.184.215.14/services/T000ABCD/B000EFGH/SECRETPART";
+    let (s, slack, _) = post(json!({"url": secret_url, "format": "slack"}));
+    assert_eq!(s, 201, "{slack}");
+    assert_eq!(slack["format"], "slack");
+    assert_eq!(slack["url"], "https://93.184.215.14/services/T000...");
+    let slack_id = slack["id"].as_str().expect("id").to_owned();
+    let (s, one, _) = api.call(
+        "GET",
+        &format!("/docs/doc-f/webhooks/{slack_id}"),
+        Some(&t),
+        None,
+    );
+    assert_eq!(s, 200);
+    let (s, list, _) = api.call("GET", "/docs/doc-f/webhooks", Some(&t), None);
+    assert_eq!(s, 200);
+    for answer in [&slack, &one, &list] {
+        assert!(!answer.to_string().contains("SECRETPART"), "{answer}");
+    }
+    assert_eq!(one["url"], "https://93.184.215.14/services/T000...");
+    // Changing the format needs the URL of the new format.
+    let (s, answer, _) = api.call(
+        "PATCH",
+        &format!("/docs/doc-f/webhooks/{slack_id}"),
+        Some(&t),
+        Some(json!({"format": "teams"})),
+    );
+    assert_eq!(s, 422, "{answer}");
+    let (s, back, _) = api.call(
+        "PATCH",
+        &format!("/docs/doc-f/webhooks/{slack_id}"),
+        Some(&t),
+        Some(json!({"format": "standard", "url": "https://93.184.215.14/plain"})),
+    );
+    assert_eq!(s, 200, "{back}");
+    assert_eq!(back["url"], "https://93.184.215.14/plain");
+}

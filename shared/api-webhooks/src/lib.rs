@@ -10,6 +10,9 @@
 //! - `POST   /api/v1/docs/{doc}/webhooks/{id}/test`: queues a `ping` (202 with the delivery).
 //! - `GET    /api/v1/docs/{doc}/webhooks/{id}/deliveries`: paginated delivery log, newest first.
 //! - `POST   /api/v1/docs/{doc}/webhooks/{id}/deliveries/{delivery}/redeliver`: re-sends a finished delivery (202).
+//!
+//! The same routes under `/api/v1/hubs/{hub}` manage a hub's subscriptions (hub or organization tokens), which
+//! receive the events of every documentation of the hub. Bodies take `filter` and `format` (issue 38).
 
 use axum::Router;
 use axum::extract::{Extension, Path};
@@ -21,32 +24,60 @@ use specpress_api::auth::Auth;
 use specpress_api::body::JsonBody;
 use specpress_api::pagination::{ListRequest, paginate};
 use specpress_api::{ApiError, AppState};
+use specpress_domain::DomainError;
+use specpress_domain::notify::Filter;
 use specpress_domain::usecases::delivery::DeliveryService;
 use specpress_domain::usecases::webhooks as uc;
-use specpress_domain::webhooks::{Attempt, Delivery, DeliveryStatus, Subscription};
+use specpress_domain::webhooks::{Attempt, Delivery, DeliveryStatus, Format, Subscription};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 /// The subscriptions routes. `service` carries the queue, the sender (URL checks) and the secret sealer.
 pub fn router(state: AppState, service: DeliveryService) -> Router {
     let api = Router::new()
-        .route("/docs/{doc}/webhooks", post(create).get(list))
+        .merge(routes("/docs/{doc}").layer(Extension(Whose::Doc)))
+        .merge(routes("/hubs/{hub}").layer(Extension(Whose::Hub)))
+        .layer(Extension(service));
+    Router::new().nest("/api/v1", api).with_state(state)
+}
+
+/// The same routes under a documentation (`/docs/{doc}`) or a hub (`/hubs/{hub}`).
+fn routes(base: &str) -> Router<AppState> {
+    Router::new()
+        .route(&format!("{base}/webhooks"), post(create).get(list))
         .route(
-            "/docs/{doc}/webhooks/{id}",
+            &format!("{base}/webhooks/{{id}}"),
             get(show).patch(update).put(update).delete(remove),
         )
         .route(
-            "/docs/{doc}/webhooks/{id}/rotate_secret",
+            &format!("{base}/webhooks/{{id}}/rotate_secret"),
             post(rotate_secret),
         )
-        .route("/docs/{doc}/webhooks/{id}/test", post(test))
-        .route("/docs/{doc}/webhooks/{id}/deliveries", get(deliveries))
+        .route(&format!("{base}/webhooks/{{id}}/test"), post(test))
         .route(
-            "/docs/{doc}/webhooks/{id}/deliveries/{delivery}/redeliver",
+            &format!("{base}/webhooks/{{id}}/deliveries"),
+            get(deliveries),
+        )
+        .route(
+            &format!("{base}/webhooks/{{id}}/deliveries/{{delivery}}/redeliver"),
             post(redeliver),
         )
-        .layer(Extension(service));
-    Router::new().nest("/api/v1", api).with_state(state)
+}
+
+/// Whose webhooks a route serves.
+#[derive(Debug, Clone, Copy)]
+enum Whose {
+    Doc,
+    Hub,
+}
+
+impl Whose {
+    fn of(self, key: &str) -> uc::Owner<'_> {
+        match self {
+            Whose::Doc => uc::Owner::Doc(key),
+            Whose::Hub => uc::Owner::Hub(key),
+        }
+    }
 }
 
 fn rfc3339(t: OffsetDateTime) -> String {
@@ -60,6 +91,8 @@ pub struct SubscriptionJson {
     url: String,
     description: Option<String>,
     branches: Vec<String>,
+    filter: Filter,
+    format: Format,
     enabled: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     disabled_reason: Option<String>,
@@ -75,6 +108,8 @@ fn sub_json(s: &Subscription, secret: Option<String>) -> SubscriptionJson {
         url: s.url.clone(),
         description: s.description.clone(),
         branches: s.branches.clone(),
+        filter: s.filter.clone(),
+        format: s.format,
         enabled: s.enabled,
         disabled_reason: s.disabled_reason.clone(),
         secret,
@@ -145,6 +180,20 @@ struct CreateBody {
     description: Option<String>,
     #[serde(default)]
     branches: Option<Vec<String>>,
+    #[serde(default)]
+    filter: Option<serde_json::Value>,
+    #[serde(default)]
+    format: Option<String>,
+}
+
+/// A request's `filter`, read into the domain's (a bad pattern or bound is a 422 naming `filter`).
+fn filter_of(v: Option<serde_json::Value>) -> Result<Option<Filter>, ApiError> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    serde_json::from_value(v)
+        .map(Some)
+        .map_err(|e| DomainError::invalid("filter", format!("filter: {e}")).into())
 }
 
 /// `PATCH /docs/{doc}/webhooks/{id}` body. An empty `description` clears it.
@@ -159,11 +208,16 @@ struct UpdateBody {
     branches: Option<Vec<String>>,
     #[serde(default)]
     enabled: Option<bool>,
+    #[serde(default)]
+    filter: Option<serde_json::Value>,
+    #[serde(default)]
+    format: Option<String>,
 }
 
 #[tracing::instrument(skip_all)]
 async fn create(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path(doc): Path<String>,
     JsonBody(body): JsonBody<CreateBody>,
@@ -172,8 +226,10 @@ async fn create(
         url: body.url,
         description: body.description,
         branches: body.branches,
+        filter: filter_of(body.filter)?,
+        format: body.format,
     };
-    let v = uc::create(&svc, &p, &doc, input).await?;
+    let v = uc::create(&svc, &p, whose.of(&doc), input).await?;
     Ok((
         StatusCode::CREATED,
         axum::Json(sub_json(&v.subscription, v.secret)),
@@ -184,11 +240,12 @@ async fn create(
 #[tracing::instrument(skip_all)]
 async fn list(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path(doc): Path<String>,
     req: ListRequest,
 ) -> Result<Response, ApiError> {
-    let subs = uc::list(&svc, &p, &doc).await?;
+    let subs = uc::list(&svc, &p, whose.of(&doc)).await?;
     let scope = format!(
         "webhooks:{}",
         subs.first().map(|s| s.doc_id.to_string()).unwrap_or(doc)
@@ -233,16 +290,18 @@ fn page_of<T: Serialize>(
 #[tracing::instrument(skip_all)]
 async fn show(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let s = uc::get(&svc, &p, &doc, &id).await?;
+    let s = uc::get(&svc, &p, whose.of(&doc), &id).await?;
     Ok(axum::Json(sub_json(&s, None)).into_response())
 }
 
 #[tracing::instrument(skip_all)]
 async fn update(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id)): Path<(String, String)>,
     JsonBody(body): JsonBody<UpdateBody>,
@@ -254,49 +313,55 @@ async fn update(
             .map(|d| Some(d).filter(|d| !d.trim().is_empty())),
         branches: body.branches,
         enabled: body.enabled,
+        filter: filter_of(body.filter)?,
+        format: body.format,
     };
-    let s = uc::update(&svc, &p, &doc, &id, input).await?;
+    let s = uc::update(&svc, &p, whose.of(&doc), &id, input).await?;
     Ok(axum::Json(sub_json(&s, None)).into_response())
 }
 
 #[tracing::instrument(skip_all)]
 async fn remove(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    uc::delete(&svc, &p, &doc, &id).await?;
+    uc::delete(&svc, &p, whose.of(&doc), &id).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
 #[tracing::instrument(skip_all)]
 async fn rotate_secret(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let v = uc::rotate_secret(&svc, &p, &doc, &id).await?;
+    let v = uc::rotate_secret(&svc, &p, whose.of(&doc), &id).await?;
     Ok(axum::Json(sub_json(&v.subscription, v.secret)).into_response())
 }
 
 #[tracing::instrument(skip_all)]
 async fn test(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id)): Path<(String, String)>,
 ) -> Result<Response, ApiError> {
-    let d = uc::test(&svc, &p, &doc, &id).await?;
+    let d = uc::test(&svc, &p, whose.of(&doc), &id).await?;
     Ok((StatusCode::ACCEPTED, axum::Json(delivery_json(&d))).into_response())
 }
 
 #[tracing::instrument(skip_all)]
 async fn deliveries(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id)): Path<(String, String)>,
     req: ListRequest,
 ) -> Result<Response, ApiError> {
-    let list = uc::deliveries(&svc, &p, &doc, &id).await?;
+    let list = uc::deliveries(&svc, &p, whose.of(&doc), &id).await?;
     let items: Vec<(String, DeliveryJson)> = list
         .iter()
         .map(|d| {
@@ -311,9 +376,10 @@ async fn deliveries(
 #[tracing::instrument(skip_all)]
 async fn redeliver(
     Extension(svc): Extension<DeliveryService>,
+    Extension(whose): Extension<Whose>,
     Auth(p): Auth,
     Path((doc, id, delivery)): Path<(String, String, String)>,
 ) -> Result<Response, ApiError> {
-    let d = uc::redeliver(&svc, &p, &doc, &id, &delivery).await?;
+    let d = uc::redeliver(&svc, &p, whose.of(&doc), &id, &delivery).await?;
     Ok((StatusCode::ACCEPTED, axum::Json(delivery_json(&d))).into_response())
 }

@@ -96,8 +96,19 @@ pub struct Subscription {
     pub org_id: OrgId,
     /// The documentation whose events it receives.
     pub doc_id: DocId,
-    /// Where deliveries are POSTed.
+    /// Where deliveries are POSTed; for a Slack or Teams subscription, the URL masked (its secret part hidden: what
+    /// answers show and logs may name), the URL itself being in `sealed_url`.
     pub url: String,
+    /// A Slack or Teams URL (a secret: whoever has it can post to the channel), sealed with the subscription's
+    /// id as associated data (see [`SecretSealer::seal_url`]).
+    pub sealed_url: Option<Vec<u8>>,
+    /// How its deliveries are written.
+    pub format: Format,
+    /// Which releases, and which of their changes, it receives (issue 38).
+    pub filter: crate::notify::Filter,
+    /// A hub's subscription (`/hubs/{hub}/webhooks`): `doc_id` is then the hub's id, and it receives the events of
+    /// every documentation of the hub.
+    pub hub: bool,
     /// Free text.
     pub description: Option<String>,
     /// Branch slugs whose events it receives; empty means every branch.
@@ -114,6 +125,65 @@ pub struct Subscription {
     pub created_at: OffsetDateTime,
     /// Last change by the API.
     pub updated_at: OffsetDateTime,
+}
+
+/// How a subscription's deliveries are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// The Bump.sh-compatible body, signed per Standard Webhooks.
+    #[default]
+    Standard,
+    /// A Slack incoming-webhook message (Block Kit), unsigned.
+    Slack,
+    /// An Adaptive Card in the envelope of a Teams workflow webhook, unsigned.
+    Teams,
+}
+
+impl Format {
+    /// API and storage spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Standard => "standard",
+            Format::Slack => "slack",
+            Format::Teams => "teams",
+        }
+    }
+
+    /// Parses the API and storage spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "standard" => Some(Format::Standard),
+            "slack" => Some(Format::Slack),
+            "teams" => Some(Format::Teams),
+            _ => None,
+        }
+    }
+
+    /// Whether its URL is a secret (sealed at rest, shown masked).
+    pub fn secret_url(self) -> bool {
+        self != Format::Standard
+    }
+}
+
+/// A secret URL as answers show it: its origin, its first path segment and the first four characters of the next
+/// one, then `...` (`https://hooks.slack.com/services/T000...`); never its query.
+pub fn mask_url(url: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let mut parts = rest.splitn(4, '/');
+    let host = parts.next().unwrap_or("");
+    let mut out = format!("{scheme}://{host}");
+    if let Some(first) = parts.next().filter(|p| !p.is_empty()) {
+        out.push('/');
+        out.push_str(&first.chars().take(40).collect::<String>());
+        if let Some(second) = parts.next().filter(|p| !p.is_empty()) {
+            out.push('/');
+            out.push_str(&second.chars().take(4).collect::<String>());
+        }
+    }
+    out.push_str("...");
+    out
 }
 
 impl Subscription {
@@ -291,6 +361,24 @@ impl SecretSealer {
             .map_err(|_| DomainError::unexpected("sealing a webhook secret failed"))
     }
 
+    /// Seals a Slack or Teams URL of subscription `id` (bound to the id and to its use: a sealed URL cannot pass for
+    /// a sealed signing secret).
+    pub fn seal_url(&self, id: SubscriptionId, url: &str) -> Result<Vec<u8>> {
+        self.seal_bound(&url_aad(id), url.as_bytes())
+            .map_err(|_| DomainError::unexpected("sealing a webhook URL failed"))
+    }
+
+    /// Opens what [`SecretSealer::seal_url`] sealed.
+    pub fn open_url(&self, id: SubscriptionId, sealed: &[u8]) -> Result<String> {
+        let fail = || {
+            DomainError::unexpected(
+                "a stored webhook URL cannot be opened (wrong key or corrupted)",
+            )
+        };
+        let plain = self.open_bound(&url_aad(id), sealed).ok_or_else(fail)?;
+        String::from_utf8(plain).map_err(|_| fail())
+    }
+
     /// Opens a sealed secret of subscription `id`.
     pub fn open(
         &self,
@@ -306,6 +394,12 @@ impl SecretSealer {
         let text = String::from_utf8(plain).map_err(|_| fail())?;
         specpress_webhook::WebhookSecret::parse(&text).map_err(|_| fail())
     }
+}
+
+fn url_aad(id: SubscriptionId) -> Vec<u8> {
+    let mut aad = b"url:".to_vec();
+    aad.extend_from_slice(id.0.as_bytes());
+    aad
 }
 
 /// The body of a webhook queue message. Thin: ids only, everything else is read from the store.
@@ -402,6 +496,39 @@ mod tests {
         assert!(sealer.open(id, &tampered).is_err());
         assert!(sealer.open(id, &[1, 2, 3]).is_err());
         assert!(format!("{sealer:?}").contains("***"));
+    }
+
+    #[test]
+    fn sealed_urls_open_only_for_their_subscription_and_never_as_secrets() {
+        let sealer = SecretSealer::new(&[7u8; 32]);
+        let id = SubscriptionId::new();
+        let url = "https://hooks.slack.com/services/T000/B000/XXXXSECRET";
+        let sealed = sealer.seal_url(id, url).expect("sealed");
+        assert!(!sealed.windows(6).any(|w| w == b"SECRET"));
+        assert_eq!(sealer.open_url(id, &sealed).expect("opened"), url);
+        assert!(sealer.open_url(SubscriptionId::new(), &sealed).is_err());
+        assert!(
+            sealer.open(id, &sealed).is_err(),
+            "a URL is no signing secret"
+        );
+    }
+
+    #[test]
+    fn masked_urls_keep_the_origin_and_hide_the_secret_part() {
+        assert_eq!(
+            mask_url("https://hooks.slack.com/services/T000ABCD/B000/XXXXSECRET"),
+            "https://hooks.slack.com/services/T000..."
+        );
+        let teams = "https://prod-1.westus.logic.azure.com:443/workflows/abcdef/triggers/manual/paths/invoke?sig=SECRET";
+        let masked = mask_url(teams);
+        assert_eq!(
+            masked,
+            "https://prod-1.westus.logic.azure.com:443/workflows/abcd..."
+        );
+        assert!(!mask_url("https://h.example/?sig=SECRET").contains("SECRET"));
+        assert_eq!(Format::parse("slack"), Some(Format::Slack));
+        assert_eq!(Format::parse("email"), None);
+        assert!(Format::Teams.secret_url() && !Format::Standard.secret_url());
     }
 
     #[test]

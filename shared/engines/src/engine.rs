@@ -5,8 +5,9 @@
 use async_trait::async_trait;
 use specpress_apispec::{Invalid, Limits};
 use specpress_domain::model::{Analysis, Bundle};
-use specpress_domain::ports::{DiffSummary, SpecEngine};
+use specpress_domain::ports::{DiffSummary, OperationFacts, SpecEngine};
 use specpress_domain::{DomainError, Result};
+use std::collections::BTreeMap;
 
 use crate::cpu::CpuGate;
 
@@ -124,7 +125,50 @@ fn diff(previous: &Bundle, current: &Bundle, limits: &Limits) -> Result<DiffSumm
         breaking: report.breaking(),
         is_empty: report.is_empty(),
         structural: report.structural(),
+        operations: operation_facts(&[before.model(), after.model()]),
     })
+}
+
+/// The tags and ids of the operations and channels of the two documents, by the names the diff's items give them.
+fn operation_facts(models: &[&specpress_apispec::ApiModel]) -> BTreeMap<String, OperationFacts> {
+    let mut out: BTreeMap<String, OperationFacts> = BTreeMap::new();
+    let mut add = |name: String, tags: &[String], ids: &[&str]| {
+        if tags.is_empty() && ids.is_empty() {
+            return;
+        }
+        let facts = out.entry(name).or_default();
+        for t in tags {
+            if !facts.tags.contains(t) {
+                facts.tags.push(t.clone());
+            }
+        }
+        for id in ids {
+            if !facts.ids.iter().any(|i| i == id) {
+                facts.ids.push((*id).to_owned());
+            }
+        }
+    };
+    for m in models {
+        for op in m.operations.values() {
+            let ids: Vec<&str> = op.operation_id.as_deref().into_iter().collect();
+            add(format!("{} {}", op.key.method, op.path), &op.tags, &ids);
+        }
+        for ch in m.channels.values() {
+            add(ch.address.clone(), &[], &[ch.id.as_str()]);
+        }
+        for op in m.message_operations.values() {
+            let verb = match op.key.direction {
+                specpress_apispec::Direction::Send => "SEND",
+                specpress_apispec::Direction::Receive => "RECEIVE",
+            };
+            let mut ids: Vec<&str> = op.operation_id.as_deref().into_iter().collect();
+            if let Some(ch) = m.channels.get(&op.key.channel) {
+                ids.push(ch.id.as_str());
+            }
+            add(format!("{verb} {}", op.channel_address), &[], &ids);
+        }
+    }
+    out
 }
 
 #[async_trait]

@@ -1,6 +1,8 @@
 //! Webhook subscriptions and deliveries over the single table (docs/storage.md, "Webhooks").
 //!
-//! - `DOC#<doc>` / `WEBHOOK#<id>`: a subscription; secrets sealed (XChaCha20-Poly1305) as binary attributes.
+//! - `DOC#<doc>` / `WEBHOOK#<id>`: a subscription; secrets (and a Slack or Teams URL, `sealed_url`) sealed
+//!   (XChaCha20-Poly1305) as binary attributes; `format`, `filter` (its JSON); a hub's subscription (`hub: true`)
+//!   is under `DOC#<hub id>`.
 //! - `DELIVERY#<id>` / `DELIVERY`: a delivery with its attempt log; GSI1 `WEBHOOK#<subscription>` /
 //!   `<created nanos>#<id>` lists a subscription's deliveries newest first; TTL 30 days.
 //! - `EVENT#<id>` / `PAYLOAD`: the body of an event's deliveries, recorded once (first writer wins); TTL 30 days.
@@ -15,6 +17,7 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemFluentBuilder;
 use aws_sdk_dynamodb::types::{AttributeValue, Put, ReturnValue, TransactWriteItem, Update};
 use specpress_domain::model::{DocId, EventId, OrgId};
+use specpress_domain::notify::Filter;
 use specpress_domain::ports::{DeliveryStore, SubscriptionStore};
 use specpress_domain::webhooks::*;
 use specpress_domain::{ConflictKind, DomainError, Result};
@@ -171,6 +174,16 @@ fn subscription_item(x: &Subscription) -> Item {
     i.insert("org_id".into(), s(x.org_id.to_string()));
     i.insert("doc_id".into(), s(x.doc_id.to_string()));
     i.insert("url".into(), s(&x.url));
+    if let Some(u) = &x.sealed_url {
+        i.insert("sealed_url".into(), b(u.clone()));
+    }
+    i.insert("format".into(), s(x.format.as_str()));
+    if !x.filter.is_empty() {
+        i.insert("filter".into(), s(filter_json(&x.filter)));
+    }
+    if x.hub {
+        i.insert("hub".into(), AttributeValue::Bool(true));
+    }
     if let Some(d) = &x.description {
         i.insert("description".into(), s(d));
     }
@@ -186,6 +199,11 @@ fn subscription_item(x: &Subscription) -> Item {
     i.insert("created_at".into(), ts(x.created_at));
     i.insert("updated_at".into(), ts(x.updated_at));
     i
+}
+
+/// A subscription's filter as stored: its JSON (bounded by `Filter::validate`).
+fn filter_json(f: &Filter) -> String {
+    serde_json::to_string(f).unwrap_or_default()
 }
 
 fn subscription_from(i: &Item) -> Result<Subscription> {
@@ -208,6 +226,20 @@ fn subscription_from(i: &Item) -> Result<Subscription> {
         org_id: OrgId(parse_uuid(i, "org_id")?),
         doc_id: DocId(parse_uuid(i, "doc_id")?),
         url: get_s(i, "url")?.to_owned(),
+        sealed_url: i
+            .get("sealed_url")
+            .map(|_| get_b(i, "sealed_url").map(<[u8]>::to_vec))
+            .transpose()?,
+        // Written before formats existed: standard.
+        format: match opt_s(i, "format") {
+            None => Format::Standard,
+            Some(f) => Format::parse(f).ok_or_else(|| bad("format"))?,
+        },
+        filter: match opt_s(i, "filter") {
+            None => Filter::default(),
+            Some(f) => serde_json::from_str(f).map_err(|_| bad("filter"))?,
+        },
+        hub: get_bool(i, "hub"),
         description: opt_s(i, "description").map(str::to_owned),
         branches,
         enabled: get_bool(i, "enabled"),
@@ -293,6 +325,15 @@ impl SubscriptionStore for DynamoStore {
             .condition_expression(NOT_EXISTS)
             .build()
             .map_err(DomainError::unexpected)?;
+        if x.hub {
+            // A hub's subscription, under its hub's key: the documentations of a hub queue their events whatever
+            // their `never_subscribed` (see the deploy), so there is no flag to clear.
+            let items = vec![TransactWriteItem::builder().put(put).build()];
+            return match crate::transact::transact_conditional(self.client(), items).await? {
+                Ok(()) => Ok(()),
+                Err(_) => Err(DomainError::Conflict(ConflictKind::AlreadyExists)),
+            };
+        }
         // The documentation has a subscription from now on: its deploys queue their events again. In the same
         // transaction, so a deploy that read the documentation before it and commits after it fails its check and
         // re-reads (see `Commit::queue_event`).
@@ -352,6 +393,7 @@ impl SubscriptionStore for DynamoStore {
             "enabled = :en",
             "secrets = :sec",
             "updated_at = :up",
+            "#format = :fo",
         ];
         let mut remove = Vec::new();
         let mut req = self
@@ -361,7 +403,23 @@ impl SubscriptionStore for DynamoStore {
             .expression_attribute_values(":br", branches_attr(&x.branches))
             .expression_attribute_values(":en", AttributeValue::Bool(x.enabled))
             .expression_attribute_values(":sec", secrets_attr(&x.secrets))
-            .expression_attribute_values(":up", ts(x.updated_at));
+            .expression_attribute_values(":up", ts(x.updated_at))
+            .expression_attribute_names("#format", "format")
+            .expression_attribute_values(":fo", s(x.format.as_str()));
+        match &x.sealed_url {
+            Some(u) => {
+                set.push("sealed_url = :su");
+                req = req.expression_attribute_values(":su", b(u.clone()));
+            }
+            None => remove.push("sealed_url"),
+        }
+        if x.filter.is_empty() {
+            remove.push("#filter");
+        } else {
+            set.push("#filter = :fi");
+            req = req.expression_attribute_values(":fi", s(filter_json(&x.filter)));
+        }
+        req = req.expression_attribute_names("#filter", "filter");
         match &x.description {
             Some(d) => {
                 set.push("description = :de");

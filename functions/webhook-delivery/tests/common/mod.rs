@@ -52,6 +52,10 @@ pub struct Received {
     pub std_ok: Vec<u64>,
     pub bump_ok: Vec<u64>,
     pub answered: u16,
+    /// What the receiver found wrong in a Slack or Teams body (Block Kit models, Adaptive Cards 1.5 schema).
+    pub problems: Vec<String>,
+    /// Whether a signature header came with it.
+    pub signed: bool,
 }
 
 /// The Python receiver process (started by the e2e harness), with a client for its control API.
@@ -80,11 +84,26 @@ impl Receiver {
 
     /// Registers the secrets a path verifies with and the answers it gives, in order (then 200).
     pub async fn configure(&self, path: &str, secrets: &[&str], script: Value, delay_ms: u64) {
+        self.configure_kind(path, secrets, script, delay_ms, "standard")
+            .await;
+    }
+
+    /// [`Receiver::configure`] for a path standing for a `kind` endpoint: `standard` (signatures verified), `slack`
+    /// (unsigned Block Kit messages, validated by `slack_sdk`) or `teams` (unsigned Adaptive Cards, validated against
+    /// the 1.5 schema).
+    pub async fn configure_kind(
+        &self,
+        path: &str,
+        secrets: &[&str],
+        script: Value,
+        delay_ms: u64,
+        kind: &str,
+    ) {
         let r = self
             .http
             .post(self.url("/_config"))
             .json(
-                &json!({"path": path, "secrets": secrets, "script": script, "delay_ms": delay_ms}),
+                &json!({"path": path, "secrets": secrets, "script": script, "delay_ms": delay_ms, "kind": kind}),
             )
             .send()
             .await
@@ -125,6 +144,15 @@ impl Receiver {
                     .map(|a| a.iter().filter_map(Value::as_u64).collect())
                     .unwrap_or_default(),
                 answered: e["answered"].as_u64().unwrap_or(0) as u16,
+                problems: e["problems"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|p| p.as_str().map(str::to_owned))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                signed: e["signed"].as_bool().unwrap_or(false),
             })
             .collect()
     }
@@ -388,11 +416,37 @@ impl World {
             url: self.receiver.url(path),
             description: None,
             branches,
+            ..uc::CreateSubscription::default()
         };
         let v = uc::create(&self.service, &self.principal, doc.slug.as_str(), input)
             .await
             .expect("subscribe");
         (v.subscription, v.secret.expect("secret shown on creation"))
+    }
+
+    /// Subscribes `doc` at receiver `path` with a filter and a format (`standard`, `slack`, `teams`); the receiver
+    /// path verifies what the format calls for.
+    pub async fn subscribe_filtered(
+        &self,
+        doc: &Documentation,
+        path: &str,
+        filter: Value,
+        format: &str,
+    ) -> Subscription {
+        let input = uc::CreateSubscription {
+            url: self.receiver.url(path),
+            filter: Some(serde_json::from_value(filter).expect("filter")),
+            format: Some(format.to_owned()),
+            ..uc::CreateSubscription::default()
+        };
+        let v = uc::create(&self.service, &self.principal, doc.slug.as_str(), input)
+            .await
+            .expect("subscribe");
+        let secret = v.secret.expect("secret shown on creation");
+        self.receiver
+            .configure_kind(path, &[&secret], json!([]), 0, format)
+            .await;
+        v.subscription
     }
 
     /// Subscribes `doc` at receiver `path` (every branch) and scripts that endpoint with the new secret: it answers

@@ -408,7 +408,8 @@ impl Plan {
             branch: branch_move,
             event,
             // A documentation nobody ever subscribed to has nobody to notify (the commit checks it still is so).
-            queue_event: !doc.never_subscribed,
+            // A documentation of a hub queues its events: its hub may have subscriptions (now or later).
+            queue_event: !doc.never_subscribed || doc.hub_id.is_some(),
             enqueue_in: self.enqueue_in.clone(),
             blob: self.encoded.clone(),
         }

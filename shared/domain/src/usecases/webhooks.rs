@@ -1,15 +1,17 @@
-//! The subscriptions API (`/docs/{doc}/webhooks`): documentation, hub or organization tokens manage the
-//! webhooks of the documentations they reach. Secrets are generated here, shown once (on creation and on
+//! The subscriptions API (`/docs/{doc}/webhooks`, `/hubs/{hub}/webhooks`): documentation, hub or organization
+//! tokens manage the webhooks of the documentations they reach; hub or organization tokens those of the hubs they
+//! reach (a hub's subscription receives the events of every documentation of the hub). Secrets are generated here, shown once (on creation and on
 //! rotation), and stored sealed.
 
 use specpress_webhook::WebhookSecret;
 use time::OffsetDateTime;
 
 use crate::error::{ConflictKind, DomainError, Result};
-use crate::model::{BranchName, Documentation};
+use crate::model::{BranchName, DocId, Documentation, Hub, OrgId};
+use crate::notify::Filter;
 use crate::token::Principal;
 use crate::usecases::delivery::DeliveryService;
-use crate::usecases::resolve::resolve_doc;
+use crate::usecases::resolve::{resolve_doc, resolve_hub};
 use crate::webhooks::*;
 
 /// Longest description.
@@ -26,6 +28,10 @@ pub struct CreateSubscription {
     pub description: Option<String>,
     /// Branch names; empty or absent means every branch.
     pub branches: Option<Vec<String>>,
+    /// Which releases and changes; absent: everything.
+    pub filter: Option<Filter>,
+    /// `standard` (absent), `slack` or `teams`.
+    pub format: Option<String>,
 }
 
 /// `PATCH /docs/{doc}/webhooks/{id}` body: absent fields are unchanged.
@@ -37,6 +43,10 @@ pub struct UpdateSubscription {
     pub description: Option<Option<String>>,
     /// New branch filter.
     pub branches: Option<Vec<String>>,
+    /// New filter (replaces the old one as a whole).
+    pub filter: Option<Filter>,
+    /// New format (a change of format needs the `url` of the new format too).
+    pub format: Option<String>,
     /// Enable or disable. Enabling clears an automatic disable and its failure streak.
     pub enabled: Option<bool>,
 }
@@ -48,6 +58,61 @@ pub struct SubscriptionView {
     pub subscription: Subscription,
     /// The `whsec_...` text, shown once.
     pub secret: Option<String>,
+}
+
+/// Whose webhooks: a documentation's or a hub's, by id or slug.
+#[derive(Debug, Clone, Copy)]
+pub enum Owner<'a> {
+    /// `/docs/{doc}/webhooks`.
+    Doc(&'a str),
+    /// `/hubs/{hub}/webhooks`.
+    Hub(&'a str),
+}
+
+impl<'a> From<&'a str> for Owner<'a> {
+    fn from(doc: &'a str) -> Self {
+        Owner::Doc(doc)
+    }
+}
+
+impl<'a> From<&'a String> for Owner<'a> {
+    fn from(doc: &'a String) -> Self {
+        Owner::Doc(doc)
+    }
+}
+
+/// The documentation or hub found.
+enum Target {
+    Doc(Documentation),
+    Hub(Hub),
+}
+
+impl Target {
+    /// The key its subscriptions are stored under (a hub's id for a hub).
+    fn key(&self) -> DocId {
+        match self {
+            Target::Doc(d) => d.id,
+            Target::Hub(h) => DocId(h.id.0),
+        }
+    }
+
+    fn org(&self) -> OrgId {
+        match self {
+            Target::Doc(d) => d.org_id,
+            Target::Hub(h) => h.org_id,
+        }
+    }
+
+    fn is_hub(&self) -> bool {
+        matches!(self, Target::Hub(_))
+    }
+}
+
+async fn resolve(svc: &DeliveryService, p: &Principal, owner: Owner<'_>) -> Result<Target> {
+    Ok(match owner {
+        Owner::Doc(doc) => Target::Doc(resolve_doc(svc.store.as_ref(), p, doc).await?),
+        Owner::Hub(hub) => Target::Hub(resolve_hub(svc.store.as_ref(), p, hub).await?),
+    })
 }
 
 fn not_found() -> DomainError {
@@ -70,6 +135,57 @@ async fn check_url(svc: &DeliveryService, url: &str) -> Result<String> {
         .await
         .map_err(|m| DomainError::invalid("url", m))?;
     Ok(url.to_owned())
+}
+
+fn check_format(format: Option<String>) -> Result<Option<Format>> {
+    format
+        .map(|f| {
+            Format::parse(f.trim()).ok_or_else(|| {
+                DomainError::invalid(
+                    "format",
+                    "format must be one of `standard`, `slack`, `teams`",
+                )
+            })
+        })
+        .transpose()
+}
+
+fn check_filter(filter: Filter) -> Result<Filter> {
+    filter
+        .validate()
+        .map_err(|m| DomainError::invalid("filter", m))?;
+    Ok(filter)
+}
+
+/// Where a subscription of `format` posts: checked, then (for Slack and Teams) sealed and masked. A Slack or Teams
+/// URL must use https (plain http only to a loopback address, for local development; the sender refuses loopback
+/// unless it is allowed).
+async fn place_url(
+    svc: &DeliveryService,
+    sub: &mut Subscription,
+    format: Format,
+    url: &str,
+) -> Result<()> {
+    let url = check_url(svc, url).await?;
+    if format.secret_url() {
+        let lower = url.to_ascii_lowercase();
+        let loopback = ["http://127.0.0.1", "http://localhost", "http://[::1]"]
+            .iter()
+            .any(|p| lower.starts_with(p));
+        if !lower.starts_with("https://") && !loopback {
+            return Err(DomainError::invalid(
+                "url",
+                format!("a {} webhook URL must use https", format.as_str()),
+            ));
+        }
+        sub.sealed_url = Some(svc.sealer.seal_url(sub.id, &url)?);
+        sub.url = mask_url(&url);
+    } else {
+        sub.sealed_url = None;
+        sub.url = url;
+    }
+    sub.format = format;
+    Ok(())
 }
 
 fn check_description(d: Option<String>) -> Result<Option<String>> {
@@ -112,47 +228,52 @@ fn check_branches(branches: Vec<String>) -> Result<Vec<String>> {
 async fn load(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: Owner<'_>,
     id: &str,
-) -> Result<(Documentation, Subscription)> {
-    let doc = resolve_doc(svc.store.as_ref(), p, doc).await?;
+) -> Result<(Target, Subscription)> {
+    let target = resolve(svc, p, owner).await?;
     let id = SubscriptionId::parse(id).ok_or_else(not_found)?;
     let sub = svc
         .store
-        .get_subscription(doc.id, id)
+        .get_subscription(target.key(), id)
         .await?
         .ok_or_else(not_found)?;
-    if sub.org_id != doc.org_id {
+    if sub.org_id != target.org() || sub.hub != target.is_hub() {
         return Err(not_found());
     }
-    Ok((doc, sub))
+    Ok((target, sub))
 }
 
 /// Creates a subscription with a fresh secret.
-pub async fn create(
+pub async fn create<'a>(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: impl Into<Owner<'a>>,
     input: CreateSubscription,
 ) -> Result<SubscriptionView> {
-    let doc = resolve_doc(svc.store.as_ref(), p, doc).await?;
-    let url = check_url(svc, &input.url).await?;
+    let target = resolve(svc, p, owner.into()).await?;
+    let format = check_format(input.format)?.unwrap_or_default();
+    let filter = check_filter(input.filter.unwrap_or_default())?;
     let description = check_description(input.description)?;
     let branches = check_branches(input.branches.unwrap_or_default())?;
-    if svc.store.list_subscriptions(doc.id).await?.len() >= MAX_SUBSCRIPTIONS_PER_DOC {
+    if svc.store.list_subscriptions(target.key()).await?.len() >= MAX_SUBSCRIPTIONS_PER_DOC {
         return Err(DomainError::invalid(
             "url",
-            format!("a documentation can have at most {MAX_SUBSCRIPTIONS_PER_DOC} webhooks"),
+            format!("a documentation or hub can have at most {MAX_SUBSCRIPTIONS_PER_DOC} webhooks"),
         ));
     }
     let now = OffsetDateTime::now_utc();
     let id = SubscriptionId::new();
     let secret = WebhookSecret::generate();
-    let sub = Subscription {
+    let mut sub = Subscription {
         id,
-        org_id: doc.org_id,
-        doc_id: doc.id,
-        url,
+        org_id: target.org(),
+        doc_id: target.key(),
+        url: String::new(),
+        sealed_url: None,
+        format,
+        filter,
+        hub: target.is_hub(),
         description,
         branches,
         enabled: true,
@@ -166,6 +287,7 @@ pub async fn create(
         created_at: now,
         updated_at: now,
     };
+    place_url(svc, &mut sub, format, &input.url).await?;
     svc.store.create_subscription(&sub).await?;
     Ok(SubscriptionView {
         subscription: sub,
@@ -173,35 +295,53 @@ pub async fn create(
     })
 }
 
-/// A documentation's subscriptions.
-pub async fn list(svc: &DeliveryService, p: &Principal, doc: &str) -> Result<Vec<Subscription>> {
-    let doc = resolve_doc(svc.store.as_ref(), p, doc).await?;
-    let mut subs = svc.store.list_subscriptions(doc.id).await?;
-    subs.retain(|s| s.org_id == doc.org_id);
+/// A documentation's (or hub's) subscriptions.
+pub async fn list<'a>(
+    svc: &DeliveryService,
+    p: &Principal,
+    owner: impl Into<Owner<'a>>,
+) -> Result<Vec<Subscription>> {
+    let target = resolve(svc, p, owner.into()).await?;
+    let mut subs = svc.store.list_subscriptions(target.key()).await?;
+    subs.retain(|s| s.org_id == target.org() && s.hub == target.is_hub());
     Ok(subs)
 }
 
 /// One subscription.
-pub async fn get(
+pub async fn get<'a>(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: impl Into<Owner<'a>>,
     id: &str,
 ) -> Result<Subscription> {
-    Ok(load(svc, p, doc, id).await?.1)
+    Ok(load(svc, p, owner.into(), id).await?.1)
 }
 
 /// Changes url, description, branches or enabled.
-pub async fn update(
+pub async fn update<'a>(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: impl Into<Owner<'a>>,
     id: &str,
     input: UpdateSubscription,
 ) -> Result<Subscription> {
-    let (_, mut sub) = load(svc, p, doc, id).await?;
-    if let Some(url) = input.url {
-        sub.url = check_url(svc, &url).await?;
+    let (_, mut sub) = load(svc, p, owner.into(), id).await?;
+    let format = check_format(input.format)?;
+    match (input.url, format) {
+        (Some(url), f) => {
+            let f = f.unwrap_or(sub.format);
+            place_url(svc, &mut sub, f, &url).await?;
+        }
+        (None, Some(f)) if f != sub.format => {
+            return Err(DomainError::invalid(
+                "url",
+                "changing the format needs the url of the new format",
+            ));
+        }
+        (None, _) => {}
+    }
+    if let Some(f) = input.filter {
+        sub.filter = check_filter(f)?;
     }
     if let Some(d) = input.description {
         sub.description = check_description(d)?;
@@ -234,9 +374,14 @@ pub async fn update(
 }
 
 /// Deletes a subscription (its deliveries expire with their TTL).
-pub async fn delete(svc: &DeliveryService, p: &Principal, doc: &str, id: &str) -> Result<()> {
-    let (doc, sub) = load(svc, p, doc, id).await?;
-    if svc.store.delete_subscription(doc.id, sub.id).await? {
+pub async fn delete<'a>(
+    svc: &DeliveryService,
+    p: &Principal,
+    owner: impl Into<Owner<'a>>,
+    id: &str,
+) -> Result<()> {
+    let (target, sub) = load(svc, p, owner.into(), id).await?;
+    if svc.store.delete_subscription(target.key(), sub.id).await? {
         Ok(())
     } else {
         Err(not_found())
@@ -244,13 +389,13 @@ pub async fn delete(svc: &DeliveryService, p: &Principal, doc: &str, id: &str) -
 }
 
 /// Rotates the secret: the new one signs from now on, the previous one keeps signing for 24 hours.
-pub async fn rotate_secret(
+pub async fn rotate_secret<'a>(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: impl Into<Owner<'a>>,
     id: &str,
 ) -> Result<SubscriptionView> {
-    let (_, mut sub) = load(svc, p, doc, id).await?;
+    let (_, mut sub) = load(svc, p, owner.into(), id).await?;
     let now = OffsetDateTime::now_utc();
     let secret = WebhookSecret::generate();
     let mut secrets = vec![StoredSecret {
@@ -278,37 +423,45 @@ pub async fn rotate_secret(
 }
 
 /// Sends a `ping` to the subscription (even a disabled one is refused: enable it first).
-pub async fn test(svc: &DeliveryService, p: &Principal, doc: &str, id: &str) -> Result<Delivery> {
-    let (doc, sub) = load(svc, p, doc, id).await?;
+pub async fn test<'a>(
+    svc: &DeliveryService,
+    p: &Principal,
+    owner: impl Into<Owner<'a>>,
+    id: &str,
+) -> Result<Delivery> {
+    let (target, sub) = load(svc, p, owner.into(), id).await?;
     if !sub.enabled {
         return Err(DomainError::invalid(
             "enabled",
             "the webhook is disabled; enable it before testing",
         ));
     }
-    svc.ping(&doc, &sub).await
+    match &target {
+        Target::Doc(doc) => svc.ping(doc, &sub).await,
+        Target::Hub(hub) => svc.ping_hub(hub, &sub).await,
+    }
 }
 
 /// A subscription's deliveries, newest first.
-pub async fn deliveries(
+pub async fn deliveries<'a>(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: impl Into<Owner<'a>>,
     id: &str,
 ) -> Result<Vec<Delivery>> {
-    let (_, sub) = load(svc, p, doc, id).await?;
+    let (_, sub) = load(svc, p, owner.into(), id).await?;
     svc.store.list_deliveries(sub.id).await
 }
 
 /// Re-sends a finished delivery (same `webhook-id`, same body, new attempts).
-pub async fn redeliver(
+pub async fn redeliver<'a>(
     svc: &DeliveryService,
     p: &Principal,
-    doc: &str,
+    owner: impl Into<Owner<'a>>,
     id: &str,
     delivery: &str,
 ) -> Result<Delivery> {
-    let (_, sub) = load(svc, p, doc, id).await?;
+    let (_, sub) = load(svc, p, owner.into(), id).await?;
     let missing = || DomainError::NotFound("Delivery not found".into());
     let did = DeliveryId::parse(delivery).ok_or_else(missing)?;
     let d = svc

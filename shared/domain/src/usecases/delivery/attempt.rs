@@ -13,6 +13,14 @@ use crate::error::{DomainError, Result};
 use crate::ports::PostOutcome;
 use crate::webhooks::*;
 
+/// The headers of every attempt: JSON from Specpress.
+fn plain_headers() -> Vec<(String, String)> {
+    vec![
+        ("content-type".into(), "application/json".into()),
+        ("user-agent".into(), "Specpress-Webhooks/1".into()),
+    ]
+}
+
 impl DeliveryService {
     /// Makes the next attempt of a delivery if it is due: claim it, sign and POST it, record the outcome, and say
     /// when the queue should bring the message back.
@@ -28,9 +36,17 @@ impl DeliveryService {
         };
         let number = delivery.attempt_count + 1;
         let body = delivery.payload.as_bytes();
-        let headers = self.signed_headers(&sub, &delivery, now)?;
+        let headers = match sub.format {
+            Format::Standard => self.signed_headers(&sub, &delivery, now)?,
+            // Slack and Teams take no signature: the URL is the secret.
+            Format::Slack | Format::Teams => plain_headers(),
+        };
+        let target = match &sub.sealed_url {
+            Some(sealed) => self.sealer.open_url(sub.id, sealed)?,
+            None => sub.url.clone(),
+        };
         let started = Instant::now();
-        let outcome = self.sender.post(&sub.url, &headers, body).await;
+        let outcome = self.sender.post(&target, &headers, body).await;
         let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let after = OffsetDateTime::now_utc();
         let (outcome, attempt) = attempt_log(outcome, number, now, latency_ms);
@@ -109,10 +125,7 @@ impl DeliveryService {
             delivery.payload.as_bytes(),
         )
         .map_err(DomainError::unexpected)?;
-        let mut headers: Vec<(String, String)> = vec![
-            ("content-type".into(), "application/json".into()),
-            ("user-agent".into(), "Specpress-Webhooks/1".into()),
-        ];
+        let mut headers = plain_headers();
         for (name, value) in &signed {
             if let Ok(v) = value.to_str() {
                 headers.push((name.as_str().to_owned(), v.to_owned()));

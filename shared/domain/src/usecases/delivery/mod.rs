@@ -16,17 +16,21 @@ use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use crate::error::{DomainError, Result};
-use crate::model::{DocId, Documentation, EVENT_DOCUMENTATION_PUBLISHED, Event, EventId};
+use crate::model::{
+    DocId, Documentation, EVENT_DOCUMENTATION_PUBLISHED, Event, EventId, Hub, OrgId,
+};
 use crate::ports::SpecEngine;
 use crate::ports::Store;
 use crate::ports::{EventPublisher, MessageQueue, WebhookSender};
 use crate::webhooks::*;
 
 mod attempt;
+mod bodies;
+pub mod formats;
 mod payload;
 
 use payload::{api_json, doc_json};
-pub use payload::{bounded_payload, details_url};
+pub use payload::{bounded_filtered_payload, bounded_payload, details_url};
 
 /// How long a claimed attempt holds its delivery (the 15 s request plus margin); a crashed consumer's claim
 /// lapses after it and the queue's redelivery retries.
@@ -206,7 +210,11 @@ impl DeliveryService {
         let mut listed = None;
         if let Some(doc) = doc_hint {
             let subs = self.store.list_subscriptions(doc).await?;
-            if !subs.iter().any(|s| s.enabled) {
+            // Or its hub's, if it is in a hub that has some (documentations of a hub queue their events, so a hub's
+            // subscription gets the releases of documentations added later too).
+            if !subs.iter().any(|s| s.enabled)
+                && !self.hub_subscriptions(doc).await?.iter().any(|s| s.enabled)
+            {
                 return Ok(());
             }
             listed = Some((doc, subs));
@@ -215,10 +223,11 @@ impl DeliveryService {
             return Ok(());
         };
         at.doc = Some(event.doc_id);
-        let all = match listed {
+        let mut all = match listed {
             Some((doc, subs)) if doc == event.doc_id => subs,
             _ => self.store.list_subscriptions(event.doc_id).await?,
         };
+        all.extend(self.hub_subscriptions(event.doc_id).await?);
         let subs: Vec<Subscription> = all
             .into_iter()
             .filter(|s| {
@@ -229,20 +238,49 @@ impl DeliveryService {
             return Ok(());
         }
         let payload = self.recorded_payload(&event).await?;
-        let now = OffsetDateTime::now_utc();
+        let mut bodies = bodies::Bodies::new(self, &event, payload);
         for sub in subs {
             at.subscription = Some(sub.id);
+            // Only a subscription with a matching change gets the event (its filter's items, in its format).
+            let Some(body) = bodies.for_subscription(&sub).await? else {
+                continue;
+            };
+            at.delivery = Some(DeliveryId::for_event(event.id, sub.id));
+            self.deliver_event(&event, &sub, body).await?;
+        }
+        Ok(())
+    }
+
+    /// The subscriptions of the hub of documentation `doc` (none when it is in no hub).
+    async fn hub_subscriptions(&self, doc: DocId) -> Result<Vec<Subscription>> {
+        let Some(hub) = self.store.get_doc_public(doc).await?.and_then(|d| d.hub_id) else {
+            return Ok(Vec::new());
+        };
+        let mut subs = self.store.list_subscriptions(DocId(hub.0)).await?;
+        subs.retain(|s| s.hub);
+        Ok(subs)
+    }
+
+    /// Creates the delivery of an event to one subscription with its body, and queues it while it is pending.
+    async fn deliver_event(
+        &self,
+        event: &Event,
+        sub: &Subscription,
+        payload: String,
+    ) -> Result<()> {
+        let now = OffsetDateTime::now_utc();
+        {
             let id = DeliveryId::for_event(event.id, sub.id);
-            at.delivery = Some(id);
             let delivery = Delivery {
                 id,
                 org_id: event.org_id,
-                doc_id: event.doc_id,
+                // The subscription's own key (a hub's subscription is stored under its hub), where attempts read it.
+                doc_id: sub.doc_id,
                 subscription_id: sub.id,
                 event_id: Some(event.id),
                 kind: event.kind.clone(),
                 webhook_id: webhook_id_for_event(event.id),
-                payload: payload.clone(),
+                payload,
                 status: DeliveryStatus::Pending,
                 attempt_count: 0,
                 next_attempt_at: now,
@@ -273,23 +311,60 @@ impl DeliveryService {
 
     /// Creates and queues a `ping` delivery to one subscription (`POST .../webhooks/{id}/test`).
     pub async fn ping(&self, doc: &Documentation, sub: &Subscription) -> Result<Delivery> {
+        let standard = |id: DeliveryId, now| {
+            json!({
+                "event": EVENT_PING,
+                "id": id.to_string(),
+                "created_at": rfc3339(now),
+                "documentation": doc_json(doc),
+                "branch": null,
+                "version": null,
+                "structural": false,
+                "api": api_json(doc, None, &self.public_base_url),
+                "diff": null,
+            })
+        };
+        self.queue_ping(sub, doc.org_id, &doc.name, standard).await
+    }
+
+    /// Creates and queues a `ping` delivery to one of a hub's subscriptions: the envelope names the hub
+    /// (`hub`), `documentation` and `api` are null.
+    pub async fn ping_hub(&self, hub: &Hub, sub: &Subscription) -> Result<Delivery> {
+        let standard = |id: DeliveryId, now| {
+            json!({
+                "event": EVENT_PING,
+                "id": id.to_string(),
+                "created_at": rfc3339(now),
+                "hub": {"id": hub.id.to_string(), "slug": hub.slug.as_str(), "name": hub.name},
+                "documentation": null,
+                "branch": null,
+                "version": null,
+                "structural": false,
+                "api": null,
+                "diff": null,
+            })
+        };
+        self.queue_ping(sub, hub.org_id, &hub.name, standard).await
+    }
+
+    async fn queue_ping(
+        &self,
+        sub: &Subscription,
+        org: OrgId,
+        name: &str,
+        standard: impl FnOnce(DeliveryId, OffsetDateTime) -> serde_json::Value,
+    ) -> Result<Delivery> {
         let now = OffsetDateTime::now_utc();
         let id = DeliveryId::new();
-        let body = json!({
-            "event": EVENT_PING,
-            "id": id.to_string(),
-            "created_at": rfc3339(now),
-            "documentation": doc_json(doc),
-            "branch": null,
-            "version": null,
-            "structural": false,
-            "api": api_json(doc, None, &self.public_base_url),
-            "diff": null,
-        });
+        let body = match sub.format {
+            Format::Standard => standard(id, now),
+            Format::Slack => formats::slack_ping(name),
+            Format::Teams => formats::teams_ping(name),
+        };
         let delivery = Delivery {
             id,
-            org_id: doc.org_id,
-            doc_id: doc.id,
+            org_id: org,
+            doc_id: sub.doc_id,
             subscription_id: sub.id,
             event_id: None,
             kind: EVENT_PING.into(),

@@ -10,6 +10,8 @@ use super::{
 };
 use crate::error::{DomainError, Result};
 use crate::model::{Documentation, Event, Version};
+use crate::ports::OperationFacts;
+use std::collections::BTreeMap;
 
 impl DeliveryService {
     /// The payload of an event's deliveries: the one recorded by an earlier copy of the event message if there is
@@ -28,6 +30,13 @@ impl DeliveryService {
     /// The exact JSON body of an event's deliveries: Bump.sh's `{api, diff}` plus the envelope, at most
     /// [`MAX_PAYLOAD_BYTES`] (see [`bounded_payload`]).
     pub async fn event_payload(&self, event: &Event) -> Result<String> {
+        let (body, details) = self.event_parts(event).await?;
+        bounded_payload(body, details)
+    }
+
+    /// The body of an event's deliveries around empty `details`, and the diff's top-level items (each marked with
+    /// the `tags` and `ids` of the operations it touches, its changes with their acceptances).
+    pub(super) async fn event_parts(&self, event: &Event) -> Result<(Value, Vec<Value>)> {
         let now = OffsetDateTime::now_utc();
         // Events are written by the deploy's commit with their version; versions and documentations are never
         // deleted. One missing is an inconsistency that handling the message again cannot mend.
@@ -97,12 +106,65 @@ impl DeliveryService {
             "api": api_json(&doc, Some(&version), base),
             "diff": diff_json,
         });
-        let details = match diff.map(|d| d.details) {
-            Some(Value::Array(items)) => items,
-            Some(Value::Null) | None => Vec::new(),
-            Some(_) => return Err(DomainError::unexpected("diff details are not an array")),
+        let (mut details, operations) = match diff {
+            Some(d) => (d.details, d.operations),
+            None => (Value::Array(Vec::new()), Default::default()),
         };
-        bounded_payload(body, details)
+        crate::usecases::accepted::apply(self.store.as_ref(), &doc, &mut details, now).await?;
+        let mut details = match details {
+            Value::Array(items) => items,
+            Value::Null => Vec::new(),
+            _ => return Err(DomainError::unexpected("diff details are not an array")),
+        };
+        for item in &mut details {
+            mark_operations(item, &operations);
+        }
+        Ok((body, details))
+    }
+}
+
+/// Adds to a top-level diff item the `tags` and `ids` of the operations it touches (an operation or channel its
+/// own, a shared component those of the operations it reaches: its `affected` list), when there are any: what
+/// subscription filters match tags and ids on (`notify::Filter`).
+fn mark_operations(item: &mut Value, operations: &BTreeMap<String, OperationFacts>) {
+    if operations.is_empty() {
+        return;
+    }
+    let Some(object) = item.as_object_mut() else {
+        return;
+    };
+    let name = object.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut touched: Vec<String> = match object.get("type").and_then(Value::as_str) {
+        Some("endpoint" | "webhook" | "operation" | "channel") => vec![name.to_owned()],
+        // `GET /pets callback `x` POST {$url}`: its operation's.
+        Some("callback") => vec![name.splitn(3, ' ').take(2).collect::<Vec<_>>().join(" ")],
+        _ => Vec::new(),
+    };
+    touched.extend(
+        object
+            .get("affected")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned),
+    );
+    let (mut tags, mut ids): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
+    for facts in touched.iter().filter_map(|n| operations.get(n)) {
+        tags.extend(facts.tags.iter().map(String::as_str));
+        ids.extend(facts.ids.iter().map(String::as_str));
+    }
+    let list = |mut v: Vec<&str>| {
+        v.sort_unstable();
+        v.dedup();
+        Value::Array(v.into_iter().map(|s| Value::String(s.to_owned())).collect())
+    };
+    let (tags, ids) = (list(tags), list(ids));
+    if tags.as_array().is_some_and(|a| !a.is_empty()) {
+        object.insert("tags".into(), tags);
+    }
+    if ids.as_array().is_some_and(|a| !a.is_empty()) {
+        object.insert("ids".into(), ids);
     }
 }
 
@@ -133,21 +195,44 @@ fn clip(s: &str, max: usize) -> &str {
 ///
 /// `details_summary` counts the full diff's top-level items, its breaking ones and those included. The result is
 /// a pure function of its input, so the same event always gives the same bytes.
-pub fn bounded_payload(mut body: Value, details: Vec<Value>) -> Result<String> {
+pub fn bounded_payload(body: Value, details: Vec<Value>) -> Result<String> {
     let total = details.len();
     let breaking = details.iter().filter(|i| is_breaking(i)).count();
+    bounded(body, details, (total, breaking), None)
+}
+
+/// [`bounded_payload`] of a subscription's filtered items: `details_summary` counts the whole diff's items
+/// (`total_items`, `breaking_items`: `all`), those listed, and `left_out_items`, those the filter left out.
+pub fn bounded_filtered_payload(
+    body: Value,
+    items: Vec<Value>,
+    all: &[Value],
+    left_out: usize,
+) -> Result<String> {
+    let counts = (all.len(), all.iter().filter(|i| is_breaking(i)).count());
+    bounded(body, items, counts, Some(left_out))
+}
+
+fn bounded(
+    mut body: Value,
+    details: Vec<Value>,
+    (total, breaking): (usize, usize),
+    left_out: Option<usize>,
+) -> Result<String> {
     let fill = |body: &mut Value, items: Vec<Value>, truncated: bool, included: usize| {
         if let Some(diff) = body.get_mut("diff").and_then(Value::as_object_mut) {
             diff.insert("details".into(), Value::Array(items));
             diff.insert("details_truncated".into(), Value::Bool(truncated));
-            diff.insert(
-                "details_summary".into(),
-                json!({"total_items": total, "breaking_items": breaking, "included_items": included}),
-            );
+            let mut summary = json!({"total_items": total, "breaking_items": breaking, "included_items": included});
+            if let Some(n) = left_out {
+                summary["left_out_items"] = json!(n);
+            }
+            diff.insert("details_summary".into(), summary);
         }
     };
     let to_text = |body: &Value| serde_json::to_string(body).map_err(DomainError::unexpected);
-    fill(&mut body, details, false, total);
+    let listed = details.len();
+    fill(&mut body, details, false, listed);
     let full = to_text(&body)?;
     if full.len() <= MAX_PAYLOAD_BYTES {
         return Ok(full);
