@@ -143,14 +143,16 @@ pub fn sqs_event_path(
     Ok((service, queue))
 }
 
-/// Tracing, the [`Config`] (table, queue and sealing key required), and the event path over DynamoDB and SQS.
+/// Tracing, the [`Config`] (table, queue and sealing key required), and the event path over DynamoDB and SQS, with
+/// the Amazon SES mailer when `SPECPRESS_MAIL_FROM` is set (the delivery and digest functions send mail).
 async fn event_path()
 -> Result<(Config, DeliveryService, Arc<dyn MessageQueue>), lambda_runtime::Error> {
     let _ = logging::init_tracing(Runtime::Lambda);
     let config = Config::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
-    let (service, queue) = sqs_event_path(&config, &aws, Arc::new(store))?;
+    let (mut service, queue) = sqs_event_path(&config, &aws, Arc::new(store))?;
+    service.mailer = specpress_mail::aws_mailer(&config, &aws)?;
     Ok((config, service, queue))
 }
 
