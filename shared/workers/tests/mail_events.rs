@@ -88,7 +88,10 @@ async fn a_failed_suspension_fails_the_invocation_and_a_foreign_record_is_skippe
         .await
         .expect_err("retried by Lambda");
     assert!(err.contains("table unreachable"), "{err}");
-    assert!(!err.contains("a@example.com"), "no address in the error: {err}");
+    assert!(
+        !err.contains("a@example.com"),
+        "no address in the error: {err}"
+    );
     let ok = handle(&event, |_| async { Ok::<(), String>(()) })
         .await
         .expect("handled");
