@@ -3,7 +3,8 @@
 # `cargo lambda watch` (the Lambda runtime API and function URLs, payload format 2.0 as API Gateway's HTTP API sends),
 # with the template's routes (Cargo.toml's [workspace.metadata.lambda.watch.router], checked against template.yaml by
 # tests/tests/aws_local.rs) and environment, over moto's DynamoDB and SQS (the table and queues created from the
-# template's own definitions), the SQS event source of webhook-delivery and the sweeper's schedule
+# template's own definitions), the SQS event source of webhook-delivery and the sweeper's schedule (no SNS topic:
+# mail-events only answers the start probe)
 # (scripts/aws_local.py), and an organization token minted with `specpress admin mint-org-token`.
 #
 # Requests reach the functions as on AWS: API Gateway's part (routing with the template's routes, payload format 2.0
@@ -26,7 +27,7 @@ cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PORT="${AWS_LOCAL_PORT:-9000}"
 STATE="${AWS_LOCAL_STATE:-$ROOT/target/aws-local}"
-FUNCTIONS=(deploy branches hubs docs docs-mcp try-it diffs webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper)
+FUNCTIONS=(deploy branches hubs docs docs-mcp try-it diffs webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper mail-events)
 mkdir -p "$STATE"
 log() { printf 'aws-local: %s\n' "$*" >&2; }
 
@@ -144,8 +145,12 @@ for path in "${probe_paths[@]}"; do
     sleep 1
   done
 done
-for fn in webhook-delivery outbox-sweeper; do
-  if [ "$fn" = webhook-delivery ]; then event='{"Records":[]}'; else event='{"source":"aws.events","detail-type":"Scheduled Event","detail":{}}'; fi
+# mail-events (SES bounces and complaints through SNS) gets an empty SNS event: no topic feeds it locally.
+for fn in webhook-delivery outbox-sweeper mail-events; do
+  case "$fn" in
+    webhook-delivery | mail-events) event='{"Records":[]}' ;;
+    *) event='{"source":"aws.events","detail-type":"Scheduled Event","detail":{}}' ;;
+  esac
   until curl -sf -o /dev/null --max-time 120 -X POST -H 'content-type: application/json' -d "$event" \
     "$EMULATOR/2015-03-31/functions/$fn/invocations"; do
     if [ $SECONDS -gt $deadline ]; then log "$fn does not answer (see $STATE)"; exit 1; fi

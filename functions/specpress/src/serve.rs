@@ -141,7 +141,8 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
     let hooks = LocalWebhooks::start_with(&config, &backend.store, &opts.backend.data_dir).await?;
     config.public_url = urls.routes.clone();
     let state = AppState::from_config(&config, hooks.store.clone())
-        .with_publisher(hooks.service.publisher.clone());
+        .with_publisher(hooks.service.publisher.clone())
+        .with_mailer(hooks.mailer.clone());
     // Deploys, validations and previews admit documents of the configured size.
     let engine = Arc::new(Engines::with_max_document_bytes(config.max_document_bytes));
     let app = crate::app_with_webhooks(state.clone(), engine.clone(), hooks.service.clone());
@@ -182,6 +183,7 @@ pub async fn run(opts: ServeOptions) -> Result<()> {
             listen: &listen,
             urls: &urls,
             storage: &backend.description,
+            mail: &hooks.mailer.describe(),
         },
         boot.as_ref(),
         self_doc,
@@ -297,6 +299,8 @@ struct Banner<'a> {
     listen: &'a str,
     urls: &'a PublicUrls,
     storage: &'a str,
+    /// Where mail goes (`Mailer::describe`).
+    mail: &'a str,
 }
 
 /// The start-up banner on stdout; its last line is always `Listening on http://ADDR:PORT` (the address itself,
@@ -306,9 +310,11 @@ fn print_banner(banner: Banner<'_>, boot: Option<&Bootstrap>, self_doc: Option<R
         listen,
         urls,
         storage,
+        mail,
     } = banner;
     let base = urls.shown.as_str();
     println!("Specpress is listening on {listen} ({storage})");
+    println!("mail: {mail}");
     if urls.routes.is_empty() {
         println!(
             "Public URLs name each request's X-Forwarded-Host and X-Forwarded-Proto \

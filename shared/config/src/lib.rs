@@ -290,6 +290,55 @@ pub struct DocsSettings {
     pub try_burst: u32,
 }
 
+/// Outbound mail (issue 38, docs/mail.md). Which transport: on Lambda, Amazon SES when `SPECPRESS_MAIL_FROM` is set,
+/// no mail otherwise; in `specpress serve`, SMTP when `SPECPRESS_SMTP_URL` is set, else `.eml` files in the data
+/// directory's `outbox/` folder. A malformed value stops the process at start.
+#[derive(Clone, Default, PartialEq, Eq, Args)]
+pub struct MailSettings {
+    /// The SMTP server of `specpress serve`: `smtp://host:port` (plain), `smtp://host:587?tls=required` (STARTTLS),
+    /// `smtps://user:password@host:465` (TLS). Unset: mail is written as `.eml` files into the data directory's
+    /// `outbox/` folder.
+    #[arg(
+        long = "smtp-url",
+        env = "SPECPRESS_SMTP_URL",
+        value_name = "URL",
+        hide_env_values = true,
+        value_parser = strict(settings::smtp_url, "an smtp:// or smtps:// URL with a host (smtp://127.0.0.1:2525)")
+    )]
+    pub smtp_url: Option<String>,
+    /// The sender of every mail, `Name <address>` or an address (`Specpress <docs@example.com>`); on AWS the SES
+    /// identity mail is sent from (unset there: no mail). Unset locally: `Specpress <specpress@localhost>`.
+    #[arg(
+        long = "mail-from",
+        env = "SPECPRESS_MAIL_FROM",
+        value_name = "SENDER",
+        value_parser = strict(settings::mail_from, "a sender, `Name <docs@example.com>` or `docs@example.com`")
+    )]
+    pub mail_from: Option<String>,
+    /// The Amazon SES configuration set every mail is sent with (template.yaml's: its event destination publishes
+    /// bounces and complaints to the topic the `mail-events` function reads). Unset: none.
+    #[arg(
+        long = "ses-configuration-set",
+        env = "SPECPRESS_SES_CONFIGURATION_SET",
+        value_name = "NAME",
+        value_parser = strict(settings::text, "a configuration set name")
+    )]
+    pub ses_configuration_set: Option<String>,
+}
+
+impl std::fmt::Debug for MailSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MailSettings")
+            .field("smtp_url", &self.smtp_url.as_ref().map(|_| "***"))
+            .field("mail_from", &self.mail_from)
+            .field("ses_configuration_set", &self.ses_configuration_set)
+            .finish()
+    }
+}
+
+/// The local sender when `SPECPRESS_MAIL_FROM` is unset.
+pub const DEFAULT_LOCAL_MAIL_FROM: &str = "Specpress <specpress@localhost>";
+
 /// Everything a Specpress process is configured with.
 #[derive(Clone, PartialEq, Args)]
 pub struct Config {
@@ -374,6 +423,9 @@ pub struct Config {
     /// The limit of failed credential checks on the public site.
     #[command(flatten)]
     pub auth: AuthSettings,
+    /// Outbound mail.
+    #[command(flatten)]
+    pub mail: MailSettings,
 }
 
 impl std::fmt::Debug for Config {
@@ -392,6 +444,7 @@ impl std::fmt::Debug for Config {
             .field("diffs", &self.diffs)
             .field("docs", &self.docs)
             .field("auth", &self.auth)
+            .field("mail", &self.mail)
             .finish()
     }
 }

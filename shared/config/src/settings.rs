@@ -221,6 +221,65 @@ pub fn base_url(s: &str) -> Option<String> {
     Some(s.trim_end_matches('/').to_owned())
 }
 
+/// An SMTP connection URL: `smtp://` or `smtps://`, a host, an optional numeric port, an optional `tls` of
+/// `required`, `opportunistic` or `wrapper` (the mail adapter parses it fully at start).
+pub fn smtp_url(s: &str) -> Option<String> {
+    let rest = s
+        .strip_prefix("smtp://")
+        .or_else(|| s.strip_prefix("smtps://"))?;
+    let (authority, query) = match rest.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (rest, None),
+    };
+    let authority = authority.trim_end_matches('/');
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = match host_port.rsplit_once(':') {
+        Some((h, p)) if !h.ends_with(']') || h.starts_with('[') => (h, Some(p)),
+        _ => (host_port, None),
+    };
+    let host_ok =
+        !host.is_empty() && !host.contains(['/', ' ']) && !s.chars().any(char::is_control);
+    let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok_and(|n| n > 0));
+    let query_ok = query.is_none_or(|q| {
+        q.split('&').all(|pair| match pair.split_once('=') {
+            Some(("tls", v)) => matches!(v, "required" | "opportunistic" | "wrapper"),
+            Some(_) => true,
+            None => false,
+        })
+    });
+    (host_ok && port_ok && query_ok).then(|| s.to_owned())
+}
+
+/// A mail sender: `Name <local@domain>` or `local@domain`; the domain has a dot or is `localhost`, no white space
+/// or control character in the address, no `<`, `>` or `"` in the name.
+pub fn mail_from(s: &str) -> Option<String> {
+    let address = match s.split_once('<') {
+        Some((name, rest)) => {
+            let address = rest.strip_suffix('>')?;
+            let name = name.trim();
+            if name.contains(['<', '>', '"']) || name.chars().any(char::is_control) {
+                return None;
+            }
+            address
+        }
+        None => s,
+    };
+    let (local, domain) = address.rsplit_once('@')?;
+    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(c);
+    let local_ok = !local.is_empty() && local.len() <= 64 && local.chars().all(atext);
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    let domain_ok = domain.len() <= 253
+        && domain.split('.').all(label_ok)
+        && (domain.contains('.') || domain.eq_ignore_ascii_case("localhost"));
+    (local_ok && domain_ok).then(|| s.to_owned())
+}
+
 /// The [`ConfigError`] of a clap error met while reading settings: the variable of the refused value (as `declared`,
 /// the settings' command as declared, names it) and what is wrong with it.
 pub fn config_error(declared: &Command, e: &clap::Error) -> ConfigError {

@@ -84,6 +84,7 @@ fn every_setting_is_declared_once_with_the_documented_variable() {
             "SPECPRESS_DIFF_RATE_BURST",
             "SPECPRESS_DIFF_RATE_PER_MINUTE",
             "SPECPRESS_LOCAL_FUNCTION_TIMEOUT",
+            "SPECPRESS_MAIL_FROM",
             "SPECPRESS_MAX_BODY_BYTES",
             "SPECPRESS_MAX_DOCUMENT_BYTES",
             "SPECPRESS_MCP_BURST",
@@ -93,6 +94,8 @@ fn every_setting_is_declared_once_with_the_documented_variable() {
             "SPECPRESS_PUBLIC_URL",
             "SPECPRESS_QUEUE_URL",
             "SPECPRESS_SEARCH_CACHE_BYTES",
+            "SPECPRESS_SES_CONFIGURATION_SET",
+            "SPECPRESS_SMTP_URL",
             "SPECPRESS_TABLE",
             "SPECPRESS_TRUST_FORWARDED_HOST",
             "SPECPRESS_TRY_BURST",
@@ -298,5 +301,60 @@ fn loopback_urls_need_the_exact_word_true() {
     ] {
         let c = given(Runtime::Local, &[("SPECPRESS_ALLOW_LOOPBACK_URLS", value)]).expect("valid");
         assert_eq!(c.webhooks.allow_loopback_urls, allowed, "{value}");
+    }
+}
+
+#[test]
+fn smtp_urls_are_checked_at_start_and_their_password_never_shows() {
+    for url in [
+        "smtp://127.0.0.1:2525",
+        "smtp://mail.example.com:587?tls=required",
+        "smtp://mail.example.com?tls=opportunistic",
+        "smtps://user:s3cret@mail.example.com:465",
+        "smtp://[::1]:2525",
+    ] {
+        let c = valid(&[("SPECPRESS_SMTP_URL", url)]);
+        assert_eq!(c.mail.smtp_url.as_deref(), Some(url));
+        assert!(!format!("{c:?}").contains("s3cret"), "{url}");
+    }
+    for url in [
+        "http://mail.example.com",
+        "smtp://",
+        "smtp://host:notaport",
+        "smtp://host:0",
+        "smtp://host?tls=sometimes",
+        "mail.example.com:25",
+    ] {
+        let e = refused(&[("SPECPRESS_SMTP_URL", url)]);
+        assert_eq!(e.name, "SPECPRESS_SMTP_URL", "{url}");
+        assert!(e.problem.contains("smtp://"), "{url}: {}", e.problem);
+    }
+    assert_eq!(valid(&[]).mail, MailSettings::default());
+}
+
+#[test]
+fn a_mail_sender_must_be_an_address_with_an_optional_name() {
+    for from in [
+        "Specpress <docs@example.com>",
+        "docs@example.com",
+        "<docs@mail.example.co.uk>",
+        "specpress@localhost",
+    ] {
+        let c = valid(&[("SPECPRESS_MAIL_FROM", from)]);
+        assert_eq!(c.mail.mail_from.as_deref(), Some(from));
+    }
+    for from in [
+        "docs",
+        "docs@",
+        "@example.com",
+        "Specpress <docs@example.com",
+        "Spec\"press <docs@example.com>",
+        "docs example@example.com",
+        "docs@exa mple.com",
+        "docs@example",
+        "docs@-example.com",
+    ] {
+        let e = refused(&[("SPECPRESS_MAIL_FROM", from)]);
+        assert_eq!(e.name, "SPECPRESS_MAIL_FROM", "{from}");
     }
 }

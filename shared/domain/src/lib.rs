@@ -3,13 +3,14 @@
 //!
 //! This crate knows nothing of DynamoDB, SQS, HTTP or Lambda. Adapters implement the ports; functions wire them
 //! together. Module dependencies point one way: `usecases` -> `ports` -> (`model`, `webhooks`, `token`, `mcp`,
-//! `session`, `readers`, `sso`, `hostname`, `embed`, `accepted`).
+//! `session`, `readers`, `sso`, `hostname`, `embed`, `accepted`, `follow`).
 
 pub mod accepted;
 pub mod branch_rules;
 pub mod digest;
 pub mod embed;
 pub mod error;
+pub mod follow;
 pub mod hostname;
 pub mod mcp;
 pub mod model;

@@ -450,6 +450,32 @@ impl QueueBody {
     }
 }
 
+/// Keys derived from the sealer's key (issue 38: the follower path's address hash and link MACs).
+impl SecretSealer {
+    /// A 32-byte key for `purpose`, derived from the sealer's key: the XChaCha20 keystream under a nonce named by
+    /// the purpose (a pseudo-random function of the key), so it needs no key of its own and changes with the
+    /// sealer's key.
+    pub fn derive_key(&self, purpose: &str) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let named = Sha256::digest(purpose.as_bytes());
+        let nonce = XNonce::from_slice(&named[..NONCE_LEN]);
+        let stream = self
+            .cipher
+            .encrypt(
+                nonce,
+                Payload {
+                    msg: &[0u8; 32],
+                    aad: b"specpress-derived-key",
+                },
+            )
+            .unwrap_or_default();
+        let mut key = [0u8; 32];
+        let n = stream.len().min(32);
+        key[..n].copy_from_slice(&stream[..n]);
+        key
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,10 @@
 //! A crate of its own, apart from the HTTP kit (`specpress-api`), so that the kit links no AWS SDK and no storage
 //! adapter: `specpress serve` and the tests use the kit without this. It builds no engine either: a function that
 //! parses or diffs documents builds its engine from [`Wiring::config`] and carries it in its own router.
+//!
+//! Mail (issue 38): when `SPECPRESS_MAIL_FROM` is set (template.yaml sets it on the functions that send, from its
+//! `MailFrom` parameter), the state carries the Amazon SES mailer ([`specpress_mail::aws_mailer`]); the docs function
+//! sends the follow form's confirmations with it.
 
 pub mod response;
 
@@ -41,7 +45,10 @@ where
     specpress_api::pagination::install_configured_key(config.cursor_key.as_deref());
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
-    let state = AppState::from_config(&config, Arc::new(store));
+    let mut state = AppState::from_config(&config, Arc::new(store));
+    if let Some(mailer) = specpress_mail::aws_mailer(&config, &aws)? {
+        state = state.with_mailer(mailer);
+    }
     let router = router(Wiring { config, state, aws })?;
     let app = response::fit_for_lambda(with_common_layers(router));
     lambda_http::run(app).await

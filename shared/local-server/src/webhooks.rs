@@ -5,6 +5,8 @@
 //! - Consumer tasks run the delivery Lambda's per-message code over that queue; a sweeper task re-sends outbox
 //!   events that never reached it. Stopping the server loses nothing: pending messages stay in the store and
 //!   are picked up on the next start.
+//! - Mail (issue 38, docs/mail.md) goes through the same event path: SMTP when `SPECPRESS_SMTP_URL` is set, else
+//!   `.eml` files in `<data-dir>/outbox/` ([`specpress_mail::local_mailer`]); [`LocalWebhooks::mailer`] says where.
 //! - The secret-sealing key comes from `SPECPRESS_WEBHOOK_SECRET_KEY`, or is generated once into
 //!   `<data-dir>/webhook-secret.key` (owner-only permissions, [`crate::data_dir::webhook_secret_key`]).
 
@@ -13,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use specpress_config::Config;
-use specpress_domain::ports::{EventPublisher, MessageQueue};
+use specpress_domain::ports::{EventPublisher, Mailer, MessageQueue};
 use specpress_domain::usecases::delivery::DeliveryService;
 use specpress_domain::usecases::outbox::QueuePublisher;
 use specpress_domain::{DomainError, Result};
@@ -42,6 +44,8 @@ pub struct LocalWebhooks {
     pub store: Arc<DynamoStore>,
     /// The event path, for the subscriptions routes; its `publisher` is the one the deploys hand their events to.
     pub service: DeliveryService,
+    /// Where mail goes (the event path's mailer; the app state sends the follow form's confirmations with it).
+    pub mailer: Arc<dyn Mailer>,
     shutdown: watch::Sender<bool>,
     tasks: Vec<JoinHandle<()>>,
 }
@@ -108,6 +112,9 @@ impl LocalWebhooks {
             queue.clone(),
         )?;
         service.publisher = publisher;
+        let mailer =
+            specpress_mail::local_mailer(&config, data_dir).map_err(DomainError::unexpected)?;
+        service.mailer = Some(mailer.clone());
         let (shutdown, rx) = watch::channel(false);
         let mut tasks = Vec::new();
         for _ in 0..CONSUMERS {
@@ -131,6 +138,7 @@ impl LocalWebhooks {
         Ok(LocalWebhooks {
             store,
             service,
+            mailer,
             shutdown,
             tasks,
         })

@@ -15,6 +15,7 @@ mod branches;
 mod default_branch;
 mod diffs;
 mod digests;
+mod followers;
 mod hostnames;
 pub mod items;
 mod mcp_servers;

@@ -1,5 +1,6 @@
-//! The two non-HTTP Lambda kinds, each one helper its `main.rs` calls: the SQS consumer ([`run_sqs_consumer`], the
-//! webhook delivery function) and the scheduled job ([`run_scheduled`], the outbox sweeper). Each sets up tracing,
+//! The non-HTTP Lambda kinds, each one helper its `main.rs` calls: the SQS consumer ([`run_sqs_consumer`], the
+//! webhook delivery function), the scheduled job ([`run_scheduled`], the outbox sweeper) and the SNS subscriber
+//! ([`run_mail_events`], SES bounces and complaints). Each sets up tracing,
 //! reads the [`Config`] once, builds its clients once (DynamoDB, SQS, the engines, the hardened sender) and runs.
 
 use std::future::Future;
@@ -143,14 +144,16 @@ pub fn sqs_event_path(
     Ok((service, queue))
 }
 
-/// Tracing, the [`Config`] (table, queue and sealing key required), and the event path over DynamoDB and SQS.
+/// Tracing, the [`Config`] (table, queue and sealing key required), and the event path over DynamoDB and SQS, with
+/// the Amazon SES mailer when `SPECPRESS_MAIL_FROM` is set (the delivery and digest functions send mail).
 async fn event_path()
 -> Result<(Config, DeliveryService, Arc<dyn MessageQueue>), lambda_runtime::Error> {
     let _ = logging::init_tracing(Runtime::Lambda);
     let config = Config::from_env()?;
     let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
     let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
-    let (service, queue) = sqs_event_path(&config, &aws, Arc::new(store))?;
+    let (mut service, queue) = sqs_event_path(&config, &aws, Arc::new(store))?;
+    service.mailer = specpress_mail::aws_mailer(&config, &aws)?;
     Ok((config, service, queue))
 }
 
@@ -186,6 +189,39 @@ where
                 .map(|n| serde_json::json!({ name: n }))
         }
     }))
+    .await
+}
+
+/// The `mail-events` Lambda (SNS: SES bounces and complaints): suspends every address of a permanent bounce or a
+/// complaint through `usecases::follow::suspend_address` over DynamoDB, with the sealing key of the configuration
+/// (the followers' address hashes are keyed with it). Answers `{"suspended": n, "skipped": n}`.
+pub async fn run_mail_events() -> Result<(), lambda_runtime::Error> {
+    let _ = logging::init_tracing(Runtime::Lambda);
+    let config = Config::from_env()?;
+    let sealer = specpress_domain::webhooks::SecretSealer::new(&config.webhooks.secret_key()?);
+    let aws = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+    let store = DynamoStore::new(aws_sdk_dynamodb::Client::new(&aws), config.require_table()?);
+    let (store, sealer) = (&store, &sealer);
+    lambda_runtime::run(service_fn(
+        |event: LambdaEvent<serde_json::Value>| async move {
+            let outcome = crate::mail_events::handle(&event.payload, |s| async move {
+                let reason = match s.reason {
+                    specpress_mail::bounces::Reason::Bounce => "bounce",
+                    specpress_mail::bounces::Reason::Complaint => "complaint",
+                };
+                specpress_domain::usecases::follow::suspend_address(
+                    store, sealer, &s.address, reason,
+                )
+                .await
+                .map(|_| ())
+            })
+            .await?;
+            Ok::<_, lambda_runtime::Error>(serde_json::json!({
+                "suspended": outcome.suspended,
+                "skipped": outcome.skipped,
+            }))
+        },
+    ))
     .await
 }
 

@@ -4,6 +4,7 @@
 //! - [`lambda`]: one helper per non-HTTP Lambda kind: [`lambda::run_sqs_consumer`] (webhook delivery) and
 //!   [`lambda::run_scheduled`] with [`lambda::sweep_once`] (the outbox sweeper).
 //! - [`local`]: the consumer and sweeper loops `specpress serve` runs in-process.
+//! - [`mail_events`]: SES bounces and complaints (through SNS) suspend the address (the `mail-events` function).
 //! - [`service::delivery_service`]: the event path ([`DeliveryService`]) from the configuration;
 //!   [`sender::FetchSender`]: webhook POSTs through the hardened HTTP client.
 //!
@@ -12,6 +13,7 @@
 pub mod batch;
 pub mod lambda;
 pub mod local;
+pub mod mail_events;
 pub mod sender;
 pub mod service;
 

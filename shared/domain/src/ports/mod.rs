@@ -30,6 +30,7 @@
 //! | `dns.rs` | [`TxtResolver`] (TXT lookups for hostname verification) |
 //! | `mail.rs` | [`Mailer`] (outbound mail: confirmations, release mails, digests) |
 //! | `accepted.rs` | [`AcceptedChangeStore`] (a documentation's accepted changes) |
+//! | `followers.rs` | [`FollowerStore`] (readers following by email, issue 38) |
 //!
 //! The storage ports make up [`Store`], the supertrait `AppState` carries as `Arc<dyn Store>`; callers take the
 //! narrowest trait they need. Conventions every storage implementation follows (the DynamoDB adapter is the
@@ -51,6 +52,7 @@ mod docs;
 mod engine;
 mod events;
 mod fetcher;
+mod followers;
 mod hostnames;
 mod hubs;
 mod identity;
@@ -80,6 +82,7 @@ pub use docs::DocStore;
 pub use engine::{DiffSummary, OperationFacts, SpecEngine};
 pub use events::EventStore;
 pub use fetcher::DocumentFetcher;
+pub use followers::FollowerStore;
 pub use hostnames::HostnameStore;
 pub use hubs::HubStore;
 pub use identity::IdentityProvider;
@@ -130,4 +133,5 @@ store_of!(
     SsoStore,
     HostnameStore,
     AcceptedChangeStore,
+    FollowerStore,
 );

@@ -7,6 +7,7 @@ pub mod branches;
 pub mod delivery;
 pub mod deploy;
 pub mod diffs;
+pub mod follow;
 pub mod hostnames;
 pub mod hubs;
 pub mod manage;
