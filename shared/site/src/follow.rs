@@ -337,7 +337,11 @@ pub async fn confirm(
     let now = OffsetDateTime::now_utc();
     match follow::confirm(state.store.as_ref(), sealer, &token, now).await {
         Ok(Some(f)) => {
-            let manage = format!("../manage/{token}");
+            let keys = specpress_domain::follow::FollowKeys::new(sealer);
+            let manage = keys
+                .token(&f, LinkPurpose::Manage)
+                .map(|t| format!("../manage/{t}"))
+                .unwrap_or_default();
             page(
                 StatusCode::OK,
                 &FollowPage {
