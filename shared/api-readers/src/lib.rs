@@ -15,9 +15,13 @@
 //! - `PUT`, `GET`, `DELETE /api/v1/sso`: the organization's OpenID provider, through which readers sign in to the
 //!   documentations and hubs that admit them (`sso_readers`); see [`sso`].
 //!
+//! - `GET /api/v1/docs/{doc}/subscribers`, `GET /api/v1/hubs/{hub}/subscribers`, `DELETE .../subscribers/{id}`: the
+//!   readers following by email, addresses masked, and their counts; see [`subscribers`].
+//!
 //! [`router`] is mounted by the hubs Lambda and by `specpress serve`.
 
 pub mod sso;
+pub mod subscribers;
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -50,6 +54,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/v1/hubs/{hub}/reader_tokens/{id}", delete(revoke_hub))
         .with_state(state.clone())
+        .merge(subscribers::router(state.clone()))
         .merge(sso::router(state))
 }
 

@@ -194,7 +194,8 @@ async fn inner_path(
             if rest.is_empty() {
                 return Ok(Some(format!("/hub/{hub}")));
             }
-            if HUB_OWN.contains(&rest) {
+            // The hub's follow form and its followers' links (issue 38).
+            if HUB_OWN.contains(&rest) || rest == "follow" || rest.starts_with("follow/") {
                 return Ok(Some(format!("/hub/{hub}/{rest}")));
             }
             let (key, after) = split_key(rest);

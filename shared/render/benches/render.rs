@@ -102,6 +102,7 @@ fn main() {
             try_it: Default::default(),
             release: None,
             since: None,
+            follow: None,
         };
         let pages: Vec<_> = site.pages().collect();
         let mut times = Vec::with_capacity(pages.len());

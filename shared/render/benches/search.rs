@@ -123,6 +123,7 @@ fn main() {
             try_it: Default::default(),
             release: None,
             since: None,
+            follow: None,
         };
         let mut answers = Vec::new();
         let mut searches = Vec::new();

@@ -191,6 +191,7 @@ fn full_ctx<'a>(urls: &'a specpress_render::AssetUrls, doc_name: &'a str) -> Pag
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     }
 }
 
@@ -210,6 +211,7 @@ fn bare_ctx(urls: &specpress_render::AssetUrls) -> PageContext<'_> {
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     }
 }
 

@@ -63,6 +63,7 @@ fn run(input: &Path, outdir: &Path, base: Option<&str>) -> Result<(), Box<dyn st
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     };
     let t = Instant::now();
     let (mut count, mut bytes) = (0usize, 0usize);

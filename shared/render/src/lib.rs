@@ -46,6 +46,7 @@ pub mod access;
 mod assets;
 pub mod changes;
 pub mod feed;
+pub mod follow;
 pub mod history;
 mod html;
 mod markdown;
@@ -156,6 +157,17 @@ pub struct PageContext<'a> {
     /// A page of a branch's latest release: what the "since your last visit" script reads (`None`: no script
     /// data, nothing shown).
     pub since: Option<SinceVisit<'a>>,
+    /// The "Follow changes" form (issue 38) of a documentation, hub or operation page; `None` for other pages.
+    pub follow: Option<FollowBox<'a>>,
+}
+
+/// The "Follow changes" form of a page: readers follow its documentation or hub (or one operation) by email.
+#[derive(Clone, Copy, Debug)]
+pub struct FollowBox<'a> {
+    /// Where it posts (`/doc/pets/follow`, `/hub/vets/follow`). URL-safe (the caller's).
+    pub action: &'a str,
+    /// On an operation page: its `METHOD /path` (document text), sent as the hidden `operation` field.
+    pub operation: Option<&'a str>,
 }
 
 /// The banner of a page of a release read at its own address. Every href is URL-safe (the caller's), every other

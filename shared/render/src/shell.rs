@@ -62,6 +62,7 @@ pub fn site_page(
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     };
     layout(
         &ctx,

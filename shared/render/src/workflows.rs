@@ -123,6 +123,7 @@ pub fn workflow_server_page(ctx: &WorkflowServerPage<'_>) -> String {
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     };
     let summary = format!(
         "MCP server {name}: its tools, their inputs and outputs, and how to connect an AI agent."

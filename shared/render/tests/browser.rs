@@ -135,6 +135,7 @@ fn render_pages(
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     };
     let pages: Vec<_> = site.pages().collect();
     let mut wanted = Vec::new();
@@ -391,6 +392,7 @@ fn a_change_page_with_migration_notes_passes_axe_with_no_csp_report_in_headless_
         try_it: Default::default(),
         release: None,
         since: None,
+        follow: None,
     };
     let version = |id| VersionRef {
         id,

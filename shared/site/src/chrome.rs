@@ -6,8 +6,8 @@ use std::sync::Arc;
 use specpress_domain::model::Version;
 use specpress_reader::DocView;
 use specpress_render::{
-    Alternate, AssetUrls, BranchLink, McpScope, McpServer, NavLink, PageContext, ReleaseBanner,
-    SinceVisit, VersionInfo,
+    Alternate, AssetUrls, BranchLink, FollowBox, McpScope, McpServer, NavLink, PageContext,
+    ReleaseBanner, SinceVisit, VersionInfo,
 };
 
 use crate::respond::rfc3339_seconds;
@@ -148,6 +148,8 @@ pub struct Chrome {
     pub release: Option<OwnedRelease>,
     /// A page of a branch's latest release: the "since your last visit" script's data.
     pub since: Option<OwnedSince>,
+    /// The "Follow changes" form (issue 38): where it posts, and an operation page's `METHOD /path`.
+    pub follow: Option<(String, Option<String>)>,
 }
 
 impl Chrome {
@@ -168,6 +170,7 @@ impl Chrome {
             try_it: specpress_render::TryItMode::Off,
             release: None,
             since: None,
+            follow: None,
         }
     }
 
@@ -225,6 +228,7 @@ impl Chrome {
                 release: v.id.to_string(),
                 changes: format!("/doc/{}/compare.json", view.doc.slug),
             }),
+            follow: Some((format!("{}/follow", view.root), None)),
         }
     }
 
@@ -289,6 +293,10 @@ impl Chrome {
                 key: &s.key,
                 release: &s.release,
                 changes: &s.changes,
+            }),
+            follow: self.follow.as_ref().map(|(action, operation)| FollowBox {
+                action,
+                operation: operation.as_deref(),
             }),
         };
         f(&ctx)

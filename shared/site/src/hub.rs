@@ -179,6 +179,7 @@ async fn hub_of(
         ],
         noindex: private,
         mcp: Some(OwnedMcp::of_hub(hub.slug.as_str(), private).on(&origin)),
+        follow: Some((format!("{base}/follow"), None)),
         ..Chrome::bare(base.clone(), hub.name.clone())
     };
     let entries = releases.releases();

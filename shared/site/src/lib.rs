@@ -25,6 +25,9 @@
 //! - `access`: `GET`/`POST /sign-in`, `POST /sign-out`: private documentation's sign-in; `oidc`: `GET
 //!   /sign-in/oidc` and its callback, the sign-in through the organization's identity provider (which one a page
 //!   offers and the pending sign-in's cookie: `provider`).
+//! - `follow`: `POST /doc/{doc}/follow` and `/hub/{hub}/follow` (the "Follow changes" form of every documentation,
+//!   hub and operation page), the confirmation, manage and one-click unsubscribe pages of readers following by email
+//!   (issue 38).
 //! - `embed`: any page with `?embed=1`: embed mode (no header nor sidebar, links keep it, framed only by the
 //!   documentation's or hub's `embed_origins`).
 //! - `assets`: `GET /static/{file}`, the stylesheet and script of the pages (content-hashed names, cached for a
@@ -51,6 +54,7 @@ mod chrome;
 mod csp;
 mod embed;
 mod error;
+mod follow;
 mod history;
 mod hub;
 mod machine;
@@ -84,6 +88,14 @@ pub struct SiteState {
     pub config: Arc<ApiConfig>,
     /// What the sign-in pages use.
     pub access: Access,
+    /// What the follow routes use (issue 38).
+    pub follow: follow::Follow,
+}
+
+impl FromRef<SiteState> for follow::Follow {
+    fn from_ref(st: &SiteState) -> Self {
+        st.follow.clone()
+    }
 }
 
 impl FromRef<SiteState> for Arc<Library> {
@@ -143,6 +155,12 @@ pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
             credentials: Credentials::of(&app),
             identity: identity_provider(&app),
         },
+        follow: follow::Follow {
+            store: app.store.clone(),
+            sealer: app.sealer.clone(),
+            mailer: app.mailer.clone(),
+            limiter: specpress_api::limit::RateLimiter::new(follow::FOLLOWS_PER_MINUTE, 3),
+        },
     };
     let readers = Readers::of(&app, Arc::new(access::too_many_attempts));
     Router::new()
@@ -155,6 +173,7 @@ pub fn router_with(app: AppState, library: Arc<Library>) -> Router {
         .merge(machine::routes())
         .merge(access::routes())
         .merge(oidc::routes())
+        .merge(follow::routes())
         .layer(axum::middleware::from_fn(request::scope))
         .layer(axum::middleware::from_fn_with_state(
             readers,

@@ -10,7 +10,7 @@ use specpress_api::ApiConfig;
 use specpress_domain::model::{TryIt, Version};
 use specpress_engines::cpu::CpuGate;
 use specpress_reader::{DocView, Library, Loaded, Missing};
-use specpress_render::history::PageHistory;
+use specpress_render::history::{HistoryKind, PageHistory};
 use specpress_render::{Lookup, PageKind, PageRef};
 
 use crate::chrome::Chrome;
@@ -108,12 +108,16 @@ impl Presenter<'_> {
         if let Some(r) = not_modified(headers, &etag) {
             return Ok(with_csp(r, csp));
         }
+        // An operation page's "Follow changes" form follows that operation.
+        let operation = subject
+            .filter(|s| s.kind == HistoryKind::Operation)
+            .map(|s| s.name);
         let answer = render(
             view,
             (loaded, version),
             page_ref,
             form,
-            (origin, history),
+            (origin, history, operation),
             &etag,
         )
         .await?;
@@ -154,7 +158,7 @@ async fn render(
     (loaded, version): (Arc<Loaded>, Version),
     page_ref: PageRef,
     form: Form,
-    (origin, history): (Option<String>, Option<PageHistory>),
+    (origin, history, operation): (Option<String>, Option<PageHistory>, Option<String>),
     etag: &str,
 ) -> Page {
     match form {
@@ -162,6 +166,9 @@ async fn render(
             let mut chrome = Chrome::of_view(view, Some(&version));
             if let Some(o) = &origin {
                 chrome.mcp = chrome.mcp.map(|m| m.on(o));
+            }
+            if let Some((_, op)) = chrome.follow.as_mut() {
+                *op = operation;
             }
             let html = CpuGate::shared()
                 .run(move || {

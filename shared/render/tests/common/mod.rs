@@ -90,6 +90,7 @@ impl Fixture {
             try_it: Default::default(),
             release: None,
             since: None,
+            follow: None,
         }
     }
 }
