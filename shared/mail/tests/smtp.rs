@@ -1,4 +1,4 @@
-//! Mail sent through a real local SMTP server (Python's `aiosmtpd`, `support/mail_tool.py`) and every received
+//! Mail sent through a real local SMTP server (Python's `aiosmtpd`, `specpress_testkit::smtp`) and every received
 //! message parsed by Python's `email` package: the MIME structure, RFC 8058's two headers, the `Message-ID` across a
 //! retry, hostile document strings escaped in HTML and harmless in text.
 //!

@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 
 pub mod build;
 pub mod oidc;
+pub mod smtp;
 
 /// A tool some tests need.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

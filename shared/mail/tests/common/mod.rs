@@ -1,11 +1,8 @@
 //! What the mail tests share: sample mails (hostile document strings), the real SMTP server (aiosmtpd) and the real
-//! MIME parser (Python's `email`), both through `support/mail_tool.py` on the tools' Python.
+//! MIME parser (Python's `email`), both from the test kit (`specpress_testkit::smtp`).
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 use serde_json::Value;
 use specpress_domain::notify::ChangeNote;
@@ -133,106 +130,11 @@ pub fn digest_mail(id: &str, to: &str) -> Mail {
     }
 }
 
-/// `support/mail_tool.py`.
-fn tool_script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/mail_tool.py")
-}
+pub use specpress_testkit::smtp::{Receiver, eml_files};
 
-/// A running aiosmtpd server keeping what it receives in a folder; stopped when dropped.
-pub struct Receiver {
-    child: Child,
-    pub port: u16,
-    pub dir: tempfile::TempDir,
-}
-
-impl Drop for Receiver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Receiver {
-    /// Starts the server (`Tool::Python` with `aiosmtpd`).
-    pub fn start() -> Self {
-        let python = specpress_testkit::python_with("aiosmtpd");
-        let dir = tempfile::tempdir().expect("temp dir");
-        let mut child = Command::new(python)
-            .arg(tool_script())
-            .arg("serve")
-            .arg(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the SMTP server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("its port");
-        let port = line
-            .trim()
-            .strip_prefix("PORT ")
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("the SMTP server did not start: {line:?}"));
-        Self { child, port, dir }
-    }
-
-    pub fn url(&self) -> String {
-        format!("smtp://127.0.0.1:{}", self.port)
-    }
-
-    /// The `.eml` files received so far, in order.
-    pub fn received(&self) -> Vec<PathBuf> {
-        eml_files(self.dir.path())
-    }
-
-    /// Waits (up to 10 s) until `n` messages have arrived; the files.
-    pub fn wait_for(&self, n: usize) -> Vec<PathBuf> {
-        let start = Instant::now();
-        loop {
-            let got = self.received();
-            if got.len() >= n || start.elapsed() > Duration::from_secs(10) {
-                return got;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    /// The envelope recipients of the message in `file`.
-    pub fn recipients(&self, file: &Path) -> String {
-        std::fs::read_to_string(file.with_extension("rcpt")).expect("recipients")
-    }
-}
-
-/// The `.eml` files of a folder, sorted by name.
-pub fn eml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
-/// Each file parsed by Python's `email` package (see `support/mail_tool.py inspect`).
+/// Each file parsed by Python's `email` package (see `specpress_testkit::smtp::inspect_json`).
 pub fn inspect(files: &[PathBuf]) -> Vec<Value> {
-    let python = specpress_testkit::python_with("email");
-    let out = Command::new(python)
-        .arg(tool_script())
-        .arg("inspect")
-        .args(files)
-        .output()
-        .expect("the parser runs");
-    assert!(
-        out.status.success(),
-        "the parser failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON from the parser")
+    serde_json::from_str(&specpress_testkit::smtp::inspect_json(files)).expect("JSON from the parser")
 }
 
 /// The header `name` (lower case) of a parsed message.

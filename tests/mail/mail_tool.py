@@ -1,4 +1,4 @@
-"""Mail tests' Python side (shared/mail/tests): a real SMTP server and a real MIME parser.
+"""The mail tests' Python side (specpress_testkit::smtp): a real SMTP server and a real MIME parser.
 
   mail_tool.py serve DIR    an aiosmtpd server on 127.0.0.1 (a free port, printed as `PORT n` once it accepts);
                             every message it receives is written to DIR as NNNN.eml (envelope recipients in NNNN.rcpt)
