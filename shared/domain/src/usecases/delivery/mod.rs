@@ -26,6 +26,7 @@ use crate::webhooks::*;
 
 mod attempt;
 mod bodies;
+mod followers;
 pub mod formats;
 mod payload;
 
@@ -214,6 +215,7 @@ impl DeliveryService {
             // subscription gets the releases of documentations added later too).
             if !subs.iter().any(|s| s.enabled)
                 && !self.hub_subscriptions(doc).await?.iter().any(|s| s.enabled)
+                && !self.has_release_followers(doc).await?
             {
                 return Ok(());
             }
@@ -234,7 +236,7 @@ impl DeliveryService {
                 s.enabled && s.org_id == event.org_id && s.wants_branch(event.branch.as_str())
             })
             .collect();
-        if subs.is_empty() {
+        if subs.is_empty() && !self.has_release_followers(event.doc_id).await? {
             return Ok(());
         }
         let payload = self.recorded_payload(&event).await?;
@@ -248,7 +250,9 @@ impl DeliveryService {
             at.delivery = Some(DeliveryId::for_event(event.id, sub.id));
             self.deliver_event(&event, &sub, body).await?;
         }
-        Ok(())
+        at.subscription = None;
+        at.delivery = None;
+        self.mail_followers(&event, &mut bodies).await
     }
 
     /// The subscriptions of the hub of documentation `doc` (none when it is in no hub).

@@ -1,0 +1,252 @@
+//! Release mails to the readers who follow the event's documentation, or its hub, by email with cadence `release`
+//! (issue 38), through the same outbox as webhooks.
+//!
+//! Each (release, follower) pair has a delivery record with a deterministic id, claimed by the same conditional
+//! write as a webhook attempt before the mailer is called and recorded as delivered after it: a redelivered event
+//! message never mails the same release to the same follower twice. A mail that failed, or that another copy of the
+//! message holds, makes the handling fail, so the queue brings the event message back and the mail goes then: at
+//! least once, never twice when nothing crashed. The record holds no address and no body (the address is opened
+//! from the follower when the mail is sent).
+
+use std::time::Instant;
+
+use time::OffsetDateTime;
+
+use super::bodies::Bodies;
+use super::{ATTEMPT_LEASE, DeliveryService, to_time, webhook_id_for_event};
+use crate::error::{DomainError, Result};
+use crate::follow::{Cadence, Follower, FollowerState, FollowKeys};
+use crate::model::{DocId, DocOrHub, Documentation, Event, Visibility};
+use crate::notify::{Filter, OperationPattern, change_notes};
+use crate::ports::{Mail, MailContent, ReleaseNote};
+use crate::usecases::follow::follow_links;
+use crate::webhooks::*;
+
+/// Changes a release mail lists (the rest is counted, and on the change page).
+pub const MAX_MAIL_NOTES: usize = 10;
+/// The delivery kind of a release mail.
+pub const KIND_RELEASE_MAIL: &str = "mail.release";
+/// How long a failed mail waits before the next try.
+const MAIL_RETRY: time::Duration = time::Duration::minutes(1);
+
+impl DeliveryService {
+    /// The confirmed `release`-cadence followers of documentation `doc` and of its hub, when this process sends mail.
+    pub(super) async fn release_followers(
+        &self,
+        doc: &Documentation,
+        now: OffsetDateTime,
+    ) -> Result<Vec<Follower>> {
+        if self.mailer.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut all = self.store.list_followers(DocOrHub::Doc(doc.id), now).await?;
+        if let Some(hub) = doc.hub_id {
+            all.extend(self.store.list_followers(DocOrHub::Hub(hub), now).await?);
+        }
+        all.retain(|f| {
+            f.state == FollowerState::Confirmed
+                && f.cadence == Cadence::Release
+                && f.org_id == doc.org_id
+        });
+        Ok(all)
+    }
+
+    /// Whether documentation `doc` has followers to mail (read before the event is, like its subscriptions).
+    pub(super) async fn has_release_followers(&self, doc: DocId) -> Result<bool> {
+        if self.mailer.is_none() {
+            return Ok(false);
+        }
+        let Some(doc) = self.store.get_doc_public(doc).await? else {
+            return Ok(false);
+        };
+        Ok(!self
+            .release_followers(&doc, OffsetDateTime::now_utc())
+            .await?
+            .is_empty())
+    }
+
+    /// Mails the event's release to each follower whose filter it matches (releases of the default branch only: what
+    /// readers of the documentation see).
+    pub(super) async fn mail_followers(&self, event: &Event, bodies: &mut Bodies<'_>) -> Result<()> {
+        let Some(mailer) = self.mailer.clone() else {
+            return Ok(());
+        };
+        let Some(doc) = self.store.get_doc(event.org_id, event.doc_id).await? else {
+            return Ok(());
+        };
+        if event.branch.as_str() != doc.default_branch.as_str() {
+            return Ok(());
+        }
+        let followers = self
+            .release_followers(&doc, OffsetDateTime::now_utc())
+            .await?;
+        if followers.is_empty() {
+            return Ok(());
+        }
+        let (envelope, items) = bodies.parts().await?;
+        let (envelope, items) = (envelope.clone(), items.clone());
+        let keys = FollowKeys::new(&self.sealer);
+        let doc_url = crate::urls::of_doc(&self.public_base_url, &doc);
+        let mut unsent = 0usize;
+        for f in followers {
+            let filter = Filter {
+                breaking_only: f.breaking_only,
+                operations: f
+                    .operation
+                    .as_deref()
+                    .and_then(|o| OperationPattern::parse(o).ok())
+                    .into_iter()
+                    .collect(),
+                ..Filter::default()
+            };
+            let chosen = if filter.is_empty() {
+                items.clone()
+            } else {
+                let selection = filter.select(&items);
+                if selection.items.is_empty() {
+                    continue;
+                }
+                selection.items
+            };
+            let scope_url = match f.scope {
+                DocOrHub::Doc(_) => doc_url.clone(),
+                DocOrHub::Hub(hub) => match self.store.get_hub(doc.org_id, hub).await? {
+                    Some(h) => crate::urls::of_hub(&self.public_base_url, &h),
+                    None => continue,
+                },
+            };
+            let Some(links) = follow_links(&keys, &f, &scope_url) else {
+                continue;
+            };
+            let release = release_note(&doc, event, &envelope, &chosen);
+            let content = MailContent::Release { release, links };
+            if !self.send_once(mailer.as_ref(), event, &f, content).await? {
+                unsent += 1;
+            }
+        }
+        if unsent > 0 {
+            return Err(DomainError::unexpected(format!(
+                "{unsent} release mails not sent yet; the event comes back"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Sends one release mail unless its record says it went already: `true` when it is sent (now or before),
+    /// `false` when it must be tried again (it failed, or another copy of the message holds it).
+    async fn send_once(
+        &self,
+        mailer: &dyn crate::ports::Mailer,
+        event: &Event,
+        f: &Follower,
+        content: MailContent,
+    ) -> Result<bool> {
+        let now = OffsetDateTime::now_utc();
+        let subscription = SubscriptionId(f.id.0);
+        let id = DeliveryId::for_event(event.id, subscription);
+        let record = Delivery {
+            id,
+            org_id: event.org_id,
+            doc_id: event.doc_id,
+            subscription_id: subscription,
+            event_id: Some(event.id),
+            kind: KIND_RELEASE_MAIL.into(),
+            webhook_id: webhook_id_for_event(event.id),
+            payload: String::new(),
+            status: DeliveryStatus::Pending,
+            attempt_count: 0,
+            next_attempt_at: now,
+            attempts: Vec::new(),
+            created_at: now,
+            updated_at: now,
+        };
+        let current = if self.store.create_delivery(&record).await? {
+            record
+        } else {
+            match self.store.get_delivery(id).await? {
+                Some(d) => d,
+                None => return Ok(false),
+            }
+        };
+        if current.status != DeliveryStatus::Pending {
+            return Ok(true);
+        }
+        if current.next_attempt_at > now
+            || !self
+                .store
+                .claim_attempt(id, current.attempt_count, now, now + to_time(ATTEMPT_LEASE))
+                .await?
+        {
+            return Ok(false);
+        }
+        let address = f.address(&self.sealer)?;
+        let mail = Mail {
+            to: address,
+            id: format!("release-{}-{}", event.id.0.simple(), f.id.0.simple()),
+            content,
+        };
+        let started = Instant::now();
+        let sent = mailer.send(&mail).await;
+        let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        if let Err(e) = &sent {
+            tracing::warn!(event_id = %event.id, follower = %f.id, error = %e, "a release mail was not sent; it is tried again");
+        }
+        let after = OffsetDateTime::now_utc();
+        let attempt = Attempt {
+            number: current.attempt_count + 1,
+            at: now,
+            status_code: None,
+            error: sent
+                .is_err()
+                .then(|| "the mail transport refused the message or could not be reached".to_owned()),
+            latency_ms,
+            response: None,
+        };
+        let (status, next_attempt_at) = match sent {
+            Ok(()) => (DeliveryStatus::Delivered, after),
+            Err(_) => (DeliveryStatus::Pending, after + MAIL_RETRY),
+        };
+        self.store
+            .record_attempt(
+                id,
+                &AttemptRecord {
+                    attempt,
+                    status,
+                    next_attempt_at,
+                },
+            )
+            .await?;
+        Ok(status == DeliveryStatus::Delivered)
+    }
+}
+
+/// The release as a mail shows it: its chosen changes as notes (none for a private documentation: its mails carry
+/// titles and links only).
+fn release_note(
+    doc: &Documentation,
+    event: &Event,
+    envelope: &serde_json::Value,
+    items: &[serde_json::Value],
+) -> ReleaseNote {
+    let (notes, _) = change_notes(items, usize::MAX);
+    let breaking = notes.iter().filter(|n| n.is_breaking()).count();
+    let private = doc.visibility == Visibility::Private;
+    let total = notes.len();
+    let shown: Vec<_> = if private {
+        Vec::new()
+    } else {
+        notes.into_iter().take(MAX_MAIL_NOTES).collect()
+    };
+    let more = if private { 0 } else { total - shown.len() };
+    let text = |p: &str| envelope.pointer(p).and_then(|v| v.as_str()).map(str::to_owned);
+    ReleaseNote {
+        doc_title: doc.name.clone(),
+        version: text("/version/api_version").filter(|v| !v.is_empty()),
+        branch: event.branch.as_str().to_owned(),
+        published_at: event.created_at,
+        change_url: text("/diff/public_url").unwrap_or_else(|| crate::urls::of_doc("", doc)),
+        breaking,
+        notes: shown,
+        more,
+    }
+}
