@@ -214,6 +214,11 @@ impl OperationPattern {
         Ok(OperationPattern { text, kind })
     }
 
+    /// Whether it is an id (matched on the `ids` the webhook payload adds from the documents).
+    pub fn is_id(&self) -> bool {
+        matches!(self.kind, PatternKind::Id(_))
+    }
+
     /// The pattern as text (`GET /pets/*`).
     pub fn as_str(&self) -> &str {
         &self.text
@@ -328,6 +333,11 @@ impl Filter {
             && self.operations.is_empty()
             && self.tags.is_empty()
             && self.paths.is_empty()
+    }
+
+    /// Whether matching needs the operations' tags or ids, which the diff's items do not carry (`tags`, id patterns).
+    pub fn needs_operation_facts(&self) -> bool {
+        !self.tags.is_empty() || self.operations.iter().any(OperationPattern::is_id)
     }
 
     /// Checks the bounds and the path patterns; the error is a sentence for the requester.

@@ -19,6 +19,8 @@ pub(super) struct Bodies<'a> {
     event: &'a Event,
     recorded: String,
     parts: Option<(Value, Vec<Value>)>,
+    /// Whether `parts` holds items marked with their operations' tags and ids.
+    marked: bool,
 }
 
 impl<'a> Bodies<'a> {
@@ -28,18 +30,21 @@ impl<'a> Bodies<'a> {
             event,
             recorded,
             parts: None,
+            marked: false,
         }
     }
 
     /// The envelope (its `diff.details` emptied) and the diff's full top-level items: from the recorded payload,
-    /// or, when the recorded details are a truncated summary (a diff over the payload bound), the diff again.
-    async fn parts(&mut self) -> Result<&(Value, Vec<Value>)> {
-        if self.parts.is_none() {
+    /// or the diff again when the recorded details are a truncated summary (a diff over the payload bound) or when
+    /// the items must carry their operations' tags and ids (`mark`: a filter on tags or ids).
+    async fn parts(&mut self, mark: bool) -> Result<&(Value, Vec<Value>)> {
+        if self.parts.is_none() || (mark && !self.marked) {
             let mut body: Value =
                 serde_json::from_str(&self.recorded).map_err(DomainError::unexpected)?;
             let truncated = body.pointer("/diff/details_truncated") == Some(&Value::Bool(true));
-            let parts = if truncated {
-                self.svc.event_parts(self.event).await?
+            let parts = if truncated || mark {
+                self.marked = true;
+                self.svc.event_parts(self.event, true).await?
             } else {
                 let details = match body.pointer_mut("/diff/details").map(Value::take) {
                     Some(Value::Array(items)) => items,
@@ -59,7 +64,7 @@ impl<'a> Bodies<'a> {
         if sub.filter.is_empty() && sub.format == Format::Standard {
             return Ok(Some(self.recorded.clone()));
         }
-        let (envelope, all) = self.parts().await?;
+        let (envelope, all) = self.parts(sub.filter.needs_operation_facts()).await?;
         let (items, left_out) = if sub.filter.is_empty() {
             (all.clone(), 0)
         } else {
@@ -67,7 +72,15 @@ impl<'a> Bodies<'a> {
             if selection.items.is_empty() {
                 return Ok(None);
             }
-            (selection.items, selection.left_out)
+            let mut items = selection.items;
+            for item in &mut items {
+                // Only for matching: the standard body keeps the diff's own members.
+                if let Some(o) = item.as_object_mut() {
+                    o.remove("tags");
+                    o.remove("ids");
+                }
+            }
+            (items, selection.left_out)
         };
         let body = match sub.format {
             Format::Standard => bounded_filtered_payload(envelope.clone(), items, all, left_out)?,

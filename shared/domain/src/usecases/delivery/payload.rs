@@ -30,13 +30,18 @@ impl DeliveryService {
     /// The exact JSON body of an event's deliveries: Bump.sh's `{api, diff}` plus the envelope, at most
     /// [`MAX_PAYLOAD_BYTES`] (see [`bounded_payload`]).
     pub async fn event_payload(&self, event: &Event) -> Result<String> {
-        let (body, details) = self.event_parts(event).await?;
+        let (body, details) = self.event_parts(event, false).await?;
         bounded_payload(body, details)
     }
 
-    /// The body of an event's deliveries around empty `details`, and the diff's top-level items (each marked with
-    /// the `tags` and `ids` of the operations it touches, its changes with their acceptances).
-    pub(super) async fn event_parts(&self, event: &Event) -> Result<(Value, Vec<Value>)> {
+    /// The body of an event's deliveries around empty `details`, and the diff's top-level items (their changes with
+    /// their acceptances; with `mark`, each item with the `tags` and `ids` of the operations it touches, what filters
+    /// on tags and ids match: not in the standard body, where they would only add bytes).
+    pub(super) async fn event_parts(
+        &self,
+        event: &Event,
+        mark: bool,
+    ) -> Result<(Value, Vec<Value>)> {
         let now = OffsetDateTime::now_utc();
         // Events are written by the deploy's commit with their version; versions and documentations are never
         // deleted. One missing is an inconsistency that handling the message again cannot mend.
@@ -116,8 +121,10 @@ impl DeliveryService {
             Value::Null => Vec::new(),
             _ => return Err(DomainError::unexpected("diff details are not an array")),
         };
-        for item in &mut details {
-            mark_operations(item, &operations);
+        if mark {
+            for item in &mut details {
+                mark_operations(item, &operations);
+            }
         }
         Ok((body, details))
     }
