@@ -37,7 +37,7 @@ impl<'a> Bodies<'a> {
     /// The envelope (its `diff.details` emptied) and the diff's full top-level items: from the recorded payload,
     /// or the diff again when the recorded details are a truncated summary (a diff over the payload bound) or when
     /// the items must carry their operations' tags and ids (`mark`: a filter on tags or ids).
-    async fn parts(&mut self, mark: bool) -> Result<&(Value, Vec<Value>)> {
+    pub(super) async fn parts(&mut self, mark: bool) -> Result<&(Value, Vec<Value>)> {
         if self.parts.is_none() || (mark && !self.marked) {
             let mut body: Value =
                 serde_json::from_str(&self.recorded).map_err(DomainError::unexpected)?;

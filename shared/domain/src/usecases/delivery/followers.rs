@@ -83,7 +83,7 @@ impl DeliveryService {
         if followers.is_empty() {
             return Ok(());
         }
-        let (envelope, items) = bodies.parts().await?;
+        let (envelope, items) = bodies.parts(false).await?;
         let (envelope, items) = (envelope.clone(), items.clone());
         let keys = FollowKeys::new(&self.sealer);
         let doc_url = crate::urls::of_doc(&self.public_base_url, &doc);
