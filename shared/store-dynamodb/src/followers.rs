@@ -20,7 +20,7 @@ use time::OffsetDateTime;
 
 use crate::DynamoStore;
 use crate::attr::*;
-use crate::items::{epoch, keyed};
+use crate::items::{doc_sk, epoch, keyed, org_pk};
 use crate::schema::{GSI1, GSI2};
 
 const FOLLOWER_SK: &str = "FOLLOWER";
@@ -233,10 +233,24 @@ impl FollowerStore for DynamoStore {
             .expression_attribute_values(":now", n(epoch(now)))
             .build()
             .map_err(DomainError::unexpected)?;
-        let items = vec![
+        let mut items = vec![
             TransactWriteItem::builder().put(put).build(),
             self.put(index_item(&f), None)?,
         ];
+        if let DocOrHub::Doc(doc) = f.scope {
+            // A documentation with a confirmed follower queues its deploys' events from now on (as a first webhook
+            // subscription makes it do), in the same transaction: a deploy that read it before and commits after
+            // fails its check and re-reads (see `Commit::queue_event`). A hub's documentations always queue theirs.
+            let followed = Update::builder()
+                .table_name(self.table())
+                .key("pk", s(org_pk(f.org_id)))
+                .key("sk", s(doc_sk(doc)))
+                .update_expression("REMOVE never_subscribed")
+                .condition_expression("attribute_exists(pk)")
+                .build()
+                .map_err(DomainError::unexpected)?;
+            items.push(TransactWriteItem::builder().update(followed).build());
+        }
         Ok(crate::transact::transact_conditional(self.client(), items)
             .await?
             .is_ok())

@@ -18,8 +18,9 @@ pub trait FollowerStore: Send + Sync {
     /// A follower by id; a pending one past its expiry is absent.
     async fn get_follower(&self, id: FollowerId, now: OffsetDateTime) -> Result<Option<Follower>>;
     /// Confirms the pending follower whose confirmation value is `nonce`: `confirmed`, the value cleared (the link
-    /// is single-use), no expiry any more, `next_digest_at` set. `false` when it is no longer pending with that value
-    /// (or expired).
+    /// is single-use), no expiry any more, `next_digest_at` set; a documentation's follower also makes the
+    /// documentation queue its deploys' events (it clears `never_subscribed`, in the same write). `false` when it is
+    /// no longer pending with that value (or expired).
     async fn confirm_follower(
         &self,
         id: FollowerId,

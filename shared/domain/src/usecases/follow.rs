@@ -68,32 +68,23 @@ pub fn follow_links(keys: &FollowKeys, f: &Follower, scope_url: &str) -> Option<
     })
 }
 
-/// Validates an operation as a follower gives it: `METHOD /path` (or an AsyncAPI operation or channel id), printable,
-/// without control characters, at most [`MAX_OPERATION_LEN`] bytes; `None` for an empty one.
+/// Validates an operation as a follower gives it: an operation pattern of [`crate::notify::OperationPattern`]
+/// (`METHOD /path`, or an AsyncAPI operation or channel id), at most [`MAX_OPERATION_LEN`] bytes; `None` for an
+/// empty one.
 pub fn parse_operation(text: Option<&str>) -> Result<Option<String>> {
     let Some(t) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
-    let bad = || DomainError::invalid("operation", "operation must look like `GET /pets/{id}`");
-    if t.len() > MAX_OPERATION_LEN || t.chars().any(char::is_control) {
-        return Err(bad());
+    if t.len() > MAX_OPERATION_LEN {
+        return Err(DomainError::invalid(
+            "operation",
+            format!("operation must be at most {MAX_OPERATION_LEN} bytes"),
+        ));
     }
-    let normalized = match t.split_once(' ') {
-        Some((method, path)) => {
-            let path = path.trim();
-            if method.is_empty()
-                || !(method == "*" || method.chars().all(|c| c.is_ascii_alphabetic()))
-                || !path.starts_with('/')
-                || path.contains(char::is_whitespace)
-            {
-                return Err(bad());
-            }
-            format!("{} {path}", method.to_ascii_uppercase())
-        }
-        None if !t.contains(char::is_whitespace) => t.to_owned(),
-        None => return Err(bad()),
-    };
-    Ok(Some(normalized))
+    // The same patterns as webhook filters (`GET /pets/*`), so a follower's operation matches as a filter's does.
+    let pattern = crate::notify::OperationPattern::parse(t)
+        .map_err(|m| DomainError::invalid("operation", m))?;
+    Ok(Some(pattern.as_str().to_owned()))
 }
 
 /// What a follower receives, as one sentence (the confirmation mail and the manage page show it).

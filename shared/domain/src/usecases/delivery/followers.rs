@@ -83,22 +83,29 @@ impl DeliveryService {
         if followers.is_empty() {
             return Ok(());
         }
-        let (envelope, items) = bodies.parts(false).await?;
+        // Each follower's filter: every change, or its operation, or its breaking changes.
+        let mut chosen_by = Vec::new();
+        for f in followers {
+            let operations = match f.operation.as_deref().map(OperationPattern::parse) {
+                None => Vec::new(),
+                Some(Ok(p)) => vec![p],
+                // Stored before patterns were checked as they are now: mail nothing rather than everything.
+                Some(Err(_)) => continue,
+            };
+            let filter = Filter {
+                breaking_only: f.breaking_only,
+                operations,
+                ..Filter::default()
+            };
+            chosen_by.push((f, filter));
+        }
+        let facts = chosen_by.iter().any(|(_, filter)| filter.needs_operation_facts());
+        let (envelope, items) = bodies.parts(facts).await?;
         let (envelope, items) = (envelope.clone(), items.clone());
         let keys = FollowKeys::new(&self.sealer);
         let doc_url = crate::urls::of_doc(&self.public_base_url, &doc);
         let mut unsent = 0usize;
-        for f in followers {
-            let filter = Filter {
-                breaking_only: f.breaking_only,
-                operations: f
-                    .operation
-                    .as_deref()
-                    .and_then(|o| OperationPattern::parse(o).ok())
-                    .into_iter()
-                    .collect(),
-                ..Filter::default()
-            };
+        for (f, filter) in chosen_by {
             let chosen = if filter.is_empty() {
                 items.clone()
             } else {
