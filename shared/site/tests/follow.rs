@@ -315,7 +315,7 @@ async fn the_owner_lists_and_removes_followers_and_the_form_cannot_probe_or_bomb
         answers.push(
             s.post_form(
                 "/hub/vets/follow",
-                &[("email", "jane@example.org"), ("cadence", "weekly")],
+                &[("email", "jane@example.org"), ("cadence", "release")],
             )
             .await,
         );
@@ -338,7 +338,7 @@ async fn the_owner_lists_and_removes_followers_and_the_form_cannot_probe_or_bomb
     assert_eq!(list["counts"]["total"], 1);
     assert_eq!(list["subscribers"][0]["address"], "j***@e***.org");
     assert_eq!(list["subscribers"][0]["scope"], "hub");
-    assert_eq!(list["subscribers"][0]["cadence"], "weekly");
+    assert_eq!(list["subscribers"][0]["cadence"], "release");
     let id = list["subscribers"][0]["id"].as_str().unwrap().to_owned();
     // Not a follower of the documentation: 404 there.
     let (st, _) = s
