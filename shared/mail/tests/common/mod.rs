@@ -130,6 +130,7 @@ pub fn digest_mail(id: &str, to: &str) -> Mail {
     }
 }
 
+#[allow(unused_imports)]
 pub use specpress_testkit::smtp::{Receiver, eml_files};
 
 /// Each file parsed by Python's `email` package (see `specpress_testkit::smtp::inspect_json`).
