@@ -233,24 +233,28 @@ impl FollowerStore for DynamoStore {
             .expression_attribute_values(":now", n(epoch(now)))
             .build()
             .map_err(DomainError::unexpected)?;
-        let mut items = vec![
-            TransactWriteItem::builder().put(put).build(),
-            self.put(index_item(&f), None)?,
-        ];
         if let DocOrHub::Doc(doc) = f.scope {
-            // A documentation with a confirmed follower queues its deploys' events from now on (as a first webhook
-            // subscription makes it do), in the same transaction: a deploy that read it before and commits after
-            // fails its check and re-reads (see `Commit::queue_event`). A hub's documentations always queue theirs.
-            let followed = Update::builder()
+            // A documentation with a confirmed follower queues its deploys' events from now on, as a first webhook
+            // subscription makes it do. Before the confirmation: a deploy that read the documentation before this
+            // write and commits after it fails its `never_subscribed` check and re-reads (see
+            // `Commit::queue_event`), so no release of a confirmed follower goes unqueued. A documentation that no
+            // longer exists is left absent (the condition), not recreated.
+            let r = self
+                .client()
+                .update_item()
                 .table_name(self.table())
                 .key("pk", s(org_pk(f.org_id)))
                 .key("sk", s(doc_sk(doc)))
                 .update_expression("REMOVE never_subscribed")
                 .condition_expression("attribute_exists(pk)")
-                .build()
-                .map_err(DomainError::unexpected)?;
-            items.push(TransactWriteItem::builder().update(followed).build());
+                .send()
+                .await;
+            conditional("UpdateItem", r)?;
         }
+        let items = vec![
+            TransactWriteItem::builder().put(put).build(),
+            self.put(index_item(&f), None)?,
+        ];
         Ok(crate::transact::transact_conditional(self.client(), items)
             .await?
             .is_ok())

@@ -19,7 +19,7 @@ pub trait FollowerStore: Send + Sync {
     async fn get_follower(&self, id: FollowerId, now: OffsetDateTime) -> Result<Option<Follower>>;
     /// Confirms the pending follower whose confirmation value is `nonce`: `confirmed`, the value cleared (the link
     /// is single-use), no expiry any more, `next_digest_at` set; a documentation's follower also makes the
-    /// documentation queue its deploys' events (it clears `never_subscribed`, in the same write). `false` when it is
+    /// documentation queue its deploys' events (it clears `never_subscribed` first). `false` when it is
     /// no longer pending with that value (or expired).
     async fn confirm_follower(
         &self,

@@ -329,8 +329,13 @@ mod tests {
             parse_operation(Some("user.signedup")).unwrap().as_deref(),
             Some("user.signedup")
         );
-        for bad in ["GET pets", "GET /a b", "G3T /a", "a b c", "GET /a\u{7}b"] {
+        // Operation patterns as webhook filters read them (notify::OperationPattern).
+        for bad in ["/pets", "G-T /pets", "GET /pe*ts", "GET /a/**/b", "GET /a\u{7}b"] {
             assert!(parse_operation(Some(bad)).is_err(), "{bad}");
         }
+        assert_eq!(
+            parse_operation(Some("get /pets/*")).unwrap().as_deref(),
+            Some("GET /pets/*")
+        );
     }
 }
