@@ -300,7 +300,11 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
             .map(|r| r["id"].as_str().unwrap_or("").to_owned())
             .collect()
     };
-    assert_eq!(ids_of(9), [v2.clone()], "since the first release: the second");
+    assert_eq!(
+        ids_of(9),
+        [v2.clone()],
+        "since the first release: the second"
+    );
     assert!(ids_of(10).is_empty(), "since the newest: nothing");
     assert_eq!(ids_of(11), [v2.clone(), v1.clone()], "since long ago: both");
     assert!(ok(&s, 10)["next_cursor"].is_null());

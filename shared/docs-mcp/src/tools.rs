@@ -205,10 +205,7 @@ fn order_key(v: &Version) -> OrderKey {
 /// The releases of `versions` (newest first) published after `after`: a prefix, so the page it ends stops the list.
 fn newer(mut versions: Vec<Version>, after: Option<OrderKey>) -> Vec<Version> {
     if let Some(after) = after {
-        let keep = versions
-            .iter()
-            .take_while(|v| order_key(v) > after)
-            .count();
+        let keep = versions.iter().take_while(|v| order_key(v) > after).count();
         versions.truncate(keep);
     }
     versions
@@ -220,7 +217,9 @@ async fn since_of(scope: &Scope, since: Option<&str>) -> Result<Option<OrderKey>
         return Ok(None);
     };
     check_len("since", since)?;
-    if let Ok(t) = time::OffsetDateTime::parse(since, &time::format_description::well_known::Rfc3339) {
+    if let Ok(t) =
+        time::OffsetDateTime::parse(since, &time::format_description::well_known::Rfc3339)
+    {
         // Everything published at or before `t`: the largest key of that instant.
         return Ok(Some((t, u128::MAX)));
     }

@@ -330,7 +330,13 @@ mod tests {
             Some("user.signedup")
         );
         // Operation patterns as webhook filters read them (notify::OperationPattern).
-        for bad in ["/pets", "G-T /pets", "GET /pe*ts", "GET /a/**/b", "GET /a\u{7}b"] {
+        for bad in [
+            "/pets",
+            "G-T /pets",
+            "GET /pe*ts",
+            "GET /a/**/b",
+            "GET /a\u{7}b",
+        ] {
             assert!(parse_operation(Some(bad)).is_err(), "{bad}");
         }
         assert_eq!(

@@ -135,7 +135,8 @@ pub use specpress_testkit::smtp::{Receiver, eml_files};
 
 /// Each file parsed by Python's `email` package (see `specpress_testkit::smtp::inspect_json`).
 pub fn inspect(files: &[PathBuf]) -> Vec<Value> {
-    serde_json::from_str(&specpress_testkit::smtp::inspect_json(files)).expect("JSON from the parser")
+    serde_json::from_str(&specpress_testkit::smtp::inspect_json(files))
+        .expect("JSON from the parser")
 }
 
 /// The header `name` (lower case) of a parsed message.

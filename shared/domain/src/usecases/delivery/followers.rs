@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use super::bodies::Bodies;
 use super::{ATTEMPT_LEASE, DeliveryService, to_time, webhook_id_for_event};
 use crate::error::{DomainError, Result};
-use crate::follow::{Cadence, Follower, FollowerState, FollowKeys};
+use crate::follow::{Cadence, FollowKeys, Follower, FollowerState};
 use crate::model::{DocId, DocOrHub, Documentation, Event, Visibility};
 use crate::notify::{Filter, OperationPattern, change_notes};
 use crate::ports::{Mail, MailContent, ReleaseNote};
@@ -39,7 +39,10 @@ impl DeliveryService {
         if self.mailer.is_none() {
             return Ok(Vec::new());
         }
-        let mut all = self.store.list_followers(DocOrHub::Doc(doc.id), now).await?;
+        let mut all = self
+            .store
+            .list_followers(DocOrHub::Doc(doc.id), now)
+            .await?;
         if let Some(hub) = doc.hub_id {
             all.extend(self.store.list_followers(DocOrHub::Hub(hub), now).await?);
         }
@@ -67,7 +70,11 @@ impl DeliveryService {
 
     /// Mails the event's release to each follower whose filter it matches (releases of the default branch only: what
     /// readers of the documentation see).
-    pub(super) async fn mail_followers(&self, event: &Event, bodies: &mut Bodies<'_>) -> Result<()> {
+    pub(super) async fn mail_followers(
+        &self,
+        event: &Event,
+        bodies: &mut Bodies<'_>,
+    ) -> Result<()> {
         let Some(mailer) = self.mailer.clone() else {
             return Ok(());
         };
@@ -99,7 +106,9 @@ impl DeliveryService {
             };
             chosen_by.push((f, filter));
         }
-        let facts = chosen_by.iter().any(|(_, filter)| filter.needs_operation_facts());
+        let facts = chosen_by
+            .iter()
+            .any(|(_, filter)| filter.needs_operation_facts());
         let (envelope, items) = bodies.parts(facts).await?;
         let (envelope, items) = (envelope.clone(), items.clone());
         let keys = FollowKeys::new(&self.sealer);
@@ -203,9 +212,9 @@ impl DeliveryService {
             number: current.attempt_count + 1,
             at: now,
             status_code: None,
-            error: sent
-                .is_err()
-                .then(|| "the mail transport refused the message or could not be reached".to_owned()),
+            error: sent.is_err().then(|| {
+                "the mail transport refused the message or could not be reached".to_owned()
+            }),
             latency_ms,
             response: None,
         };
@@ -245,7 +254,12 @@ fn release_note(
         notes.into_iter().take(MAX_MAIL_NOTES).collect()
     };
     let more = if private { 0 } else { total - shown.len() };
-    let text = |p: &str| envelope.pointer(p).and_then(|v| v.as_str()).map(str::to_owned);
+    let text = |p: &str| {
+        envelope
+            .pointer(p)
+            .and_then(|v| v.as_str())
+            .map(str::to_owned)
+    };
     ReleaseNote {
         doc_title: doc.name.clone(),
         version: text("/version/api_version").filter(|v| !v.is_empty()),
