@@ -120,13 +120,7 @@ pub async fn follow<S: FollowerStore + ?Sized>(
             DomainError::invalid("cadence", "cadence must be release, daily or weekly")
         })?,
     };
-    if cadence != Cadence::Release {
-        // Digests are not sent yet: a follower who asked for one would wait for mail that never comes.
-        return Err(DomainError::invalid(
-            "cadence",
-            "daily and weekly digests are not available yet: choose `release` (a mail at each release)",
-        ));
-    }
+
     let operation = parse_operation(form.operation.as_deref())?;
     let keys = FollowKeys::new(sealer);
     let hash = keys.address_hash(&address);
