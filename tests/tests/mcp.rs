@@ -306,7 +306,11 @@ fn an_official_client_lists_the_tools_and_calls_each_on_githubs_description() {
         "since the first release: the second"
     );
     assert!(ids_of(10).is_empty(), "since the newest: nothing");
-    assert_eq!(ids_of(11), [v2.as_str(), v1.as_str()], "since long ago: both");
+    assert_eq!(
+        ids_of(11),
+        [v2.as_str(), v1.as_str()],
+        "since long ago: both"
+    );
     assert!(ok(&s, 10)["next_cursor"].is_null());
 
     // get_pages: the Markdown of a page found by search, its `.md` form, and what is no page.
