@@ -27,7 +27,7 @@ cd "$(dirname "$0")/.."
 ROOT="$PWD"
 PORT="${AWS_LOCAL_PORT:-9000}"
 STATE="${AWS_LOCAL_STATE:-$ROOT/target/aws-local}"
-FUNCTIONS=(deploy branches hubs docs docs-mcp try-it diffs webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper mail-events)
+FUNCTIONS=(deploy branches hubs docs docs-mcp try-it diffs webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper digests mail-events)
 mkdir -p "$STATE"
 log() { printf 'aws-local: %s\n' "$*" >&2; }
 
@@ -146,7 +146,7 @@ for path in "${probe_paths[@]}"; do
   done
 done
 # mail-events (SES bounces and complaints through SNS) gets an empty SNS event: no topic feeds it locally.
-for fn in webhook-delivery outbox-sweeper mail-events; do
+for fn in webhook-delivery outbox-sweeper digests mail-events; do
   case "$fn" in
     webhook-delivery | mail-events) event='{"Records":[]}' ;;
     *) event='{"source":"aws.events","detail-type":"Scheduled Event","detail":{}}' ;;

@@ -110,6 +110,10 @@ for i in 1 2 3 4 5 6 7 8; do
 done
 HOOK_GONE=$(api POST /docs/st-doc/webhooks "$(json url "http://127.0.0.1:$RECEIVER_PORT/gone")")
 DELIVERY=$(api POST "/docs/st-doc/webhooks/$HOOK/test" '{}')
+HUB_HOOK=$(api POST /hubs/st-hub/webhooks "$(json url "http://127.0.0.1:$RECEIVER_PORT/hub")")
+HUB_HOOK_EDIT=$(api POST /hubs/st-hub/webhooks "$(json url "http://127.0.0.1:$RECEIVER_PORT/hub-edit")")
+HUB_HOOK_GONE=$(api POST /hubs/st-hub/webhooks "$(json url "http://127.0.0.1:$RECEIVER_PORT/hub-gone")")
+HUB_DELIVERY=$(api POST "/hubs/st-hub/webhooks/$HUB_HOOK/test" '{}')
 DIFF=$(api POST /diffs "$(json previous_definition "$(text "$FIXTURES/petstore.yaml")" definition "$(text "$FIXTURES/petstore-v2.yaml")")")
 PREVIEW=$(api POST /previews "$(json definition "$(text "$FIXTURES/petstore.yaml")")")
 api POST /mcp-servers "$(json name 'Schemathesis workflows' slug st-mcp)" >/dev/null
@@ -151,6 +155,14 @@ values = ["$MCP_VERSION"]
 values = ["api_key"]
 [dictionaries.webhook_edit]
 values = ["$HOOK_EDIT"]
+[dictionaries.hub_webhook_id]
+values = ["$HUB_HOOK"]
+[dictionaries.hub_webhook_edit]
+values = ["$HUB_HOOK_EDIT"]
+[dictionaries.hub_gone_id]
+values = ["$HUB_HOOK_GONE"]
+[dictionaries.hub_delivery]
+values = ["$HUB_DELIVERY"]
 [dictionaries.hook_docs]
 values = ["st-hooks-1", "st-hooks-2", "st-hooks-3", "st-hooks-4", "st-hooks-5", "st-hooks-6", "st-hooks-7", "st-hooks-8"]
 [dictionaries.gone_branch]

@@ -31,7 +31,7 @@ BUILT="$TARGET_DIR/$HOST/debug"
 mkdir -p "$TARGET_DIR"
 
 # The Lambda functions (template.yaml's functions, each a package of functions/).
-FUNCTIONS=(deploy diffs branches hubs docs docs-mcp try-it webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper mail-events)
+FUNCTIONS=(deploy diffs branches hubs docs docs-mcp try-it webhooks mcp-servers workflow-mcp webhook-delivery outbox-sweeper digests mail-events)
 package_args() { for f in "$@"; do printf -- '-p\n%s\n' "$f"; done; }
 mapfile -t FUNCTION_PACKAGES < <(package_args "${FUNCTIONS[@]}")
 

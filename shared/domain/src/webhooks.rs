@@ -58,6 +58,20 @@ impl DeliveryId {
         bytes.copy_from_slice(&digest[..16]);
         DeliveryId(uuid::Builder::from_custom_bytes(bytes).into_uuid())
     }
+
+    /// The deterministic id of the digest mail of follower `subscription` for the period ending at `period_end`
+    /// (issue 38): every run of the digest job finds the same record for the same digest.
+    pub fn for_digest(subscription: SubscriptionId, period_end: time::OffsetDateTime) -> Self {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"specpress-digest:");
+        h.update(subscription.0.as_bytes());
+        h.update(period_end.unix_timestamp_nanos().to_be_bytes());
+        let digest = h.finalize();
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&digest[..16]);
+        DeliveryId(uuid::Builder::from_custom_bytes(bytes).into_uuid())
+    }
 }
 
 /// One signing secret of a subscription, sealed at rest.

@@ -3,8 +3,8 @@
 //! - Committed events go to a persistent queue stored in the embedded engine (`LocalQueue`), or to SQS when
 //!   `SPECPRESS_QUEUE_URL` is set (moto or AWS, with `SPECPRESS_TABLE`).
 //! - Consumer tasks run the delivery Lambda's per-message code over that queue; a sweeper task re-sends outbox
-//!   events that never reached it. Stopping the server loses nothing: pending messages stay in the store and
-//!   are picked up on the next start.
+//!   events that never reached it, and a digest task mails the daily and weekly digests due. Stopping the server
+//!   loses nothing: pending messages stay in the store and are picked up on the next start.
 //! - Mail (issue 38, docs/mail.md) goes through the same event path: SMTP when `SPECPRESS_SMTP_URL` is set, else
 //!   `.eml` files in `<data-dir>/outbox/` ([`specpress_mail::local_mailer`]); [`LocalWebhooks::mailer`] says where.
 //! - The secret-sealing key comes from `SPECPRESS_WEBHOOK_SECRET_KEY`, or is generated once into
@@ -23,7 +23,7 @@ use specpress_engines::Engines;
 use specpress_local::LocalQueue;
 use specpress_queue_sqs::SqsQueue;
 use specpress_store_dynamodb::DynamoStore;
-use specpress_workers::{BatchOptions, delivery_service, run_consumer, run_sweeper};
+use specpress_workers::{BatchOptions, delivery_service, run_consumer, run_digests, run_sweeper};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
@@ -37,6 +37,8 @@ pub const CONSUMERS: usize = 4;
 pub const BATCHING_WINDOW: Duration = Duration::from_millis(20);
 /// How often the sweeper looks at the outbox.
 pub const SWEEP_INTERVAL: Duration = Duration::from_secs(5);
+/// How often the digest sender looks for daily and weekly digests due.
+pub const DIGEST_INTERVAL: Duration = Duration::from_secs(60);
 
 /// The running webhook machinery of the local server.
 pub struct LocalWebhooks {
@@ -133,6 +135,11 @@ impl LocalWebhooks {
             service.clone(),
             SWEEP_INTERVAL,
             config.webhooks.outbox_grace,
+            rx.clone(),
+        )));
+        tasks.push(tokio::spawn(run_digests(
+            service.clone(),
+            DIGEST_INTERVAL,
             rx,
         )));
         Ok(LocalWebhooks {

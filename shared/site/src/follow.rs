@@ -220,21 +220,6 @@ async fn request(state: &Follow, target: &FollowTarget, back: &str, req: Request
     };
     let text = String::from_utf8_lossy(&bytes);
     let cadence = form_value(&text, "cadence").unwrap_or_default();
-    if !matches!(cadence.trim(), "" | "release") {
-        // No job sends digests yet (docs/followers.md): a reader who asked for one would wait for mail that never
-        // comes. The form offers only "At each release".
-        return page(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            &FollowPage {
-                heading: "Check the form",
-                paragraphs: vec![
-                    "Daily and weekly digests are not available yet: choose a mail at each release.".to_owned(),
-                ],
-                back: Some((back, "Back to the form")),
-                ..Default::default()
-            },
-        );
-    }
     let form = FollowForm {
         email: form_value(&text, "email").unwrap_or_default(),
         cadence,

@@ -309,13 +309,13 @@ async fn the_owner_lists_and_removes_followers_and_the_form_cannot_probe_or_bomb
     let s = start(true).await;
     published(&s).await;
     // Three confirmation mails a day at most; every answer is the same page. (The client's limit allows a burst of
-    // three posts, so the fourth is 429.)
+    // three posts, so the fourth is 429.) A weekly digest is asked for, and the confirmation says so.
     let mut answers = Vec::new();
     for _ in 0..3 {
         answers.push(
             s.post_form(
                 "/hub/vets/follow",
-                &[("email", "jane@example.org"), ("cadence", "release")],
+                &[("email", "jane@example.org"), ("cadence", "weekly")],
             )
             .await,
         );
@@ -325,7 +325,12 @@ async fn the_owner_lists_and_removes_followers_and_the_form_cannot_probe_or_bomb
             .iter()
             .all(|(st, p)| *st == 200 && p == &answers[0].1)
     );
-    assert_eq!(s.take().len(), 3);
+    let sent = s.take();
+    assert_eq!(sent.len(), 3);
+    match &sent[0].content {
+        MailContent::Confirm(c) => assert!(c.scope.starts_with("A weekly digest"), "{}", c.scope),
+        other => panic!("not a confirmation: {other:?}"),
+    }
     let (st, _) = s
         .post_form("/hub/vets/follow", &[("email", "jane@example.org")])
         .await;
@@ -338,7 +343,7 @@ async fn the_owner_lists_and_removes_followers_and_the_form_cannot_probe_or_bomb
     assert_eq!(list["counts"]["total"], 1);
     assert_eq!(list["subscribers"][0]["address"], "j***@e***.org");
     assert_eq!(list["subscribers"][0]["scope"], "hub");
-    assert_eq!(list["subscribers"][0]["cadence"], "release");
+    assert_eq!(list["subscribers"][0]["cadence"], "weekly");
     let id = list["subscribers"][0]["id"].as_str().unwrap().to_owned();
     // Not a follower of the documentation: 404 there.
     let (st, _) = s

@@ -1,5 +1,6 @@
 //! The non-HTTP Lambda kinds, each one helper its `main.rs` calls: the SQS consumer ([`run_sqs_consumer`], the
-//! webhook delivery function), the scheduled job ([`run_scheduled`], the outbox sweeper) and the SNS subscriber
+//! webhook delivery function), the scheduled jobs ([`run_scheduled`]: the outbox sweeper, [`sweep_once`], and the
+//! digest sender, [`send_digests_once`]) and the SNS subscriber
 //! ([`run_mail_events`], SES bounces and complaints). Each sets up tracing,
 //! reads the [`Config`] once, builds its clients once (DynamoDB, SQS, the engines, the hardened sender) and runs.
 
@@ -240,6 +241,27 @@ pub async fn sweep_once(
         tracing::info!(events = sent, "outbox sweeper re-sent events");
     }
     Ok(sent)
+}
+
+/// Followers whose digest is due handled per digests invocation; the next run (every 10 minutes) continues.
+pub const DIGESTS_PER_RUN: usize = 200;
+
+/// The digests function's job: mails the daily and weekly digests due now (issue 38, docs/followers.md). Returns
+/// the number of digests sent; those not sent (the mail transport failed) are tried at the next run.
+pub async fn send_digests_once(
+    service: DeliveryService,
+    _grace: Duration,
+) -> Result<usize, lambda_runtime::Error> {
+    let run = service
+        .send_due_digests(time::OffsetDateTime::now_utc(), DIGESTS_PER_RUN)
+        .await?;
+    tracing::info!(
+        sent = run.sent,
+        empty = run.empty,
+        held = run.held,
+        "digest run"
+    );
+    Ok(run.sent)
 }
 
 #[cfg(test)]

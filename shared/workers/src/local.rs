@@ -1,5 +1,5 @@
 //! The loops `specpress serve` runs in-process over its queue (the persistent local queue, or SQS when configured):
-//! the consumer, with the same per-message code as the Lambda, and the outbox sweeper.
+//! the consumer, with the same per-message code as the Lambda, the outbox sweeper and the digest sender.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -53,6 +53,34 @@ pub async fn run_sweeper(
             Ok(0) => {}
             Ok(n) => tracing::info!(events = n, "outbox sweeper re-sent events"),
             Err(e) => tracing::warn!(error = %e, "outbox sweep failed"),
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(interval) => {}
+            _ = shutdown.changed() => break,
+        }
+    }
+}
+
+/// The in-process digest sender of `specpress serve`: every `interval`, mails the daily and weekly digests due
+/// ([`DeliveryService::send_due_digests`], the `digests` Lambda's job).
+pub async fn run_digests(
+    service: DeliveryService,
+    interval: Duration,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    while !*shutdown.borrow() {
+        match service
+            .send_due_digests(
+                time::OffsetDateTime::now_utc(),
+                crate::lambda::DIGESTS_PER_RUN,
+            )
+            .await
+        {
+            Ok(run) if run.sent + run.held > 0 => {
+                tracing::info!(sent = run.sent, held = run.held, "digests");
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "the digest run failed"),
         }
         tokio::select! {
             _ = tokio::time::sleep(interval) => {}

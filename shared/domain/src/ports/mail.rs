@@ -69,8 +69,8 @@ pub struct Confirmation {
     pub expires_in_hours: u32,
 }
 
-/// One release as a mail shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One release as a mail shows it (stored as a digest entry until its digest goes: serializable).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ReleaseNote {
     /// The documentation's title.
     pub doc_title: String,
@@ -79,6 +79,7 @@ pub struct ReleaseNote {
     /// The branch.
     pub branch: String,
     /// When it was published.
+    #[serde(with = "time::serde::rfc3339")]
     pub published_at: OffsetDateTime,
     /// Its change page.
     pub change_url: String,

@@ -1,12 +1,13 @@
-//! Release mails to the readers who follow the event's documentation, or its hub, by email with cadence `release`
-//! (issue 38), through the same outbox as webhooks.
+//! Release mails to the readers who follow the event's documentation, or its hub, by email (issue 38), through the
+//! same outbox as webhooks; a digest follower (cadence `daily` or `weekly`) gets a digest entry instead, which the
+//! digest job ([`super::digests`]) sends with the period's other releases.
 //!
 //! Each (release, follower) pair has a delivery record with a deterministic id, claimed by the same conditional
 //! write as a webhook attempt before the mailer is called and recorded as delivered after it: a redelivered event
 //! message never mails the same release to the same follower twice. A mail that failed, or that another copy of the
 //! message holds, makes the handling fail, so the queue brings the event message back and the mail goes then: at
 //! least once, never twice when nothing crashed. The record holds no address and no body (the address is opened
-//! from the follower when the mail is sent).
+//! from the follower when the mail is sent); a digest entry holds the release as the digest shows it.
 
 use std::time::Instant;
 
@@ -26,11 +27,13 @@ use crate::webhooks::*;
 pub const MAX_MAIL_NOTES: usize = 10;
 /// The delivery kind of a release mail.
 pub const KIND_RELEASE_MAIL: &str = "mail.release";
+/// The delivery kind of a release kept for a digest follower's next digest.
+pub const KIND_DIGEST_ENTRY: &str = "mail.digest-entry";
 /// How long a failed mail waits before the next try.
-const MAIL_RETRY: time::Duration = time::Duration::minutes(1);
+pub(super) const MAIL_RETRY: time::Duration = time::Duration::minutes(1);
 
 impl DeliveryService {
-    /// The confirmed `release`-cadence followers of documentation `doc` and of its hub, when this process sends mail.
+    /// The confirmed followers of documentation `doc` and of its hub (every cadence), when this process sends mail.
     pub(super) async fn release_followers(
         &self,
         doc: &Documentation,
@@ -46,11 +49,7 @@ impl DeliveryService {
         if let Some(hub) = doc.hub_id {
             all.extend(self.store.list_followers(DocOrHub::Hub(hub), now).await?);
         }
-        all.retain(|f| {
-            f.state == FollowerState::Confirmed
-                && f.cadence == Cadence::Release
-                && f.org_id == doc.org_id
-        });
+        all.retain(|f| f.state == FollowerState::Confirmed && f.org_id == doc.org_id);
         Ok(all)
     }
 
@@ -135,6 +134,11 @@ impl DeliveryService {
                 continue;
             };
             let release = release_note(&doc, event, &envelope, &chosen);
+            if f.cadence != Cadence::Release {
+                // Kept for the follower's next digest (written once per release and follower).
+                self.record_digest_entry(event, &f, &release).await?;
+                continue;
+            }
             let content = MailContent::Release { release, links };
             if !self.send_once(mailer.as_ref(), event, &f, content).await? {
                 unsent += 1;
@@ -148,6 +152,44 @@ impl DeliveryService {
         Ok(())
     }
 
+    /// Records `release` as a pending digest entry of digest follower `f` (kind [`KIND_DIGEST_ENTRY`], the release as
+    /// the digest shows it in its payload); the same (event, follower) pair is written once.
+    async fn record_digest_entry(
+        &self,
+        event: &Event,
+        f: &Follower,
+        release: &ReleaseNote,
+    ) -> Result<()> {
+        let mut release = release.clone();
+        let mut payload = serde_json::to_string(&release).map_err(DomainError::unexpected)?;
+        if payload.len() > super::digests::MAX_ENTRY_BYTES {
+            // Titles and links always fit; very long notes give way (the change page has them all).
+            release.more += release.notes.len();
+            release.notes.clear();
+            payload = serde_json::to_string(&release).map_err(DomainError::unexpected)?;
+        }
+        let now = OffsetDateTime::now_utc();
+        let subscription = SubscriptionId(f.id.0);
+        let entry = Delivery {
+            id: DeliveryId::for_event(event.id, subscription),
+            org_id: event.org_id,
+            doc_id: event.doc_id,
+            subscription_id: subscription,
+            event_id: Some(event.id),
+            kind: KIND_DIGEST_ENTRY.into(),
+            webhook_id: webhook_id_for_event(event.id),
+            payload,
+            status: DeliveryStatus::Pending,
+            attempt_count: 0,
+            next_attempt_at: now,
+            attempts: Vec::new(),
+            created_at: now,
+            updated_at: now,
+        };
+        // `false`: written by an earlier copy of the message; nothing more to do.
+        self.store.create_delivery(&entry).await.map(drop)
+    }
+
     /// Sends one release mail unless its record says it went already: `true` when it is sent (now or before),
     /// `false` when it must be tried again (it failed, or another copy of the message holds it).
     async fn send_once(
@@ -159,9 +201,8 @@ impl DeliveryService {
     ) -> Result<bool> {
         let now = OffsetDateTime::now_utc();
         let subscription = SubscriptionId(f.id.0);
-        let id = DeliveryId::for_event(event.id, subscription);
         let record = Delivery {
-            id,
+            id: DeliveryId::for_event(event.id, subscription),
             org_id: event.org_id,
             doc_id: event.doc_id,
             subscription_id: subscription,
@@ -176,38 +217,62 @@ impl DeliveryService {
             created_at: now,
             updated_at: now,
         };
+        let mail_id = format!("release-{}-{}", event.id.0.simple(), f.id.0.simple());
+        let sent = self
+            .send_recorded(mailer, record, f, mail_id, now, |_| Some(content))
+            .await?;
+        Ok(sent == Sent::Now || sent == Sent::Before)
+    }
+
+    /// Sends the mail of delivery record `record` (created when absent, else the stored one) to follower `f` unless
+    /// the record says it went already. `content` gives the mail from the record as stored (`None`: nothing to send
+    /// any more, the record is left pending). The record is claimed at `now` before the mailer is called and
+    /// recorded after.
+    pub(super) async fn send_recorded(
+        &self,
+        mailer: &dyn crate::ports::Mailer,
+        record: Delivery,
+        f: &Follower,
+        mail_id: String,
+        now: OffsetDateTime,
+        content: impl FnOnce(&Delivery) -> Option<MailContent>,
+    ) -> Result<Sent> {
+        let id = record.id;
         let current = if self.store.create_delivery(&record).await? {
             record
         } else {
             match self.store.get_delivery(id).await? {
                 Some(d) => d,
-                None => return Ok(false),
+                None => return Ok(Sent::Held),
             }
         };
         if current.status != DeliveryStatus::Pending {
-            return Ok(true);
+            return Ok(Sent::Before);
         }
+        let Some(content) = content(&current) else {
+            return Ok(Sent::Held);
+        };
         if current.next_attempt_at > now
             || !self
                 .store
                 .claim_attempt(id, current.attempt_count, now, now + to_time(ATTEMPT_LEASE))
                 .await?
         {
-            return Ok(false);
+            return Ok(Sent::Held);
         }
         let address = f.address(&self.sealer)?;
         let mail = Mail {
             to: address,
-            id: format!("release-{}-{}", event.id.0.simple(), f.id.0.simple()),
+            id: mail_id,
             content,
         };
         let started = Instant::now();
         let sent = mailer.send(&mail).await;
         let latency_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         if let Err(e) = &sent {
-            tracing::warn!(event_id = %event.id, follower = %f.id, error = %e, "a release mail was not sent; it is tried again");
+            tracing::warn!(delivery = %id, follower = %f.id, kind = %current.kind, error = %e, "a mail was not sent; it is tried again");
         }
-        let after = OffsetDateTime::now_utc();
+        let after = now + started.elapsed();
         let attempt = Attempt {
             number: current.attempt_count + 1,
             at: now,
@@ -232,8 +297,25 @@ impl DeliveryService {
                 },
             )
             .await?;
-        Ok(status == DeliveryStatus::Delivered)
+        Ok(if status == DeliveryStatus::Delivered {
+            Sent::Now
+        } else {
+            Sent::Failed
+        })
     }
+}
+
+/// What became of a recorded mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sent {
+    /// Sent by this call.
+    Now,
+    /// Its record says it went already.
+    Before,
+    /// The transport refused it or could not be reached: tried again later.
+    Failed,
+    /// Not tried: another runner holds it, its retry is not due, or there is nothing to send.
+    Held,
 }
 
 /// The release as a mail shows it: its chosen changes as notes (none for a private documentation: its mails carry

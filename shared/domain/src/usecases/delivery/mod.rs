@@ -26,10 +26,13 @@ use crate::webhooks::*;
 
 mod attempt;
 mod bodies;
+pub mod digests;
 mod followers;
 pub mod formats;
 mod payload;
 
+pub use digests::DigestRun;
+pub use followers::{KIND_DIGEST_ENTRY, KIND_RELEASE_MAIL};
 use payload::{api_json, doc_json};
 pub use payload::{bounded_filtered_payload, bounded_payload, details_url};
 
