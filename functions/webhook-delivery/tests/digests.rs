@@ -78,29 +78,31 @@ fn subject(m: &Value) -> String {
         .to_owned()
 }
 
-/// Follows `doc` as `email` with `cadence` (and `breaking_only`, `operation`), then confirms through the link of
-/// the confirmation mail, as the reader would; the follower's id.
+/// A follow form: `email`, `cadence`, `breaking_only` and `operation`.
+fn form(email: &str, cadence: &str, breaking_only: bool, operation: Option<&str>) -> FollowForm {
+    FollowForm {
+        email: email.into(),
+        cadence: cadence.into(),
+        breaking_only,
+        operation: operation.map(str::to_owned),
+    }
+}
+
+/// Follows `doc` with `form`, then confirms through the link of the confirmation mail, as the reader would; the
+/// follower's id.
 async fn follow_and_confirm(
     w: &World,
     smtp: &SmtpReceiver,
     mailer: &dyn Mailer,
     doc: &Documentation,
-    email: &str,
-    cadence: &str,
-    breaking_only: bool,
-    operation: Option<&str>,
+    form: FollowForm,
 ) -> FollowerId {
+    let email = form.email.clone();
     let target = FollowTarget {
         org_id: doc.org_id,
         scope: DocOrHub::Doc(doc.id),
         title: doc.name.clone(),
         scope_url: format!("http://docs.test/doc/{}", doc.slug),
-    };
-    let form = FollowForm {
-        email: email.into(),
-        cadence: cadence.into(),
-        breaking_only,
-        operation: operation.map(str::to_owned),
     };
     let before = smtp.received().len();
     follow(
@@ -118,7 +120,7 @@ async fn follow_and_confirm(
     let (_, mail) = all
         .iter()
         .rev()
-        .find(|(to, _)| to == email)
+        .find(|(to, _)| *to == email)
         .expect("a confirmation mail");
     let body = text(mail);
     let token = body
@@ -190,28 +192,30 @@ async fn digests_group_the_periods_matching_releases_once_and_skip_empty_periods
     // GIVEN four confirmed digest followers: every release daily, breaking ones weekly, one operation daily, and a
     // daily follower of a documentation that will have no release.
     let m = mailer.as_ref();
-    let ann = follow_and_confirm(&w, &smtp, m, &zoo, "ann@example.com", "daily", false, None).await;
-    let bob = follow_and_confirm(&w, &smtp, m, &zoo, "bob@example.com", "weekly", true, None).await;
-    let cy = follow_and_confirm(
+    let ann = follow_and_confirm(
         &w,
         &smtp,
         m,
         &zoo,
-        "cy@example.com",
-        "daily",
-        false,
-        Some("GET /pets/{id}"),
+        form("ann@example.com", "daily", false, None),
     )
     .await;
+    let bob = follow_and_confirm(
+        &w,
+        &smtp,
+        m,
+        &zoo,
+        form("bob@example.com", "weekly", true, None),
+    )
+    .await;
+    let cy_form = form("cy@example.com", "daily", false, Some("GET /pets/{id}"));
+    let cy = follow_and_confirm(&w, &smtp, m, &zoo, cy_form).await;
     let dee = follow_and_confirm(
         &w,
         &smtp,
         m,
         &quiet,
-        "dee@example.com",
-        "daily",
-        false,
-        None,
+        form("dee@example.com", "daily", false, None),
     )
     .await;
     let start = OffsetDateTime::now_utc();

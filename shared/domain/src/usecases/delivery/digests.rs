@@ -28,8 +28,6 @@ pub const KIND_DIGEST_MAIL: &str = "mail.digest";
 pub const MAX_DIGEST_RELEASES: usize = 50;
 /// Changes a digest lists per release when it holds more than a few releases (the rest are counted).
 pub const DIGEST_NOTES_PER_RELEASE: usize = 5;
-/// Largest digest entry, in bytes of JSON: beyond it the entry keeps titles, counts and links only.
-pub const MAX_ENTRY_BYTES: usize = 32 * 1024;
 
 /// What one run of the digest job did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -147,7 +145,7 @@ impl DeliveryService {
                     .cloned()
                     .collect();
                 let releases = digest_releases(&carried_entries);
-                (!releases.is_empty()).then(|| MailContent::Digest {
+                (!releases.is_empty()).then_some(MailContent::Digest {
                     period: period_name,
                     releases,
                     links,

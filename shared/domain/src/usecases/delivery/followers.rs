@@ -29,6 +29,8 @@ pub const MAX_MAIL_NOTES: usize = 10;
 pub const KIND_RELEASE_MAIL: &str = "mail.release";
 /// The delivery kind of a release kept for a digest follower's next digest.
 pub const KIND_DIGEST_ENTRY: &str = "mail.digest-entry";
+/// Largest digest entry, in bytes of JSON: beyond it the entry keeps titles, counts and links only.
+pub const MAX_ENTRY_BYTES: usize = 32 * 1024;
 /// How long a failed mail waits before the next try.
 pub(super) const MAIL_RETRY: time::Duration = time::Duration::minutes(1);
 
@@ -162,7 +164,7 @@ impl DeliveryService {
     ) -> Result<()> {
         let mut release = release.clone();
         let mut payload = serde_json::to_string(&release).map_err(DomainError::unexpected)?;
-        if payload.len() > super::digests::MAX_ENTRY_BYTES {
+        if payload.len() > MAX_ENTRY_BYTES {
             // Titles and links always fit; very long notes give way (the change page has them all).
             release.more += release.notes.len();
             release.notes.clear();
