@@ -390,3 +390,144 @@ async fn digests_group_the_periods_matching_releases_once_and_skip_empty_periods
         .expect("still there");
     assert!(f.next_digest_at.is_some_and(|t| t > week));
 }
+
+/// Stops the digest job as a crash would, right after the digest was sent and recorded: while armed, the first two
+/// updates of delivery items (claiming the digest's record, then recording it delivered) go through and every later
+/// update of a delivery or follower item (marking the entries, moving the period on) fails on the wire.
+#[derive(Debug, Default)]
+struct CrashAfterSend {
+    armed: std::sync::atomic::AtomicBool,
+    allowed: std::sync::atomic::AtomicUsize,
+    refused: std::sync::atomic::AtomicUsize,
+}
+
+#[derive(Debug)]
+struct Lend(Arc<CrashAfterSend>);
+
+impl aws_sdk_dynamodb::config::Intercept for Lend {
+    fn name(&self) -> &'static str {
+        "CrashAfterSend"
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut<
+            '_,
+        >,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let c = &self.0;
+        let request = context.request_mut();
+        if !c.armed.load(SeqCst)
+            || request.headers().get("x-amz-target") != Some("DynamoDB_20120810.UpdateItem")
+        {
+            return Ok(());
+        }
+        let body: Value = request
+            .body()
+            .bytes()
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or_default();
+        let pk = body["Key"]["pk"]["S"].as_str().unwrap_or_default();
+        if pk.starts_with("DELIVERY#") && c.allowed.load(SeqCst) < 2 {
+            c.allowed.fetch_add(1, SeqCst);
+            return Ok(());
+        }
+        if pk.starts_with("DELIVERY#") || pk.starts_with("FOLLOWER#") {
+            c.refused.fetch_add(1, SeqCst);
+            return Err("the digest job crashed here".into());
+        }
+        Ok(())
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[cfg_attr(
+    missing_python_tools,
+    ignore = "needs the tools' Python with aiosmtpd (scripts/install-tools.sh)"
+)]
+async fn a_digest_job_that_crashed_after_sending_never_sends_the_digest_twice() {
+    let smtp = SmtpReceiver::start();
+    let mailer = smtp_mailer(&smtp.url());
+    let crash = Arc::new(CrashAfterSend::default());
+    let mut w = World::build(Setup {
+        policy: Some(RetryPolicy::default().with_scale(0.001)),
+        dynamodb_interceptor: Some(aws_sdk_dynamodb::config::SharedInterceptor::new(Lend(
+            crash.clone(),
+        ))),
+        ..Setup::default()
+    })
+    .await;
+    w.service.mailer = Some(mailer.clone());
+    w.start_consumer();
+    let zoo = w.doc("zoo").await;
+    w.deploy(&zoo, document("1.0", &["/pets"]), None).await;
+    let ann = follow_and_confirm(
+        &w,
+        &smtp,
+        mailer.as_ref(),
+        &zoo,
+        form("ann@example.com", "daily", false, None),
+    )
+    .await;
+    let start = OffsetDateTime::now_utc();
+    w.deploy(&zoo, document("2.0", &["/pets", "/owners"]), None)
+        .await;
+    wait_entries(&w, &[(ann, 1)]).await;
+
+    // WHEN the job sends the digest, records it, and crashes before marking its entry and moving the period on
+    let day = start + time::Duration::days(1) + time::Duration::minutes(1);
+    crash.armed.store(true, std::sync::atomic::Ordering::SeqCst);
+    let run = w
+        .service
+        .send_due_digests(day, 100)
+        .await
+        .expect("digest run");
+    crash
+        .armed
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        run,
+        DigestRun {
+            sent: 0,
+            empty: 0,
+            held: 1
+        }
+    );
+    assert!(crash.refused.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+    smtp.wait_for_within(2, Duration::from_secs(20));
+    assert_eq!(smtp.received().len(), 2, "the confirmation and the digest");
+    assert_eq!(
+        entries(&w, ann).await,
+        1,
+        "the crash left the entry pending"
+    );
+
+    // WHEN the next run comes THEN it finds the digest sent: it marks the entry and moves on, and mails nothing
+    let run = w
+        .service
+        .send_due_digests(day, 100)
+        .await
+        .expect("digest run");
+    assert_eq!(
+        run,
+        DigestRun {
+            sent: 1,
+            empty: 0,
+            held: 0
+        }
+    );
+    assert_eq!(entries(&w, ann).await, 0);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(smtp.received().len(), 2, "never twice");
+    let again = w
+        .service
+        .send_due_digests(day, 100)
+        .await
+        .expect("digest run");
+    assert_eq!(again, DigestRun::default());
+    let all = mails(&smtp);
+    assert_eq!(subject(&all[1].1), "Daily digest: 1 release of zoo");
+}
