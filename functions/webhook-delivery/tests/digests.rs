@@ -141,6 +141,19 @@ async fn follow_and_confirm(
     f.id
 }
 
+/// A run's figures: digests sent, empty periods, digests held.
+fn figures(sent: usize, empty: usize, held: usize) -> DigestRun {
+    DigestRun { sent, empty, held }
+}
+
+/// Runs the digest job as at `at`.
+async fn run_at(w: &World, at: OffsetDateTime) -> DigestRun {
+    w.service
+        .send_due_digests(at, 100)
+        .await
+        .expect("digest run")
+}
+
 /// The pending digest entries kept for follower `id`.
 async fn entries(w: &World, id: FollowerId) -> usize {
     w.store
@@ -240,11 +253,7 @@ async fn digests_group_the_periods_matching_releases_once_and_skip_empty_periods
     );
 
     // Before a period ends, nothing is due.
-    let early = w
-        .service
-        .send_due_digests(start + time::Duration::hours(23), 100)
-        .await
-        .expect("digest run");
+    let early = run_at(&w, start + time::Duration::hours(23)).await;
     assert_eq!(early, DigestRun::default());
 
     // WHEN the daily period has ended and the mail transport refuses everything
@@ -256,14 +265,7 @@ async fn digests_group_the_periods_matching_releases_once_and_skip_empty_periods
         .await
         .expect("digest run");
     // THEN the two digests are held (nothing lost, nothing moved on) and the empty period of dee is moved on
-    assert_eq!(
-        run,
-        DigestRun {
-            sent: 0,
-            empty: 1,
-            held: 2
-        }
-    );
+    assert_eq!(run, figures(0, 1, 2));
     assert_eq!(
         entries(&w, ann).await,
         2,
@@ -272,20 +274,9 @@ async fn digests_group_the_periods_matching_releases_once_and_skip_empty_periods
 
     // WHEN the job runs again with the transport back (past the failed mail's retry delay)
     let later = day + time::Duration::minutes(2);
-    let run = w
-        .service
-        .send_due_digests(later, 100)
-        .await
-        .expect("digest run");
+    let run = run_at(&w, later).await;
     // THEN ann and cy get one digest each; dee gets nothing (an empty period)
-    assert_eq!(
-        run,
-        DigestRun {
-            sent: 2,
-            empty: 0,
-            held: 0
-        }
-    );
+    assert_eq!(run, figures(2, 0, 0));
     let all = mails(&smtp);
     let digests: Vec<&(String, Value)> = all.iter().skip(4).collect();
     assert_eq!(
@@ -345,28 +336,13 @@ async fn digests_group_the_periods_matching_releases_once_and_skip_empty_periods
     assert_eq!(entries(&w, ann).await, 0, "sent entries are marked");
 
     // WHEN the job runs again at the same time THEN nothing is sent twice
-    let again = w
-        .service
-        .send_due_digests(later, 100)
-        .await
-        .expect("digest run");
+    let again = run_at(&w, later).await;
     assert_eq!(again, DigestRun::default());
 
     // WHEN the weekly period has ended THEN bob gets his digest; the daily followers' periods since are empty
     let week = start + time::Duration::weeks(1) + time::Duration::minutes(1);
-    let run = w
-        .service
-        .send_due_digests(week, 100)
-        .await
-        .expect("digest run");
-    assert_eq!(
-        run,
-        DigestRun {
-            sent: 1,
-            empty: 3,
-            held: 0
-        }
-    );
+    let run = run_at(&w, week).await;
+    assert_eq!(run, figures(1, 3, 0));
     let all = mails(&smtp);
     assert_eq!(all.len(), 7, "four confirmations and three digests");
     let (to, bob_mail) = &all[6];
@@ -480,22 +456,11 @@ async fn a_digest_job_that_crashed_after_sending_never_sends_the_digest_twice() 
     // WHEN the job sends the digest, records it, and crashes before marking its entry and moving the period on
     let day = start + time::Duration::days(1) + time::Duration::minutes(1);
     crash.armed.store(true, std::sync::atomic::Ordering::SeqCst);
-    let run = w
-        .service
-        .send_due_digests(day, 100)
-        .await
-        .expect("digest run");
+    let run = run_at(&w, day).await;
     crash
         .armed
         .store(false, std::sync::atomic::Ordering::SeqCst);
-    assert_eq!(
-        run,
-        DigestRun {
-            sent: 0,
-            empty: 0,
-            held: 1
-        }
-    );
+    assert_eq!(run, figures(0, 0, 1));
     assert!(crash.refused.load(std::sync::atomic::Ordering::SeqCst) >= 1);
     smtp.wait_for_within(2, Duration::from_secs(20));
     assert_eq!(smtp.received().len(), 2, "the confirmation and the digest");
@@ -506,27 +471,12 @@ async fn a_digest_job_that_crashed_after_sending_never_sends_the_digest_twice() 
     );
 
     // WHEN the next run comes THEN it finds the digest sent: it marks the entry and moves on, and mails nothing
-    let run = w
-        .service
-        .send_due_digests(day, 100)
-        .await
-        .expect("digest run");
-    assert_eq!(
-        run,
-        DigestRun {
-            sent: 1,
-            empty: 0,
-            held: 0
-        }
-    );
+    let run = run_at(&w, day).await;
+    assert_eq!(run, figures(1, 0, 0));
     assert_eq!(entries(&w, ann).await, 0);
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(smtp.received().len(), 2, "never twice");
-    let again = w
-        .service
-        .send_due_digests(day, 100)
-        .await
-        .expect("digest run");
+    let again = run_at(&w, day).await;
     assert_eq!(again, DigestRun::default());
     let all = mails(&smtp);
     assert_eq!(subject(&all[1].1), "Daily digest: 1 release of zoo");

@@ -291,6 +291,36 @@ pub struct Delivery {
     pub updated_at: OffsetDateTime,
 }
 
+impl Delivery {
+    /// A new delivery of `kind` to `subscription_id`: pending, no attempt yet, due and created at `now`, with no
+    /// event, `webhook-id` or payload (the caller sets those it has).
+    pub fn pending(
+        id: DeliveryId,
+        org_id: OrgId,
+        doc_id: DocId,
+        subscription_id: SubscriptionId,
+        kind: impl Into<String>,
+        now: OffsetDateTime,
+    ) -> Self {
+        Delivery {
+            id,
+            org_id,
+            doc_id,
+            subscription_id,
+            event_id: None,
+            kind: kind.into(),
+            webhook_id: String::new(),
+            payload: String::new(),
+            status: DeliveryStatus::Pending,
+            attempt_count: 0,
+            next_attempt_at: now,
+            attempts: Vec::new(),
+            created_at: now,
+            updated_at: now,
+        }
+    }
+}
+
 /// What is recorded after an attempt.
 #[derive(Debug, Clone)]
 pub struct AttemptRecord {

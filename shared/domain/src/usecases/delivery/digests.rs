@@ -114,23 +114,13 @@ impl DeliveryService {
             return Ok(Outcome::Held);
         };
         let carried: Vec<String> = entries.iter().map(|d| d.id.0.to_string()).collect();
+        let doc = entries
+            .first()
+            .map_or(crate::model::DocId(uuid::Uuid::nil()), |d| d.doc_id);
         let record = Delivery {
-            id,
-            org_id: f.org_id,
-            doc_id: entries
-                .first()
-                .map_or(crate::model::DocId(uuid::Uuid::nil()), |d| d.doc_id),
-            subscription_id: subscription,
-            event_id: None,
-            kind: KIND_DIGEST_MAIL.into(),
             webhook_id: format!("msg_digest_{}", id.0.simple()),
             payload: serde_json::to_string(&carried).map_err(DomainError::unexpected)?,
-            status: DeliveryStatus::Pending,
-            attempt_count: 0,
-            next_attempt_at: now,
-            attempts: Vec::new(),
-            created_at: now,
-            updated_at: now,
+            ..Delivery::pending(id, f.org_id, doc, subscription, KIND_DIGEST_MAIL, now)
         };
         let period_name = f.cadence.as_str().to_owned();
         let mail_id = format!("digest-{}-{}", f.id.0.simple(), end.unix_timestamp());

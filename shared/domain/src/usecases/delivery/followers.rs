@@ -172,21 +172,19 @@ impl DeliveryService {
         }
         let now = OffsetDateTime::now_utc();
         let subscription = SubscriptionId(f.id.0);
+        let id = DeliveryId::for_event(event.id, subscription);
         let entry = Delivery {
-            id: DeliveryId::for_event(event.id, subscription),
-            org_id: event.org_id,
-            doc_id: event.doc_id,
-            subscription_id: subscription,
             event_id: Some(event.id),
-            kind: KIND_DIGEST_ENTRY.into(),
             webhook_id: webhook_id_for_event(event.id),
             payload,
-            status: DeliveryStatus::Pending,
-            attempt_count: 0,
-            next_attempt_at: now,
-            attempts: Vec::new(),
-            created_at: now,
-            updated_at: now,
+            ..Delivery::pending(
+                id,
+                event.org_id,
+                event.doc_id,
+                subscription,
+                KIND_DIGEST_ENTRY,
+                now,
+            )
         };
         // `false`: written by an earlier copy of the message; nothing more to do.
         self.store.create_delivery(&entry).await.map(drop)
@@ -203,21 +201,18 @@ impl DeliveryService {
     ) -> Result<bool> {
         let now = OffsetDateTime::now_utc();
         let subscription = SubscriptionId(f.id.0);
+        let id = DeliveryId::for_event(event.id, subscription);
         let record = Delivery {
-            id: DeliveryId::for_event(event.id, subscription),
-            org_id: event.org_id,
-            doc_id: event.doc_id,
-            subscription_id: subscription,
             event_id: Some(event.id),
-            kind: KIND_RELEASE_MAIL.into(),
             webhook_id: webhook_id_for_event(event.id),
-            payload: String::new(),
-            status: DeliveryStatus::Pending,
-            attempt_count: 0,
-            next_attempt_at: now,
-            attempts: Vec::new(),
-            created_at: now,
-            updated_at: now,
+            ..Delivery::pending(
+                id,
+                event.org_id,
+                event.doc_id,
+                subscription,
+                KIND_RELEASE_MAIL,
+                now,
+            )
         };
         let mail_id = format!("release-{}-{}", event.id.0.simple(), f.id.0.simple());
         let sent = self

@@ -279,21 +279,18 @@ impl DeliveryService {
         {
             let id = DeliveryId::for_event(event.id, sub.id);
             let delivery = Delivery {
-                id,
-                org_id: event.org_id,
-                // The subscription's own key (a hub's subscription is stored under its hub), where attempts read it.
-                doc_id: sub.doc_id,
-                subscription_id: sub.id,
                 event_id: Some(event.id),
-                kind: event.kind.clone(),
                 webhook_id: webhook_id_for_event(event.id),
                 payload,
-                status: DeliveryStatus::Pending,
-                attempt_count: 0,
-                next_attempt_at: now,
-                attempts: Vec::new(),
-                created_at: now,
-                updated_at: now,
+                // The subscription's own key (a hub's subscription is stored under its hub), where attempts read it.
+                ..Delivery::pending(
+                    id,
+                    event.org_id,
+                    sub.doc_id,
+                    sub.id,
+                    event.kind.clone(),
+                    now,
+                )
             };
             let created = self.store.create_delivery(&delivery).await?;
             // A delivery created by an earlier copy of this message may not have been queued (the consumer
@@ -369,20 +366,9 @@ impl DeliveryService {
             Format::Teams => formats::teams_ping(name),
         };
         let delivery = Delivery {
-            id,
-            org_id: org,
-            doc_id: sub.doc_id,
-            subscription_id: sub.id,
-            event_id: None,
-            kind: EVENT_PING.into(),
             webhook_id: webhook_id_for_ping(id),
             payload: serde_json::to_string(&body).map_err(DomainError::unexpected)?,
-            status: DeliveryStatus::Pending,
-            attempt_count: 0,
-            next_attempt_at: now,
-            attempts: Vec::new(),
-            created_at: now,
-            updated_at: now,
+            ..Delivery::pending(id, org, sub.doc_id, sub.id, EVENT_PING, now)
         };
         self.store.create_delivery(&delivery).await?;
         self.queue
