@@ -9,69 +9,9 @@ use specpress_e2e::site::{Site, header};
 
 const ORG: &str = "machine-tests-organization-token-42";
 
-/// A small API with hostile text in names, summaries and descriptions.
-const CLINIC: &str = r#"openapi: 3.0.3
-info:
-  title: Clinic API
-  version: 1.0.0
-tags:
-  - name: Pets
-paths:
-  /pets/{petId}/vaccinations:
-    get:
-      tags: [Pets]
-      operationId: listVaccinations
-      summary: List vaccinations
-      parameters:
-        - name: petId
-          in: path
-          required: true
-          schema: {type: string}
-        - name: per_page
-          in: query
-          schema: {type: integer}
-      responses:
-        '200':
-          description: The vaccinations
-          content:
-            application/json:
-              schema:
-                type: array
-                items: {$ref: '#/components/schemas/Vaccination'}
-  /owners:
-    post:
-      tags: [Pets]
-      operationId: createOwner
-      summary: "Create an owner <img src=x onerror=alert(1)>"
-      requestBody:
-        content:
-          application/json:
-            schema:
-              type: object
-              properties:
-                homeAddress: {type: string}
-      responses:
-        '201': {description: Created}
-components:
-  schemas:
-    Pet:
-      type: object
-      properties:
-        name: {type: string}
-        vaccinations:
-          type: array
-          items: {$ref: '#/components/schemas/Vaccination'}
-        "<script>alert(1)</script>": {type: string}
-    Vaccination:
-      type: object
-      properties:
-        vaccine: {type: string}
-        administeredAt: {type: string, format: date-time}
-        clinic:
-          type: object
-          properties:
-            veterinarian: {type: string}
-"#;
+/// A small API where the same word is an operation, a parameter and a schema property, with hostile text in names,
+/// summaries and descriptions.
+const CLINIC: &str = include_str!("../fixtures/clinic.yaml");
 
 fn clinic_site() -> Site {
     let site = Site::start(ORG);

@@ -27,7 +27,7 @@ use specpress_api::ApiConfig;
 use specpress_api::limit::{RateLimiter, client_of, retry_after_secs, set_retry_after};
 use specpress_api::readers::{Viewer, same_origin};
 use specpress_domain::DomainError;
-use specpress_domain::follow::LinkPurpose;
+use specpress_domain::follow::{Follower, LinkPurpose};
 use specpress_domain::model::DocOrHub;
 use specpress_domain::ports::{Mailer, Store};
 use specpress_domain::urls;
@@ -296,34 +296,57 @@ pub async fn confirm_page(
     Path((_, token)): Path<(String, String)>,
     parts: axum::http::request::Parts,
 ) -> Response {
+    let found = |f: &Follower, action: &str| {
+        one_button_page(
+            "Confirm that you follow",
+            format!("{}.", follow::describe(f)),
+            action,
+            "Confirm",
+        )
+    };
+    one_button(
+        &state,
+        &token,
+        LinkPurpose::Confirm,
+        &parts,
+        found,
+        invalid_link,
+    )
+    .await
+}
+
+/// The one-button page of a follow link: `found` renders it for the follower the token names, with the page's own
+/// path as the button's action (a POST back to the link); `gone` answers a token that names none.
+async fn one_button(
+    state: &Follow,
+    token: &str,
+    purpose: LinkPurpose,
+    parts: &axum::http::request::Parts,
+    found: impl FnOnce(&Follower, &str) -> Response,
+    gone: impl FnOnce() -> Response,
+) -> Response {
     let Some(sealer) = &state.sealer else {
         return unavailable();
     };
     let now = OffsetDateTime::now_utc();
-    match follow::check_link(
-        state.store.as_ref(),
-        sealer,
-        &token,
-        LinkPurpose::Confirm,
-        now,
-    )
-    .await
-    {
-        Ok(Some(f)) => {
-            let action = own_path(&parts);
-            page(
-                StatusCode::OK,
-                &FollowPage {
-                    heading: "Confirm that you follow",
-                    paragraphs: vec![format!("{}.", follow::describe(&f))],
-                    button: Some((&action, "Confirm")),
-                    ..Default::default()
-                },
-            )
-        }
-        Ok(None) => invalid_link(),
+    match follow::check_link(state.store.as_ref(), sealer, token, purpose, now).await {
+        Ok(Some(f)) => found(&f, &own_path(parts)),
+        Ok(None) => gone(),
         Err(e) => failed(e),
     }
+}
+
+/// A page with a heading, one paragraph and one button posting to `action`.
+fn one_button_page(heading: &str, paragraph: String, action: &str, label: &str) -> Response {
+    page(
+        StatusCode::OK,
+        &FollowPage {
+            heading,
+            paragraphs: vec![paragraph],
+            button: Some((action, label)),
+            ..Default::default()
+        },
+    )
 }
 
 /// `POST {page}/follow/confirm/{token}`.
@@ -409,41 +432,25 @@ pub async fn unsubscribe_page(
     Path((_, token)): Path<(String, String)>,
     parts: axum::http::request::Parts,
 ) -> Response {
-    let Some(sealer) = &state.sealer else {
-        return unavailable();
+    let found = |f: &Follower, action: &str| {
+        one_button_page(
+            "Unsubscribe",
+            format!(
+                "Stop receiving: {}. Your address is deleted.",
+                follow::describe(f)
+            ),
+            action,
+            "Unsubscribe",
+        )
     };
-    let now = OffsetDateTime::now_utc();
-    match follow::check_link(
-        state.store.as_ref(),
-        sealer,
-        &token,
-        LinkPurpose::Manage,
-        now,
-    )
-    .await
-    {
-        Ok(Some(f)) => {
-            let action = own_path(&parts);
-            page(
-                StatusCode::OK,
-                &FollowPage {
-                    heading: "Unsubscribe",
-                    paragraphs: vec![format!(
-                        "Stop receiving: {}. Your address is deleted.",
-                        follow::describe(&f)
-                    )],
-                    button: Some((&action, "Unsubscribe")),
-                    ..Default::default()
-                },
-            )
-        }
-        Ok(None) => notice(
+    let gone = || {
+        notice(
             StatusCode::OK,
             "You are not subscribed",
             "This link follows nothing any more: you unsubscribed already, or the request was never confirmed.",
-        ),
-        Err(e) => failed(e),
-    }
+        )
+    };
+    one_button(&state, &token, LinkPurpose::Manage, &parts, found, gone).await
 }
 
 /// `POST {page}/follow/unsubscribe/{token}` (RFC 8058 one-click: no `Origin`, no cookie; the token is the
