@@ -211,6 +211,16 @@ async fn a_reader_follows_from_the_page_confirms_with_one_click_and_unsubscribes
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 403);
+    // A cadence other than release, daily or weekly is a 422 page naming them; nothing is sent.
+    let (st, page) = s
+        .post_form(
+            "/doc/pets/follow",
+            &[("email", "reader@example.com"), ("cadence", "hourly")],
+        )
+        .await;
+    assert_eq!(st, 422, "{page}");
+    assert!(page.contains("release, daily or weekly"), "{page}");
+    assert!(s.take().is_empty());
     let (st, page) = s
         .post_form(
             "/doc/pets/follow",
